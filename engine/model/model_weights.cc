@@ -1,0 +1,34 @@
+#include "engine/model/model_weights.h"
+
+#include "kernels/cpu/convert.h"
+
+namespace infergate {
+
+std::string hf_layer_prefix(int layer) { return "model.layers." + std::to_string(layer) + "."; }
+
+size_t ModelWeights::nbytes() const {
+  size_t total = 0;
+  for_each_tensor([&](const std::string&, const Tensor& t) { total += t.nbytes(); });
+  return total;
+}
+
+void ModelWeights::convert_matrices(DType dtype) {
+  auto conv = [&](Tensor& t) {
+    if (t.defined() && t.shape().size() == 2 && t.dtype() != dtype) t = convert_tensor(t, dtype);
+  };
+  auto conv_ffn = [&](FfnWeights& f) {
+    conv(f.gate);
+    conv(f.up);
+    conv(f.down);
+  };
+  conv(embed);
+  conv(lm_head);
+  for (LayerWeights& l : layers) {
+    for (Tensor* t : {&l.wq, &l.wk, &l.wv, &l.wo}) conv(*t);  // router stays fp32
+    conv_ffn(l.ffn);
+    conv_ffn(l.shared_expert);
+    for (FfnWeights& e : l.experts) conv_ffn(e);
+  }
+}
+
+}  // namespace infergate

@@ -1,0 +1,140 @@
+#include "kernels/cpu/convert.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace infergate {
+
+float f16_to_f32(uint16_t h) {
+  const uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t mant = h & 0x3ffu;
+  uint32_t bits;
+  if (exp == 0) {
+    if (mant == 0) {
+      bits = sign;
+    } else {  // subnormal: normalize
+      exp = 127 - 15 + 1;
+      while ((mant & 0x400u) == 0) {
+        mant <<= 1;
+        --exp;
+      }
+      bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+    }
+  } else if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (mant << 13);
+  } else {
+    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t f32_to_f16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const uint16_t sign = uint16_t((x >> 16) & 0x8000u);
+  const uint32_t abs = x & 0x7fffffffu;
+  if (abs > 0x7f800000u) return sign | 0x7e00u;           // NaN
+  if (abs >= 0x477ff000u) return sign | 0x7c00u;          // overflow (rounds to inf)
+  if (abs < 0x38800000u) {                                // subnormal or zero in f16
+    if (abs < 0x33000000u) return sign;                   // below half the smallest subnormal
+    const uint32_t exp = abs >> 23;
+    const uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+    const uint32_t shift = 126 - exp;                     // 14 - (exp - 112)
+    uint32_t half = mant >> shift;
+    const uint32_t rem = mant & ((1u << shift) - 1);
+    const uint32_t mid = 1u << (shift - 1);
+    if (rem > mid || (rem == mid && (half & 1u))) ++half;
+    return sign | uint16_t(half);
+  }
+  uint32_t h = ((abs - 0x38000000u) >> 13);
+  const uint32_t rem = abs & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+  return sign | uint16_t(h);
+}
+
+void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
+  switch (t.dtype()) {
+    case DType::kF32:
+      std::memcpy(out, t.data<float>() + offset, size_t(count) * 4);
+      return;
+    case DType::kF16: {
+      const uint16_t* p = t.data<uint16_t>() + offset;
+      for (int64_t i = 0; i < count; ++i) out[i] = f16_to_f32(p[i]);
+      return;
+    }
+    case DType::kBF16: {
+      const uint16_t* p = t.data<uint16_t>() + offset;
+      for (int64_t i = 0; i < count; ++i) out[i] = bf16_to_f32(p[i]);
+      return;
+    }
+    case DType::kQ8_0: {
+      if (offset % kQ8BlockSize || count % kQ8BlockSize) {
+        throw std::invalid_argument("q8_0 conversion must cover whole 32-element blocks");
+      }
+      const uint8_t* p = t.data<uint8_t>() + dtype_bytes(DType::kQ8_0, offset);
+      for (int64_t b = 0; b < count / kQ8BlockSize; ++b, p += 34) {
+        uint16_t d16;
+        std::memcpy(&d16, p, 2);
+        const float d = f16_to_f32(d16);
+        const int8_t* q = reinterpret_cast<const int8_t*>(p + 2);
+        for (int i = 0; i < kQ8BlockSize; ++i) out[b * kQ8BlockSize + i] = d * float(q[i]);
+      }
+      return;
+    }
+  }
+}
+
+void from_f32(const float* in, int64_t count, DType dtype, void* out) {
+  switch (dtype) {
+    case DType::kF32:
+      std::memcpy(out, in, size_t(count) * 4);
+      return;
+    case DType::kF16: {
+      uint16_t* p = static_cast<uint16_t*>(out);
+      for (int64_t i = 0; i < count; ++i) p[i] = f32_to_f16(in[i]);
+      return;
+    }
+    case DType::kBF16: {
+      uint16_t* p = static_cast<uint16_t*>(out);
+      for (int64_t i = 0; i < count; ++i) p[i] = f32_to_bf16(in[i]);
+      return;
+    }
+    case DType::kQ8_0: {
+      uint8_t* p = static_cast<uint8_t*>(out);
+      const int64_t blocks = int64_t(dtype_bytes(DType::kQ8_0, count) / 34);
+      for (int64_t b = 0; b < blocks; ++b, p += 34) {
+        const float* x = in + b * kQ8BlockSize;
+        float amax = 0;
+        for (int i = 0; i < kQ8BlockSize; ++i) amax = std::max(amax, std::fabs(x[i]));
+        const float d = amax / 127.0f;
+        const float id = d != 0 ? 1.0f / d : 0.0f;
+        const uint16_t d16 = f32_to_f16(d);
+        std::memcpy(p, &d16, 2);
+        for (int i = 0; i < kQ8BlockSize; ++i) {
+          p[2 + i] = uint8_t(int8_t(std::lround(x[i] * id)));
+        }
+      }
+      return;
+    }
+  }
+}
+
+Tensor convert_tensor(const Tensor& t, DType dtype) {
+  Tensor out = Tensor::zeros(dtype, t.shape());
+  const int64_t n = t.numel();
+  constexpr int64_t kChunk = 1 << 16;  // multiple of 32, bounded scratch
+  std::vector<float> buf(static_cast<size_t>(std::min(n, kChunk)));
+  for (int64_t off = 0; off < n; off += kChunk) {
+    const int64_t c = std::min(kChunk, n - off);
+    to_f32(t, off, c, buf.data());
+    from_f32(buf.data(), c, dtype,
+             static_cast<uint8_t*>(out.mutable_raw()) + dtype_bytes(dtype, off));
+  }
+  return out;
+}
+
+}  // namespace infergate

@@ -1,0 +1,77 @@
+#include "kernels/tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace infergate {
+
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::kF32: return "f32";
+    case DType::kF16: return "f16";
+    case DType::kBF16: return "bf16";
+    case DType::kQ8_0: return "q8_0";
+  }
+  return "?";
+}
+
+DType parse_dtype(const std::string& name) {
+  if (name == "f32" || name == "fp32" || name == "float32") return DType::kF32;
+  if (name == "f16" || name == "fp16" || name == "float16") return DType::kF16;
+  if (name == "bf16" || name == "bfloat16") return DType::kBF16;
+  if (name == "q8_0") return DType::kQ8_0;
+  throw std::invalid_argument("unknown dtype '" + name + "' (allowed: f32, f16, bf16, q8_0)");
+}
+
+size_t dtype_bytes(DType dtype, int64_t count) {
+  switch (dtype) {
+    case DType::kF32: return size_t(count) * 4;
+    case DType::kF16:
+    case DType::kBF16: return size_t(count) * 2;
+    case DType::kQ8_0:
+      if (count % kQ8BlockSize != 0) {
+        throw std::invalid_argument("q8_0 needs a multiple of 32 elements, got " +
+                                    std::to_string(count));
+      }
+      return size_t(count / kQ8BlockSize) * (2 + kQ8BlockSize);
+  }
+  return 0;
+}
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape_) n *= d;
+  return n;
+}
+
+std::string Tensor::shape_string() const {
+  std::string s = "[";
+  for (size_t i = 0; i < shape_.size(); ++i) s += (i ? ", " : "") + std::to_string(shape_[i]);
+  return s + "]";
+}
+
+Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  const size_t bytes = (t.nbytes() + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, bytes == 0 ? 64 : bytes);
+  if (!p) throw std::bad_alloc();
+  std::memset(p, 0, bytes);
+  t.owner_ = std::shared_ptr<const void>(p, [](const void* q) { std::free(const_cast<void*>(q)); });
+  t.data_ = p;
+  return t;
+}
+
+Tensor Tensor::borrow(DType dtype, std::vector<int64_t> shape, const void* data,
+                      std::shared_ptr<const void> owner) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.owner_ = std::move(owner);
+  t.data_ = data;
+  return t;
+}
+
+}  // namespace infergate

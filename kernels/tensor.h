@@ -1,0 +1,59 @@
+// A dense, row-major tensor: a dtype, a shape and a byte buffer it owns or borrows (mmap).
+// Knows nothing about models; the engine builds its weights and caches from these.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace infergate {
+
+// Element types. Q8_0 is llama.cpp's block format: 32 int8 values and one fp16 scale per block.
+enum class DType : uint8_t { kF32, kF16, kBF16, kQ8_0 };
+
+inline constexpr int64_t kQ8BlockSize = 32;
+
+const char* dtype_name(DType dtype);
+// Parses "f32" | "f16" | "bf16" | "q8_0"; throws std::invalid_argument naming the allowed values.
+DType parse_dtype(const std::string& name);
+// Bytes taken by `count` consecutive elements (count must be a multiple of 32 for Q8_0).
+size_t dtype_bytes(DType dtype, int64_t count);
+
+class Tensor {
+ public:
+  Tensor() = default;
+  // Owned, zero-filled storage (64-byte aligned).
+  static Tensor zeros(DType dtype, std::vector<int64_t> shape);
+  // Borrowed storage kept alive by `owner` (for example a memory-mapped file).
+  static Tensor borrow(DType dtype, std::vector<int64_t> shape, const void* data,
+                       std::shared_ptr<const void> owner);
+
+  bool defined() const { return data_ != nullptr; }
+  DType dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  int64_t dim(size_t i) const { return shape_.at(i); }
+  int64_t numel() const;
+  size_t nbytes() const { return dtype_bytes(dtype_, numel()); }
+  std::string shape_string() const;
+
+  const void* raw() const { return data_; }
+  void* mutable_raw() { return const_cast<void*>(data_); }
+  template <typename T>
+  const T* data() const {
+    return static_cast<const T*>(data_);
+  }
+  template <typename T>
+  T* mutable_data() {
+    return static_cast<T*>(const_cast<void*>(data_));
+  }
+
+ private:
+  DType dtype_ = DType::kF32;
+  std::vector<int64_t> shape_;
+  std::shared_ptr<const void> owner_;
+  const void* data_ = nullptr;
+};
+
+}  // namespace infergate
