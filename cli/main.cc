@@ -1,1 +1,37 @@
-int main() { return 0; }
+// `infergate`: one command line in front of the engine, the harness and the gates, git-style.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "cli/export_command.h"
+#include "cli/generate_command.h"
+
+namespace {
+
+void print_usage() {
+  std::cout << "usage: infergate <command> [options]\n\n"
+               "commands:\n"
+               "  generate   generate text from a model and report throughput\n"
+               "  export     write a model as GGUF or safetensors\n\n"
+               "`infergate <command> --help` lists a command's options.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    print_usage();
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  try {
+    if (command == "generate") return infergate::generate_command(argc - 1, argv + 1);
+    if (command == "export") return infergate::export_command(argc - 1, argv + 1);
+    std::cerr << "infergate: unknown command '" << command << "' (allowed: generate, export)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "infergate " << command << ": error: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -8,10 +8,14 @@ namespace infergate {
 
 const char* dtype_name(DType dtype) {
   switch (dtype) {
-    case DType::kF32: return "f32";
-    case DType::kF16: return "f16";
-    case DType::kBF16: return "bf16";
-    case DType::kQ8_0: return "q8_0";
+    case DType::kF32:
+      return "f32";
+    case DType::kF16:
+      return "f16";
+    case DType::kBF16:
+      return "bf16";
+    case DType::kQ8_0:
+      return "q8_0";
   }
   return "?";
 }
@@ -26,9 +30,11 @@ DType parse_dtype(const std::string& name) {
 
 size_t dtype_bytes(DType dtype, int64_t count) {
   switch (dtype) {
-    case DType::kF32: return size_t(count) * 4;
+    case DType::kF32:
+      return size_t(count) * 4;
     case DType::kF16:
-    case DType::kBF16: return size_t(count) * 2;
+    case DType::kBF16:
+      return size_t(count) * 2;
     case DType::kQ8_0:
       if (count % kQ8BlockSize != 0) {
         throw std::invalid_argument("q8_0 needs a multiple of 32 elements, got " +

@@ -18,8 +18,8 @@ void ModelConfig::validate() const {
   require(num_kv_heads <= num_heads && num_heads % num_kv_heads == 0,
           "num_heads (" + std::to_string(num_heads) + ") must be a multiple of num_kv_heads (" +
               std::to_string(num_kv_heads) + ")");
-  require(head_dim > 0 && head_dim % 2 == 0, "head_dim must be even and > 0, got " +
-                                                 std::to_string(head_dim));
+  require(head_dim > 0 && head_dim % 2 == 0,
+          "head_dim must be even and > 0, got " + std::to_string(head_dim));
   require(rope_theta > 0, "rope_theta must be > 0");
   require(max_position_embeddings > 0, "max_position_embeddings must be > 0");
   if (is_moe()) {
@@ -69,8 +69,8 @@ ModelConfig preset_config(const std::string& name) {
     c.head_dim = 48, c.intermediate_size = 0, c.max_position_embeddings = 1024;
     c.moe.num_experts = 8, c.moe.top_k = 2, c.moe.expert_intermediate_size = 384;
   } else {
-    throw std::invalid_argument("unknown model preset '" + name + "' (allowed: " +
-                                preset_names() + ")");
+    throw std::invalid_argument("unknown model preset '" + name + "' (allowed: " + preset_names() +
+                                ")");
   }
   c.validate();
   return c;

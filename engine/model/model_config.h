@@ -8,11 +8,11 @@
 namespace infergate {
 
 struct MoeConfig {
-  int num_experts = 0;            // 0: dense FFN
-  int top_k = 0;                  // experts per token
+  int num_experts = 0;  // 0: dense FFN
+  int top_k = 0;        // experts per token
   int expert_intermediate_size = 0;
   int shared_expert_intermediate_size = 0;  // 0: no shared expert
-  bool normalize_top_k = true;    // Mixtral renormalizes the top-k router weights
+  bool normalize_top_k = true;              // Mixtral renormalizes the top-k router weights
 };
 
 struct ModelConfig {
@@ -23,13 +23,13 @@ struct ModelConfig {
   int num_layers = 6;
   int num_heads = 6;
   int num_kv_heads = 6;
-  int head_dim = 48;                   // hidden_size / num_heads unless given
-  int intermediate_size = 768;         // dense SwiGLU width
+  int head_dim = 48;            // hidden_size / num_heads unless given
+  int intermediate_size = 768;  // dense SwiGLU width
   float rope_theta = 10000.0f;
   float rms_norm_eps = 1e-5f;
   int max_position_embeddings = 2048;
   bool tie_word_embeddings = false;
-  bool attention_bias = false;         // Qwen2: biases on q, k and v projections
+  bool attention_bias = false;  // Qwen2: biases on q, k and v projections
   int bos_token_id = 1;
   int eos_token_id = 2;
   MoeConfig moe;

@@ -21,15 +21,15 @@ struct FfnWeights {
 };
 
 struct LayerWeights {
-  Tensor attn_norm;  // [hidden]
-  Tensor wq;         // [num_heads * head_dim, hidden]
-  Tensor wk;         // [num_kv_heads * head_dim, hidden]
-  Tensor wv;         // [num_kv_heads * head_dim, hidden]
-  Tensor wo;         // [hidden, num_heads * head_dim]
+  Tensor attn_norm;   // [hidden]
+  Tensor wq;          // [num_heads * head_dim, hidden]
+  Tensor wk;          // [num_kv_heads * head_dim, hidden]
+  Tensor wv;          // [num_kv_heads * head_dim, hidden]
+  Tensor wo;          // [hidden, num_heads * head_dim]
   Tensor bq, bk, bv;  // optional (Qwen2)
-  Tensor ffn_norm;   // [hidden]
-  FfnWeights ffn;    // dense models
-  Tensor router;     // MoE: [num_experts, hidden]
+  Tensor ffn_norm;    // [hidden]
+  FfnWeights ffn;     // dense models
+  Tensor router;      // MoE: [num_experts, hidden]
   std::vector<FfnWeights> experts;
   FfnWeights shared_expert;  // optional, added to every token's output
 };
@@ -37,7 +37,7 @@ struct LayerWeights {
 struct ModelWeights {
   ModelConfig config;
   Vocabulary vocab;
-  Tensor embed;       // [vocab, hidden]
+  Tensor embed;  // [vocab, hidden]
   std::vector<LayerWeights> layers;
   Tensor final_norm;  // [hidden]
   Tensor lm_head;     // [vocab, hidden]; undefined when tied to embed

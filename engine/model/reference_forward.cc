@@ -95,8 +95,9 @@ Vec moe(const LayerWeights& l, const MoeConfig& m, const Vec& x) {
 std::vector<int> top_k_experts(const std::vector<double>& router_logits, int k) {
   std::vector<int> idx(router_logits.size());
   std::iota(idx.begin(), idx.end(), 0);
-  std::stable_sort(idx.begin(), idx.end(),
-                   [&](int a, int b) { return router_logits[size_t(a)] > router_logits[size_t(b)]; });
+  std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) {
+    return router_logits[size_t(a)] > router_logits[size_t(b)];
+  });
   idx.resize(size_t(k));
   return idx;
 }
@@ -127,14 +128,16 @@ std::vector<float> reference_forward(const ModelWeights& w, const std::vector<in
         Vec s(static_cast<size_t>(t + 1));
         for (int64_t p = 0; p <= t; ++p) {
           double dot = 0;
-          for (int i = 0; i < hd; ++i) dot += q[size_t(t)][qo + size_t(i)] * k[size_t(p)][ko + size_t(i)];
+          for (int i = 0; i < hd; ++i)
+            dot += q[size_t(t)][qo + size_t(i)] * k[size_t(p)][ko + size_t(i)];
           s[size_t(p)] = dot / std::sqrt(double(hd));
         }
         const double mx = *std::max_element(s.begin(), s.end());
         double sum = 0;
         for (double& e : s) sum += (e = std::exp(e - mx));
         for (int64_t p = 0; p <= t; ++p) {
-          for (int i = 0; i < hd; ++i) attn[qo + size_t(i)] += s[size_t(p)] / sum * v[size_t(p)][ko + size_t(i)];
+          for (int i = 0; i < hd; ++i)
+            attn[qo + size_t(i)] += s[size_t(p)] / sum * v[size_t(p)][ko + size_t(i)];
         }
       }
       const Vec o = matvec(l.wo, attn);

@@ -60,8 +60,8 @@ FfnWeights random_ffn(const std::string& prefix, uint64_t seed, int64_t hidden, 
   FfnWeights f;
   f.gate = random_matrix(prefix + "gate", seed, inter, hidden, 1.0 / std::sqrt(double(hidden)));
   f.up = random_matrix(prefix + "up", seed, inter, hidden, 1.0 / std::sqrt(double(hidden)));
-  f.down = random_matrix(prefix + "down", seed, hidden, inter,
-                         out_scale / std::sqrt(double(inter)));
+  f.down =
+      random_matrix(prefix + "down", seed, hidden, inter, out_scale / std::sqrt(double(inter)));
   return f;
 }
 
@@ -73,9 +73,11 @@ ModelWeights make_synthetic_model(const ModelConfig& config, uint64_t seed) {
   w.config = config;
   w.vocab = synthetic_vocabulary(config.vocab_size);
   const int64_t d = config.hidden_size;
-  const double out_scale = 1.0 / std::sqrt(2.0 * config.num_layers);
+  // Residual branches at full scale and small embeddings: otherwise the residual stream stays
+  // close to the input embedding and a tied LM head just echoes the last token.
+  const double out_scale = 1.0;
   const double in_std = 1.0 / std::sqrt(double(d));
-  w.embed = random_matrix("embed", seed, config.vocab_size, d, 1.0);
+  w.embed = random_matrix("embed", seed, config.vocab_size, d, 0.1);
   for (int i = 0; i < config.num_layers; ++i) {
     const std::string p = "layer" + std::to_string(i) + ".";
     LayerWeights l;
@@ -99,8 +101,8 @@ ModelWeights make_synthetic_model(const ModelConfig& config, uint64_t seed) {
                                        m.expert_intermediate_size, out_scale));
       }
       if (m.shared_expert_intermediate_size > 0) {
-        l.shared_expert = random_ffn(p + "shared.", seed, d, m.shared_expert_intermediate_size,
-                                     out_scale);
+        l.shared_expert =
+            random_ffn(p + "shared.", seed, d, m.shared_expert_intermediate_size, out_scale);
       }
     } else {
       l.ffn = random_ffn(p + "ffn.", seed, d, config.intermediate_size, out_scale);

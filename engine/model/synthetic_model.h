@@ -11,7 +11,7 @@ namespace infergate {
 
 // Weights are generated in fp32; convert_matrices() gives other dtypes. Init scales keep
 // activations finite across layers and make logits peaked enough for greedy decoding to
-// be stable (std ~ 1/sqrt(fan_in); residual outputs scaled by 1/sqrt(2 * layers)).
+// be stable (std ~ 1/sqrt(fan_in) everywhere; RMSNorm absorbs the residual stream growth).
 ModelWeights make_synthetic_model(const ModelConfig& config, uint64_t seed);
 
 }  // namespace infergate

@@ -1,0 +1,33 @@
+#include "cli/engine_options.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+void add_engine_options(po::options_description& desc, EngineConfig& c, std::string& kv_dtype) {
+  desc.add_options()("weight-dtype", po::value(&c.weight_dtype)->default_value("auto"),
+                     "auto | f32 | f16 | bf16 | q8_0")(
+      "kv-dtype", po::value(&kv_dtype)->default_value("f32"), "KV cache dtype: f32 | f16 | bf16")(
+      "block-size", po::value(&c.block_size)->default_value(c.block_size), "tokens per KV block")(
+      "no-paged-kv", "contiguous KV: reserve max_model_len per sequence (implies no prefix cache)")(
+      "no-prefix-cache", "disable prefix caching")(
+      "no-chunked-prefill", "schedule each prompt whole")("static-batching",
+                                                          "admit a batch and run it to completion")(
+      "max-num-seqs", po::value(&c.max_num_seqs)->default_value(c.max_num_seqs), "")(
+      "max-num-batched-tokens",
+      po::value(&c.max_num_batched_tokens)->default_value(c.max_num_batched_tokens),
+      "")("max-model-len", po::value(&c.max_model_len)->default_value(0), "0: the model's")(
+      "num-kv-blocks", po::value(&c.num_kv_blocks)->default_value(0), "0: from --kv-cache-mib")(
+      "threads", po::value(&c.num_threads)->default_value(0), "0: all hardware threads");
+}
+
+void apply_engine_switches(const po::variables_map& vm, EngineConfig& c,
+                           const std::string& kv_dtype) {
+  c.kv_cache_dtype = parse_dtype(kv_dtype);
+  if (vm.count("no-paged-kv")) c.paged_kv = false, c.prefix_caching = false;
+  if (vm.count("no-prefix-cache")) c.prefix_caching = false;
+  if (vm.count("no-chunked-prefill")) c.chunked_prefill = false;
+  if (vm.count("static-batching")) c.continuous_batching = false;
+}
+
+}  // namespace infergate

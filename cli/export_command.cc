@@ -1,0 +1,39 @@
+#include "cli/export_command.h"
+
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "cli/model_argument.h"
+#include "kernels/tensor.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+int export_command(int argc, char** argv) {
+  std::string model = "tiny", format, out, dtype = "auto";
+  uint64_t seed = 0;
+  po::options_description desc("infergate export --format gguf|safetensors --out PATH [options]");
+  desc.add_options()("help,h", "show this help")(
+      "model", po::value(&model)->default_value(model),
+      "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
+      "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
+      "format", po::value(&format)->required(), "gguf | safetensors")(
+      "out", po::value(&out)->required(), "output .gguf file or safetensors directory")(
+      "dtype", po::value(&dtype)->default_value(dtype), "auto | f32 | f16 | bf16 | q8_0");
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  ModelWeights weights = load_model(parse_model_argument(model, seed));
+  if (dtype != "auto") weights.convert_matrices(parse_dtype(dtype));
+  export_model(weights, format, out);
+  std::cout << "wrote " << out << " (" << format << ", " << weights.nbytes()
+            << " bytes of weights)\n";
+  return 0;
+}
+
+}  // namespace infergate

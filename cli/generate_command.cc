@@ -1,0 +1,120 @@
+#include "cli/generate_command.h"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/engine_options.h"
+#include "cli/model_argument.h"
+#include "engine/core/clock.h"
+#include "engine/core/engine.h"
+#include "engine/tokenizer/byte_tokenizer.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+namespace {
+
+struct GenerateOptions {
+  std::string model = "tiny";
+  uint64_t model_seed = 0;
+  std::string prompt = "Once upon a time";
+  int num_prompts = 1;
+  SamplingParams sampling;
+  uint64_t sample_seed = 0;
+};
+
+// Per request: first-token time and completion, to split prefill from decode throughput.
+struct Timing {
+  int64_t first_ns = 0, last_ns = 0;
+  int tokens = 0;
+};
+
+void print_report(const std::vector<Timing>& timings, int prompt_tokens, int64_t start_ns,
+                  const EngineStats& stats) {
+  int64_t end = start_ns, first = 0;
+  int total = 0;
+  double decode_s = 0;
+  int decode_tokens = 0;
+  for (const Timing& t : timings) {
+    end = std::max(end, t.last_ns);
+    first = std::max(first, t.first_ns);
+    total += t.tokens;
+    decode_s = std::max(decode_s, double(t.last_ns - t.first_ns) * 1e-9);
+    decode_tokens += t.tokens - 1;
+  }
+  const double wall = double(end - start_ns) * 1e-9;
+  std::printf("\n--- %zu request(s), %d prompt tokens, %d output tokens in %.3f s\n",
+              timings.size(), prompt_tokens, total, wall);
+  std::printf("time to first token (slowest): %.2f ms\n", double(first - start_ns) * 1e-6);
+  if (decode_tokens > 0 && decode_s > 0) {
+    std::printf("decode throughput: %.1f tokens/s\n", double(decode_tokens) / decode_s);
+  }
+  std::printf("end-to-end output throughput: %.1f tokens/s\n", double(total) / wall);
+  std::printf("memory: weights %.1f MiB, KV cache %.1f MiB, workspace %.1f MiB\n",
+              double(stats.memory.weights_bytes) / 1048576.0,
+              double(stats.memory.kv_cache_bytes) / 1048576.0,
+              double(stats.memory.workspace_bytes) / 1048576.0);
+}
+
+int run(const GenerateOptions& o, const EngineConfig& config) {
+  Engine engine(config, load_model(parse_model_argument(o.model, o.model_seed)));
+  const ByteTokenizer tokenizer(engine.weights().vocab);
+  const std::vector<int32_t> prompt = tokenizer.encode(o.prompt, /*add_bos=*/true);
+  const int64_t start = now_ns();
+  for (int i = 0; i < o.num_prompts; ++i) {
+    SamplingParams p = o.sampling;
+    if (p.temperature > 0) p.seed = o.sample_seed + uint64_t(i);
+    engine.add_request(std::to_string(i), prompt, p);
+  }
+  std::vector<Timing> timings(size_t(o.num_prompts));
+  std::cout << o.prompt << std::flush;
+  while (engine.has_unfinished()) {
+    for (const RequestOutput& out : engine.step()) {
+      Timing& t = timings[std::stoul(out.id)];
+      for (size_t k = 0; k < out.token_ids.size(); ++k) {
+        if (t.tokens++ == 0) t.first_ns = out.token_times_ns[k];
+        t.last_ns = out.token_times_ns[k];
+        if (out.id == "0") std::cout << tokenizer.decode_token(out.token_ids[k]) << std::flush;
+      }
+    }
+  }
+  print_report(timings, int(prompt.size()) * o.num_prompts, start, engine.stats());
+  return 0;
+}
+
+}  // namespace
+
+int generate_command(int argc, char** argv) {
+  GenerateOptions o;
+  EngineConfig config;
+  std::string kv_dtype;
+  po::options_description desc("infergate generate [options]");
+  desc.add_options()("help,h", "show this help")(
+      "model", po::value(&o.model)->default_value(o.model),
+      "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
+      "model-seed", po::value(&o.model_seed)->default_value(0), "seed of synthetic weights")(
+      "prompt", po::value(&o.prompt)->default_value(o.prompt), "prompt text")(
+      "num-prompts", po::value(&o.num_prompts)->default_value(1), "copies run concurrently")(
+      "max-tokens", po::value(&o.sampling.max_tokens)->default_value(64), "tokens per request")(
+      "temperature", po::value(&o.sampling.temperature)->default_value(0.0f), "0: greedy")(
+      "top-k", po::value(&o.sampling.top_k)->default_value(0), "0: off")(
+      "top-p", po::value(&o.sampling.top_p)->default_value(1.0f), "1: off")(
+      "sample-seed", po::value(&o.sample_seed)->default_value(0), "seed of request i is this + i")(
+      "stop-at-eos", "end a request at the end-of-sequence token (default: ignore it)");
+  add_engine_options(desc, config, kv_dtype);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  apply_engine_switches(vm, config, kv_dtype);
+  o.sampling.ignore_eos = !vm.count("stop-at-eos");
+  if (o.num_prompts < 1) throw std::invalid_argument("--num-prompts must be >= 1");
+  return run(o, config);
+}
+
+}  // namespace infergate

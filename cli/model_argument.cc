@@ -1,0 +1,30 @@
+#include "cli/model_argument.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "engine/model/model_config.h"
+
+namespace infergate {
+
+ModelSource parse_model_argument(const std::string& arg, uint64_t seed) {
+  namespace fs = std::filesystem;
+  ModelSource s;
+  s.seed = seed;
+  if (arg == "tiny" || arg == "small" || arg == "moe-tiny") {
+    s.kind = "synthetic";
+    s.preset = arg;
+  } else if (fs::is_directory(arg)) {
+    s.kind = "safetensors";
+    s.path = arg;
+  } else if (arg.ends_with(".gguf")) {
+    s.kind = "gguf";
+    s.path = arg;
+  } else {
+    throw std::invalid_argument("--model '" + arg + "': not a preset (" + preset_names() +
+                                "), a .gguf file or a safetensors directory");
+  }
+  return s;
+}
+
+}  // namespace infergate

@@ -1,0 +1,15 @@
+// Turns a --model argument into a ModelSource: a preset name, a .gguf file or a safetensors
+// directory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/model/model_loader.h"
+
+namespace infergate {
+
+// Throws std::invalid_argument naming the argument and what it may be.
+ModelSource parse_model_argument(const std::string& arg, uint64_t seed);
+
+}  // namespace infergate

@@ -1,0 +1,180 @@
+#include "engine/core/engine.h"
+
+#include <algorithm>
+
+#include "engine/core/clock.h"
+#include "engine/core/local_executor.h"
+#include "engine/core/nvtx_range.h"
+#include "engine/core/sampler.h"
+#include "engine/kv/kv_cache_storage.h"
+
+namespace infergate {
+
+namespace {
+
+int resolve_max_model_len(const EngineConfig& c, const ModelConfig& m) {
+  return c.max_model_len > 0 ? std::min(c.max_model_len, m.max_position_embeddings)
+                             : m.max_position_embeddings;
+}
+
+int resolve_num_blocks(const EngineConfig& c, const ModelConfig& m) {
+  if (c.num_kv_blocks > 0) return c.num_kv_blocks;
+  return KvCacheStorage::blocks_for_bytes(m, c.block_size, c.kv_cache_dtype, c.kv_cache_bytes);
+}
+
+}  // namespace
+
+Engine::Engine(EngineConfig config, ModelWeights weights)
+    : config_(std::move(config)), weights_(std::move(weights)), next_seed_(config_.seed) {
+  config_.validate();
+  weights_.config.validate();
+  if (config_.weight_dtype != "auto") weights_.convert_matrices(parse_dtype(config_.weight_dtype));
+  max_model_len_ = resolve_max_model_len(config_, weights_.config);
+  if (!config_.chunked_prefill && config_.max_num_batched_tokens < max_model_len_) {
+    throw std::invalid_argument(
+        "engine config: max_num_batched_tokens (" + std::to_string(config_.max_num_batched_tokens) +
+        ") must be >= max_model_len (" + std::to_string(max_model_len_) +
+        ") when chunked_prefill is false, or a long prompt could never be scheduled");
+  }
+  const int num_blocks = resolve_num_blocks(config_, weights_.config);
+  if (config_.paged_kv) {
+    kv_ = make_paged_kv_cache_manager(num_blocks, config_.block_size, config_.prefix_caching);
+  } else {
+    kv_ = make_contiguous_kv_cache_manager(num_blocks, config_.block_size, max_model_len_);
+  }
+  SchedulerConfig sc;
+  sc.max_num_seqs = config_.max_num_seqs;
+  sc.max_num_batched_tokens = config_.max_num_batched_tokens;
+  sc.max_model_len = max_model_len_;
+  sc.chunked_prefill = config_.chunked_prefill;
+  sc.continuous_batching = config_.continuous_batching;
+  sc.eos_token_id = weights_.config.eos_token_id;
+  scheduler_ = std::make_unique<Scheduler>(sc, *kv_);
+  executor_ = std::make_unique<LocalExecutor>(weights_, num_blocks, config_.block_size,
+                                              config_.kv_cache_dtype, config_.num_threads);
+}
+
+Engine::~Engine() = default;
+
+void Engine::add_request(const RequestId& id, std::vector<int32_t> prompt, SamplingParams params) {
+  auto fail = [&](const std::string& what) { throw RequestError("request '" + id + "': " + what); };
+  if (requests_.count(id)) fail("duplicate request id");
+  if (prompt.empty()) fail("empty prompt (at least one token is needed)");
+  if (int(prompt.size()) >= max_model_len_) {
+    fail("prompt has " + std::to_string(prompt.size()) + " tokens; max_model_len is " +
+         std::to_string(max_model_len_) + " (the prompt must be shorter)");
+  }
+  const int vocab = weights_.config.vocab_size;
+  for (size_t i = 0; i < prompt.size(); ++i) {
+    if (prompt[i] < 0 || prompt[i] >= vocab) {
+      fail("token id " + std::to_string(prompt[i]) + " at prompt position " + std::to_string(i) +
+           " is outside the vocabulary [0, " + std::to_string(vocab) + ")");
+    }
+  }
+  try {
+    params.validate();
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  }
+  const uint64_t seed = params.seed ? *params.seed : next_seed_++ * 0x9e3779b97f4a7c15ULL + 1;
+  auto seq = std::make_unique<Sequence>(id, std::move(prompt), std::move(params), seed, now_ns());
+  scheduler_->add(seq.get());
+  requests_.emplace(id, std::move(seq));
+}
+
+RequestOutput Engine::make_output(const Sequence& seq) const {
+  RequestOutput o;
+  o.id = seq.id;
+  o.finished = seq.status == SequenceStatus::kFinished;
+  o.finish_reason = seq.finish_reason;
+  o.num_prompt_tokens = seq.num_prompt_tokens;
+  o.num_output_tokens = seq.num_output_tokens();
+  o.num_cached_prompt_tokens = seq.num_cached_prompt_tokens;
+  o.num_preemptions = seq.num_preemptions;
+  return o;
+}
+
+std::vector<RequestOutput> Engine::step() {
+  NvtxRange range("step");
+  std::vector<RequestOutput> outputs = std::move(pending_);
+  pending_.clear();
+  const SchedulerOutput out = scheduler_->schedule();
+  if (out.empty()) return outputs;
+  const std::vector<float> logits = executor_->execute(out);
+  std::vector<Sequence*> sampling;  // decided before update() advances the sequences
+  std::vector<int32_t> sampled;
+  {
+    NvtxRange sample_range("sample");
+    const int vocab = weights_.config.vocab_size;
+    for (const ScheduledSequence& s : out.scheduled) {
+      if (!s.samples()) continue;
+      const float* row = logits.data() + sampled.size() * size_t(vocab);
+      sampled.push_back(sample_token(row, vocab, s.seq->params, s.seq->rng));
+      sampling.push_back(s.seq);
+    }
+  }
+  const int64_t t = now_ns();
+  scheduler_->update(out, sampled);
+  for (const Sequence* seq : sampling) {
+    RequestOutput o = make_output(*seq);
+    o.token_ids.push_back(seq->tokens.back());
+    o.token_times_ns.push_back(t);
+    outputs.push_back(std::move(o));
+  }
+  ++counters_.num_steps;
+  counters_.last_step_tokens = out.num_batched_tokens;
+  counters_.total_scheduled_tokens += out.num_batched_tokens;
+  counters_.num_generated_tokens += int64_t(sampled.size());
+  for (const RequestOutput& o : outputs) {
+    if (o.finished) requests_.erase(o.id);
+  }
+  return outputs;
+}
+
+bool Engine::abort(const RequestId& id) {
+  auto it = requests_.find(id);
+  if (it == requests_.end() || it->second->status == SequenceStatus::kFinished) return false;
+  scheduler_->remove(it->second.get(), FinishReason::kAbort);
+  pending_.push_back(make_output(*it->second));
+  requests_.erase(it);
+  return true;
+}
+
+bool Engine::has_unfinished() const { return scheduler_->has_unfinished() || !pending_.empty(); }
+
+std::vector<GenerateResult> Engine::generate(const std::vector<std::vector<int32_t>>& prompts,
+                                             const SamplingParams& params) {
+  std::unordered_map<RequestId, size_t> index;
+  for (const auto& prompt : prompts) {
+    const RequestId id = "generate-" + std::to_string(generate_counter_++);
+    add_request(id, prompt, params);
+    index.emplace(id, index.size());
+  }
+  std::vector<GenerateResult> results(prompts.size());
+  while (has_unfinished()) {
+    for (const RequestOutput& o : step()) {
+      auto it = index.find(o.id);
+      if (it == index.end()) continue;
+      GenerateResult& r = results[it->second];
+      r.token_ids.insert(r.token_ids.end(), o.token_ids.begin(), o.token_ids.end());
+      if (o.finished) r.finish_reason = o.finish_reason;
+    }
+  }
+  return results;
+}
+
+EngineStats Engine::stats() const {
+  EngineStats s = counters_;
+  s.memory = executor_->memory();
+  s.kv_usage = kv_->usage();
+  s.num_kv_blocks = kv_->num_blocks();
+  s.num_running = scheduler_->num_running();
+  s.num_waiting = scheduler_->num_waiting();
+  s.num_preemptions = scheduler_->num_preemptions();
+  s.prefix_cache = kv_->prefix_stats();
+  return s;
+}
+
+void Engine::check_invariants() const { kv_->check_invariants(); }
+
+}  // namespace infergate

@@ -1,0 +1,108 @@
+// The engine's public API: add requests, step, stream outputs with per-token timestamps.
+//
+//   Engine::step()
+//     Scheduler::schedule()   -> which sequences, how many tokens each (one token budget)
+//     Executor::execute(out)  -> logits for the sequences that sample this step
+//     sample_token()          -> next tokens (greedy, temperature, top-k, top-p, seeds)
+//     Scheduler::update(...)  -> append tokens, finish/stop, free or cache blocks
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/core/engine_config.h"
+#include "engine/core/executor.h"
+#include "engine/core/scheduler.h"
+#include "engine/core/sequence.h"
+#include "engine/kv/kv_cache_manager.h"
+#include "engine/model/model_weights.h"
+
+namespace infergate {
+
+// A request the engine refuses; nothing about the engine's other requests changes.
+class RequestError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// What one request produced in one step (or its end).
+struct RequestOutput {
+  RequestId id;
+  std::vector<int32_t> token_ids;       // new tokens this step
+  std::vector<int64_t> token_times_ns;  // monotonic clock (clock.h), one per new token
+  bool finished = false;
+  FinishReason finish_reason = FinishReason::kNone;
+  int num_prompt_tokens = 0;
+  int num_output_tokens = 0;  // so far
+  int num_cached_prompt_tokens = 0;
+  int num_preemptions = 0;
+};
+
+struct EngineStats {
+  MemoryLedger memory;
+  double kv_usage = 0;  // fraction of KV blocks held
+  int num_kv_blocks = 0;
+  size_t num_running = 0;
+  size_t num_waiting = 0;
+  int64_t num_preemptions = 0;
+  PrefixCacheStats prefix_cache;
+  int64_t num_steps = 0;
+  int last_step_tokens = 0;  // tokens scheduled in the latest step
+  int64_t total_scheduled_tokens = 0;
+  int64_t num_generated_tokens = 0;
+};
+
+struct GenerateResult {
+  std::vector<int32_t> token_ids;
+  FinishReason finish_reason = FinishReason::kNone;
+};
+
+class Engine {
+ public:
+  // Takes the weights (converted to config.weight_dtype if it is not "auto").
+  Engine(EngineConfig config, ModelWeights weights);
+  ~Engine();
+
+  // Queues a request. Throws RequestError (empty prompt, prompt not shorter than
+  // max_model_len, token id outside the vocabulary, bad sampling params, duplicate id).
+  void add_request(const RequestId& id, std::vector<int32_t> prompt, SamplingParams params);
+  // Runs one scheduling step; returns every request's new tokens and every finish.
+  std::vector<RequestOutput> step();
+  // Stops a request and frees its blocks; its final output comes from the next step().
+  // False if the id is unknown or already finished.
+  bool abort(const RequestId& id);
+  bool has_unfinished() const;
+
+  // Runs prompts to completion (ids "generate-N") and returns their tokens in order.
+  std::vector<GenerateResult> generate(const std::vector<std::vector<int32_t>>& prompts,
+                                       const SamplingParams& params);
+
+  EngineStats stats() const;
+  const ModelConfig& model_config() const { return weights_.config; }
+  const ModelWeights& weights() const { return weights_; }
+  const EngineConfig& config() const { return config_; }
+  int max_model_len() const { return max_model_len_; }
+  // Checks KV bookkeeping invariants (tests): throws std::logic_error on a violation.
+  void check_invariants() const;
+
+ private:
+  RequestOutput make_output(const Sequence& seq) const;
+
+  EngineConfig config_;
+  ModelWeights weights_;
+  int max_model_len_;
+  std::unique_ptr<KvCacheManager> kv_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<Executor> executor_;
+  std::unordered_map<RequestId, std::unique_ptr<Sequence>> requests_;
+  std::vector<RequestOutput> pending_;  // aborts reported by the next step
+  uint64_t next_seed_;
+  int64_t generate_counter_ = 0;
+  EngineStats counters_;
+};
+
+}  // namespace infergate

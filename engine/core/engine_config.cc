@@ -1,0 +1,37 @@
+#include "engine/core/engine_config.h"
+
+#include <stdexcept>
+
+namespace infergate {
+
+namespace {
+void require(bool ok, const std::string& field, const std::string& value,
+             const std::string& allowed) {
+  if (!ok) {
+    throw std::invalid_argument("engine config: " + field + " = " + value +
+                                " (allowed: " + allowed + ")");
+  }
+}
+}  // namespace
+
+void EngineConfig::validate() const {
+  require(weight_dtype == "auto" || weight_dtype == "f32" || weight_dtype == "f16" ||
+              weight_dtype == "bf16" || weight_dtype == "q8_0",
+          "weight_dtype", weight_dtype, "auto, f32, f16, bf16, q8_0");
+  require(kv_cache_dtype != DType::kQ8_0, "kv_cache_dtype", dtype_name(kv_cache_dtype),
+          "f32, f16, bf16");
+  require(block_size >= 1 && block_size <= 1024, "block_size", std::to_string(block_size),
+          "1..1024");
+  require(!prefix_caching || paged_kv, "prefix_caching", "true",
+          "false when paged_kv is false (prefix caching shares paged blocks)");
+  require(max_num_seqs >= 1, "max_num_seqs", std::to_string(max_num_seqs), ">= 1");
+  require(max_num_batched_tokens >= 1, "max_num_batched_tokens",
+          std::to_string(max_num_batched_tokens), ">= 1");
+  require(max_model_len >= 0, "max_model_len", std::to_string(max_model_len), ">= 0");
+  require(kv_cache_bytes > 0 || num_kv_blocks > 0, "kv_cache_bytes", std::to_string(kv_cache_bytes),
+          "> 0 unless num_kv_blocks is set");
+  require(num_kv_blocks >= 0, "num_kv_blocks", std::to_string(num_kv_blocks), ">= 0");
+  require(num_threads >= 0, "num_threads", std::to_string(num_threads), ">= 0");
+}
+
+}  // namespace infergate

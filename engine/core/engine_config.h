@@ -1,0 +1,36 @@
+// Every switch of the engine in one struct, each with its documented default (docs/engine.md).
+// Each optimization is a switch because the suite exists to measure what it buys; the
+// switched-off path is a real alternative, not a degraded copy.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "kernels/tensor.h"
+
+namespace infergate {
+
+struct EngineConfig {
+  // Weights: "auto" keeps the loaded dtype; otherwise matrices are converted at load.
+  std::string weight_dtype = "auto";   // auto | f32 | f16 | bf16 | q8_0
+  DType kv_cache_dtype = DType::kF32;  // f32 | f16 | bf16
+  int block_size = 16;                 // tokens per KV block
+  // false: a contiguous cache that reserves max_model_len tokens per sequence.
+  bool paged_kv = true;
+  bool prefix_caching = true;  // needs paged_kv
+  bool chunked_prefill = true;
+  // false: static batching, which admits a batch and runs it to completion.
+  bool continuous_batching = true;
+  int max_num_seqs = 64;
+  int max_num_batched_tokens = 2048;
+  int max_model_len = 0;                        // 0: the model's max_position_embeddings
+  int64_t kv_cache_bytes = int64_t(256) << 20;  // KV pool size, unless num_kv_blocks is set
+  int num_kv_blocks = 0;
+  int num_threads = 0;  // 0: all hardware threads
+  uint64_t seed = 0;    // seeds unseeded requests' sampling streams
+
+  // Throws std::invalid_argument naming the field, its value and what is allowed.
+  void validate() const;
+};
+
+}  // namespace infergate

@@ -1,0 +1,27 @@
+#include "engine/core/local_executor.h"
+
+#include "engine/core/batch_builder.h"
+
+namespace infergate {
+
+LocalExecutor::LocalExecutor(const ModelWeights& weights, int num_kv_blocks, int block_size,
+                             DType kv_dtype, int num_threads)
+    : weights_bytes_(weights.nbytes()),
+      block_size_(block_size),
+      pool_(num_threads),
+      cache_(weights.config, num_kv_blocks, block_size, kv_dtype),
+      model_(weights, pool_) {}
+
+std::vector<float> LocalExecutor::execute(const SchedulerOutput& out) {
+  return model_.forward(build_batch(out, block_size_), cache_);
+}
+
+MemoryLedger LocalExecutor::memory() const {
+  MemoryLedger m;
+  m.weights_bytes = weights_bytes_;
+  m.kv_cache_bytes = cache_.nbytes();
+  m.workspace_bytes = model_.workspace_bytes();
+  return m;
+}
+
+}  // namespace infergate

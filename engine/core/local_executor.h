@@ -1,0 +1,30 @@
+// Runs the model in this process on the CPU backend.
+#pragma once
+
+#include <memory>
+
+#include "engine/core/executor.h"
+#include "engine/kv/kv_cache_storage.h"
+#include "engine/model/model_weights.h"
+#include "engine/model/transformer.h"
+#include "kernels/cpu/thread_pool.h"
+
+namespace infergate {
+
+class LocalExecutor final : public Executor {
+ public:
+  LocalExecutor(const ModelWeights& weights, int num_kv_blocks, int block_size, DType kv_dtype,
+                int num_threads);
+
+  std::vector<float> execute(const SchedulerOutput& out) override;
+  MemoryLedger memory() const override;
+
+ private:
+  size_t weights_bytes_;
+  int block_size_;
+  ThreadPool pool_;
+  KvCacheStorage cache_;
+  Transformer model_;
+};
+
+}  // namespace infergate

@@ -1,0 +1,127 @@
+#include "engine/core/scheduler.h"
+
+#include <algorithm>
+
+#include "engine/core/nvtx_range.h"
+
+namespace infergate {
+
+Scheduler::Scheduler(const SchedulerConfig& config, KvCacheManager& kv)
+    : config_(config), kv_(kv) {}
+
+void Scheduler::add(Sequence* seq) {
+  seq->status = SequenceStatus::kWaiting;
+  waiting_.push_back(seq);
+}
+
+SchedulerOutput Scheduler::schedule() {
+  NvtxRange range("schedule");
+  SchedulerOutput out;
+  int budget = config_.max_num_batched_tokens;
+  schedule_running(out, budget);
+  // Like vLLM: no admissions in a step that had to preempt (memory is short).
+  if (out.preempted.empty()) schedule_waiting(out, budget);
+  out.num_batched_tokens = config_.max_num_batched_tokens - budget;
+  return out;
+}
+
+void Scheduler::schedule_running(SchedulerOutput& out, int& budget) {
+  for (size_t i = 0; i < running_.size() && budget > 0;) {
+    Sequence* seq = running_[i];
+    int num_new = seq->num_uncomputed_tokens();
+    if (num_new > budget) {
+      if (!config_.chunked_prefill) {
+        ++i;
+        continue;
+      }
+      num_new = budget;
+    }
+    bool scheduled = true;
+    while (!kv_.allocate_slots(*seq, num_new, {})) {
+      Sequence* victim = running_.back();  // lowest priority: the latest arrival
+      preempt(victim, out);
+      if (victim == seq) {
+        scheduled = false;
+        break;
+      }
+    }
+    if (!scheduled) break;
+    out.scheduled.push_back({seq, num_new});
+    budget -= num_new;
+    ++i;
+  }
+}
+
+void Scheduler::schedule_waiting(SchedulerOutput& out, int& budget) {
+  // Static batching admits only into an empty engine, then runs that batch to completion.
+  if (!config_.continuous_batching && !running_.empty()) return;
+  while (!waiting_.empty() && budget > 0 && int(running_.size()) < config_.max_num_seqs) {
+    Sequence* seq = waiting_.front();
+    const PrefixHit hit = kv_.find_cached_prefix(*seq);
+    int num_new = seq->num_tokens() - seq->num_computed_tokens - hit.num_tokens;
+    if (num_new > budget) {
+      if (!config_.chunked_prefill) break;
+      num_new = budget;
+    }
+    if (!kv_.allocate_slots(*seq, num_new, hit)) break;
+    waiting_.pop_front();
+    seq->status = SequenceStatus::kRunning;
+    running_.push_back(seq);
+    out.scheduled.push_back({seq, num_new});
+    budget -= num_new;
+  }
+}
+
+void Scheduler::preempt(Sequence* seq, SchedulerOutput& out) {
+  running_.erase(std::find(running_.begin(), running_.end(), seq));
+  kv_.free(*seq);
+  seq->num_computed_tokens = 0;
+  seq->status = SequenceStatus::kWaiting;
+  ++seq->num_preemptions;
+  ++num_preemptions_;
+  waiting_.push_front(seq);
+  out.preempted.push_back(seq);
+}
+
+FinishReason Scheduler::stop_reason(const Sequence& seq) const {
+  const int32_t last = seq.tokens.back();
+  const auto& stops = seq.params.stop_token_ids;
+  if (std::find(stops.begin(), stops.end(), last) != stops.end()) return FinishReason::kStop;
+  if (!seq.params.ignore_eos && last == config_.eos_token_id) return FinishReason::kStop;
+  if (seq.num_output_tokens() >= seq.params.max_tokens) return FinishReason::kLength;
+  if (seq.num_tokens() >= config_.max_model_len) return FinishReason::kLength;
+  return FinishReason::kNone;
+}
+
+std::vector<Sequence*> Scheduler::update(const SchedulerOutput& out,
+                                         const std::vector<int32_t>& sampled) {
+  std::vector<Sequence*> finished;
+  size_t next_sample = 0;
+  for (const ScheduledSequence& s : out.scheduled) {
+    const bool samples = s.samples();
+    Sequence* seq = s.seq;
+    seq->num_computed_tokens += s.num_new_tokens;
+    if (samples) seq->tokens.push_back(sampled.at(next_sample++));
+    kv_.cache_computed_blocks(*seq);
+    if (!samples) continue;
+    const FinishReason reason = stop_reason(*seq);
+    if (reason != FinishReason::kNone) {
+      remove(seq, reason);
+      finished.push_back(seq);
+    }
+  }
+  return finished;
+}
+
+void Scheduler::remove(Sequence* seq, FinishReason reason) {
+  if (auto it = std::find(running_.begin(), running_.end(), seq); it != running_.end()) {
+    running_.erase(it);
+  } else if (auto w = std::find(waiting_.begin(), waiting_.end(), seq); w != waiting_.end()) {
+    waiting_.erase(w);
+  }
+  kv_.free(*seq);
+  seq->status = SequenceStatus::kFinished;
+  seq->finish_reason = reason;
+}
+
+}  // namespace infergate

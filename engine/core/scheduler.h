@@ -1,0 +1,70 @@
+// vLLM v1-style scheduler: one token budget per step shared by every sequence, running
+// sequences first, then waiting ones in arrival order (FCFS). Chunked prefill, prefix hits,
+// preemption by recompute and decode are all "tokens to catch up".
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "engine/core/sequence.h"
+#include "engine/kv/kv_cache_manager.h"
+
+namespace infergate {
+
+struct SchedulerConfig {
+  int max_num_seqs = 64;
+  int max_num_batched_tokens = 2048;
+  int max_model_len = 2048;
+  bool chunked_prefill = true;
+  bool continuous_batching = true;  // false: static batching
+  int32_t eos_token_id = 2;
+};
+
+struct ScheduledSequence {
+  Sequence* seq = nullptr;
+  int num_new_tokens = 0;
+  // True when this step brings the sequence level with its last token: sample after it.
+  bool samples() const { return seq->num_computed_tokens + num_new_tokens == seq->num_tokens(); }
+};
+
+struct SchedulerOutput {
+  std::vector<ScheduledSequence> scheduled;
+  std::vector<Sequence*> preempted;
+  int num_batched_tokens = 0;
+
+  bool empty() const { return scheduled.empty(); }
+};
+
+class Scheduler {
+ public:
+  Scheduler(const SchedulerConfig& config, KvCacheManager& kv);
+
+  // Queues a sequence (owned by the caller) at the back of the waiting queue.
+  void add(Sequence* seq);
+  SchedulerOutput schedule();
+  // Advances scheduled sequences, appends sampled tokens (one per sampling sequence, in
+  // schedule order), finishes those that stop, frees their blocks. Returns the finished.
+  std::vector<Sequence*> update(const SchedulerOutput& out, const std::vector<int32_t>& sampled);
+  // Removes a sequence wherever it is and frees its blocks (abort).
+  void remove(Sequence* seq, FinishReason reason);
+
+  size_t num_running() const { return running_.size(); }
+  size_t num_waiting() const { return waiting_.size(); }
+  bool has_unfinished() const { return !running_.empty() || !waiting_.empty(); }
+  int64_t num_preemptions() const { return num_preemptions_; }
+
+ private:
+  void schedule_running(SchedulerOutput& out, int& budget);
+  void schedule_waiting(SchedulerOutput& out, int& budget);
+  void preempt(Sequence* seq, SchedulerOutput& out);
+  FinishReason stop_reason(const Sequence& seq) const;
+
+  SchedulerConfig config_;
+  KvCacheManager& kv_;
+  std::vector<Sequence*> running_;
+  std::deque<Sequence*> waiting_;
+  int64_t num_preemptions_ = 0;
+};
+
+}  // namespace infergate

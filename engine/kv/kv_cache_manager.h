@@ -1,0 +1,50 @@
+// Decides which KV blocks each sequence owns. The scheduler talks only to this interface, so
+// the paged cache and its switched-off alternative (contiguous reservation) are measured
+// under the very same scheduler.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/core/sequence.h"
+#include "engine/kv/block_pool.h"
+
+namespace infergate {
+
+// Cached blocks that cover a waiting sequence's leading tokens.
+struct PrefixHit {
+  std::vector<int32_t> blocks;
+  int num_tokens = 0;
+};
+
+class KvCacheManager {
+ public:
+  virtual ~KvCacheManager() = default;
+
+  // The longest cached prefix of a sequence about to be admitted (nothing claimed yet).
+  virtual PrefixHit find_cached_prefix(const Sequence& seq) const = 0;
+  // Grows seq's block table to cover num_computed_tokens (+ hit) + num_new_tokens. Claims
+  // `hit` first (advancing num_computed_tokens). Returns false, changing nothing, when the
+  // pool cannot supply the blocks.
+  virtual bool allocate_slots(Sequence& seq, int num_new_tokens, const PrefixHit& hit) = 0;
+  // Publishes seq's newly computed full blocks for reuse by later prefixes.
+  virtual void cache_computed_blocks(Sequence& seq) = 0;
+  // Releases all of seq's blocks (finish, abort or preemption).
+  virtual void free(Sequence& seq) = 0;
+
+  virtual int num_blocks() const = 0;
+  virtual int block_size() const = 0;
+  // Fraction of the pool held by sequences (0..1), vLLM's kv_cache_usage.
+  virtual double usage() const = 0;
+  virtual PrefixCacheStats prefix_stats() const { return {}; }
+  virtual void check_invariants() const = 0;
+};
+
+std::unique_ptr<KvCacheManager> make_paged_kv_cache_manager(int num_blocks, int block_size,
+                                                            bool prefix_caching);
+// Every sequence reserves ceil(max_model_len / block_size) consecutive blocks at admission.
+std::unique_ptr<KvCacheManager> make_contiguous_kv_cache_manager(int num_blocks, int block_size,
+                                                                 int max_model_len);
+
+}  // namespace infergate

@@ -1,0 +1,34 @@
+// The memory behind the KV blocks: per layer, one K and one V tensor of
+// [num_blocks, block_size, num_kv_heads, head_dim] in the configured KV dtype.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/model/model_config.h"
+#include "kernels/cpu/paged_attention.h"
+#include "kernels/tensor.h"
+
+namespace infergate {
+
+class KvCacheStorage {
+ public:
+  KvCacheStorage(const ModelConfig& model, int num_blocks, int block_size, DType dtype);
+
+  // Blocks that fit in `bytes` for this model and dtype (at least 1).
+  static int blocks_for_bytes(const ModelConfig& model, int block_size, DType dtype, int64_t bytes);
+
+  KvLayerView layer(int i);
+  int num_blocks() const { return num_blocks_; }
+  size_t nbytes() const;
+
+ private:
+  std::vector<Tensor> k_, v_;
+  int num_blocks_;
+  int block_size_;
+  int num_kv_heads_;
+  int head_dim_;
+  DType dtype_;
+};
+
+}  // namespace infergate

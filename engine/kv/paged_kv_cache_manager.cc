@@ -1,0 +1,116 @@
+// Paged KV (vLLM's PagedAttention): blocks are taken one at a time as a sequence grows, and
+// full blocks are shared through the prefix cache.
+#include <algorithm>
+#include <span>
+#include <stdexcept>
+
+#include "engine/kv/kv_cache_manager.h"
+
+namespace infergate {
+
+namespace {
+
+int blocks_for(int tokens, int block_size) { return (tokens + block_size - 1) / block_size; }
+
+class PagedKvCacheManager final : public KvCacheManager {
+ public:
+  PagedKvCacheManager(int num_blocks, int block_size, bool prefix_caching)
+      : pool_(num_blocks), block_size_(block_size), prefix_caching_(prefix_caching) {}
+
+  PrefixHit find_cached_prefix(const Sequence& seq) const override {
+    PrefixHit hit;
+    if (!prefix_caching_ || !seq.block_table.empty()) return hit;
+    // The last token is always recomputed: its logits are needed to sample.
+    const int full = (seq.num_tokens() - 1) / block_size_;
+    uint64_t parent_hash = 0;
+    int32_t parent = -1;
+    for (int i = 0; i < full; ++i) {
+      const std::span<const int32_t> tokens(seq.tokens.data() + size_t(i) * size_t(block_size_),
+                                            size_t(block_size_));
+      const uint64_t h = i < int(seq.block_hashes.size()) ? seq.block_hashes[size_t(i)]
+                                                          : hash_block(parent_hash, tokens);
+      const int32_t block = pool_.lookup(h, parent, tokens);
+      if (block < 0) break;
+      hit.blocks.push_back(block);
+      parent_hash = h;
+      parent = block;
+    }
+    hit.num_tokens = int(hit.blocks.size()) * block_size_;
+    return hit;
+  }
+
+  bool allocate_slots(Sequence& seq, int num_new_tokens, const PrefixHit& hit) override {
+    const int computed = seq.num_computed_tokens + hit.num_tokens;
+    const int have = int(seq.block_table.size() + hit.blocks.size());
+    const int need = std::max(0, blocks_for(computed + num_new_tokens, block_size_) - have);
+    int hit_free = 0;  // idle cached blocks stop being free once claimed
+    for (int32_t b : hit.blocks) hit_free += pool_.ref_count(b) == 0;
+    if (need > pool_.num_free_blocks() - hit_free) return false;
+    if (seq.block_table.empty()) {
+      if (prefix_caching_) {
+        stats_.queries += seq.num_tokens();
+        stats_.hits += hit.num_tokens;
+      }
+      if (seq.num_preemptions == 0) seq.num_cached_prompt_tokens = hit.num_tokens;
+    }
+    for (int32_t b : hit.blocks) {
+      pool_.touch(b);
+      seq.block_table.push_back(b);
+    }
+    seq.num_computed_tokens = computed;
+    seq.num_cached_blocks = int(hit.blocks.size());
+    for (int i = 0; i < need; ++i) seq.block_table.push_back(pool_.allocate());
+    return true;
+  }
+
+  void cache_computed_blocks(Sequence& seq) override {
+    if (!prefix_caching_) return;
+    const int full = seq.num_computed_tokens / block_size_;
+    for (int i = int(seq.block_hashes.size()); i < full; ++i) {
+      const uint64_t parent_hash = i > 0 ? seq.block_hashes[size_t(i - 1)] : 0;
+      seq.block_hashes.push_back(hash_block(parent_hash, block_tokens(seq, i)));
+    }
+    for (int i = seq.num_cached_blocks; i < full; ++i) {
+      const int32_t parent = i > 0 ? seq.block_table[size_t(i - 1)] : -1;
+      pool_.cache(seq.block_table[size_t(i)], seq.block_hashes[size_t(i)], parent,
+                  block_tokens(seq, i));
+    }
+    seq.num_cached_blocks = std::max(seq.num_cached_blocks, full);
+  }
+
+  void free(Sequence& seq) override {
+    // Reverse order: a sequence's tail blocks are evicted before its shared head blocks.
+    for (auto it = seq.block_table.rbegin(); it != seq.block_table.rend(); ++it) {
+      pool_.release(*it);
+    }
+    seq.block_table.clear();
+    seq.num_cached_blocks = 0;
+  }
+
+  int num_blocks() const override { return pool_.num_blocks(); }
+  int block_size() const override { return block_size_; }
+  double usage() const override {
+    return 1.0 - double(pool_.num_free_blocks()) / double(pool_.num_blocks());
+  }
+  PrefixCacheStats prefix_stats() const override { return stats_; }
+  void check_invariants() const override { pool_.check_invariants(); }
+
+ private:
+  std::span<const int32_t> block_tokens(const Sequence& seq, int i) const {
+    return {seq.tokens.data() + size_t(i) * size_t(block_size_), size_t(block_size_)};
+  }
+
+  BlockPool pool_;
+  int block_size_;
+  bool prefix_caching_;
+  PrefixCacheStats stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<KvCacheManager> make_paged_kv_cache_manager(int num_blocks, int block_size,
+                                                            bool prefix_caching) {
+  return std::make_unique<PagedKvCacheManager>(num_blocks, block_size, prefix_caching);
+}
+
+}  // namespace infergate

@@ -1,0 +1,59 @@
+#include "engine/model/gguf_format.h"
+
+#include <array>
+
+namespace infergate {
+
+const char* ggml_type_name(uint32_t type) {
+  static constexpr std::array<const char*, 36> kNames = {
+      "F32",      "F16",      "Q4_0",    "Q4_1",  "Q4_2",   "Q4_3",  "Q5_0",  "Q5_1",
+      "Q8_0",     "Q8_1",     "Q2_K",    "Q3_K",  "Q4_K",   "Q5_K",  "Q6_K",  "Q8_K",
+      "IQ2_XXS",  "IQ2_XS",   "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS",
+      "I8",       "I16",      "I32",     "I64",   "F64",    "IQ1_M", "BF16",  "Q4_0_4_4",
+      "Q4_0_4_8", "Q4_0_8_8", "TQ1_0",   "TQ2_0"};
+  return type < kNames.size() ? kNames[type] : "unknown";
+}
+
+std::optional<DType> dtype_from_ggml(uint32_t type) {
+  switch (static_cast<GgmlType>(type)) {
+    case GgmlType::kF32:
+      return DType::kF32;
+    case GgmlType::kF16:
+      return DType::kF16;
+    case GgmlType::kQ8_0:
+      return DType::kQ8_0;
+    case GgmlType::kBF16:
+      return DType::kBF16;
+  }
+  return std::nullopt;
+}
+
+GgmlType ggml_type_from_dtype(DType dtype) {
+  switch (dtype) {
+    case DType::kF32:
+      return GgmlType::kF32;
+    case DType::kF16:
+      return GgmlType::kF16;
+    case DType::kBF16:
+      return GgmlType::kBF16;
+    case DType::kQ8_0:
+      return GgmlType::kQ8_0;
+  }
+  return GgmlType::kF32;
+}
+
+uint32_t gguf_file_type(DType dtype) {
+  switch (dtype) {
+    case DType::kF32:
+      return 0;  // LLAMA_FTYPE_ALL_F32
+    case DType::kF16:
+      return 1;  // LLAMA_FTYPE_MOSTLY_F16
+    case DType::kQ8_0:
+      return 7;  // LLAMA_FTYPE_MOSTLY_Q8_0
+    case DType::kBF16:
+      return 32;  // LLAMA_FTYPE_MOSTLY_BF16
+  }
+  return 0;
+}
+
+}  // namespace infergate

@@ -1,0 +1,223 @@
+#include "engine/model/hf_config.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "engine/model/model_load_error.h"
+
+namespace infergate {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kMaxField = int64_t(1) << 24;
+
+struct ArchInfo {
+  const char* hf_class;
+  const char* model_type;  // our ModelConfig::architecture, and HF's model_type
+  double rope_theta;
+  double rms_norm_eps;
+  int max_position_embeddings;
+};
+
+// transformers' defaults for fields a config.json may omit.
+constexpr ArchInfo kArchs[] = {
+    {"LlamaForCausalLM", "llama", 10000.0, 1e-6, 2048},
+    {"MistralForCausalLM", "mistral", 10000.0, 1e-6, 4096 * 32},
+    {"Qwen2ForCausalLM", "qwen2", 10000.0, 1e-6, 32768},
+    {"MixtralForCausalLM", "mixtral", 1e6, 1e-5, 4096 * 32},
+};
+
+// Field readers: a missing required field or a wrong type names the field.
+class Fields {
+ public:
+  Fields(const json& j, std::string file) : j_(j), file_(std::move(file)) {}
+
+  const json* find(const char* key) const {
+    const auto it = j_.find(key);
+    return it == j_.end() || it->is_null() ? nullptr : &*it;
+  }
+  int integer(const char* key, std::optional<int> fallback = std::nullopt) const {
+    const json* v = find(key);
+    if (!v) {
+      if (fallback) return *fallback;
+      throw ModelLoadError(file_, std::string("missing field '") + key + "'");
+    }
+    if (!v->is_number_integer() || v->get<int64_t>() < 0 || v->get<int64_t>() > kMaxField) {
+      throw ModelLoadError(file_, std::string("field '") + key +
+                                      "' must be a non-negative integer, got " + v->dump());
+    }
+    return int(v->get<int64_t>());
+  }
+  double number(const char* key, double fallback) const {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_number()) {
+      throw ModelLoadError(file_,
+                           std::string("field '") + key + "' must be a number, got " + v->dump());
+    }
+    return v->get<double>();
+  }
+  bool boolean(const char* key, bool fallback) const {
+    const json* v = find(key);
+    if (!v) return fallback;
+    if (!v->is_boolean()) {
+      throw ModelLoadError(file_, std::string("field '") + key + "' must be true or false");
+    }
+    return v->get<bool>();
+  }
+  // bos/eos ids: an integer, a list (Llama 3 lists several eos ids; the first is used) or null.
+  int token_id(const char* key, int fallback) const {
+    const json* v = find(key);
+    if (v && v->is_array() && !v->empty() && (*v)[0].is_number_integer()) {
+      return (*v)[0].get<int>();
+    }
+    return v ? integer(key, fallback) : fallback;
+  }
+  const std::string& file() const { return file_; }
+
+ private:
+  const json& j_;
+  std::string file_;
+};
+
+const ArchInfo& find_arch(const json& j, const std::string& file) {
+  const auto it = j.find("architectures");
+  if (it == j.end() || !it->is_array() || it->empty() || !(*it)[0].is_string()) {
+    throw ModelLoadError(file, "missing field 'architectures' (a list of class names)");
+  }
+  const std::string name = (*it)[0].get<std::string>();
+  for (const ArchInfo& a : kArchs) {
+    if (name == a.hf_class) return a;
+  }
+  throw ModelLoadError(file, "unsupported architecture '" + name +
+                                 "' (supported: LlamaForCausalLM, MistralForCausalLM, "
+                                 "Qwen2ForCausalLM, MixtralForCausalLM)");
+}
+
+void check_unsupported(const Fields& f) {
+  if (const json* s = f.find("rope_scaling")) {
+    throw ModelLoadError(
+        f.file(), "unsupported rope_scaling " + s->dump() + " (only plain RoPE is implemented)");
+  }
+  if (const json* act = f.find("hidden_act"); act && *act != "silu") {
+    throw ModelLoadError(f.file(), "unsupported hidden_act " + act->dump() + " (only silu)");
+  }
+}
+
+void read_moe(const Fields& f, ModelConfig& c) {
+  c.moe.num_experts = f.integer("num_local_experts", 8);
+  c.moe.top_k = f.integer("num_experts_per_tok", 2);
+  c.moe.expert_intermediate_size = c.intermediate_size;  // Mixtral: the per-expert width
+  c.moe.shared_expert_intermediate_size = f.integer("shared_expert_intermediate_size", 0);
+  c.moe.normalize_top_k = f.boolean("norm_topk_prob", true);
+  c.intermediate_size = 0;
+}
+
+// Shortest decimal that reads back as the same float, so config.json shows 1e-05, not
+// 9.999999747378752e-06.
+double shortest(float v) {
+  for (int precision = 6; precision < 10; ++precision) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, double(v));
+    const double d = std::strtod(buf, nullptr);
+    if (float(d) == v) return d;
+  }
+  return double(v);
+}
+
+const char* torch_dtype(DType dtype) {
+  switch (dtype) {
+    case DType::kF16:
+      return "float16";
+    case DType::kBF16:
+      return "bfloat16";
+    default:
+      return "float32";
+  }
+}
+
+}  // namespace
+
+ModelConfig parse_hf_config(const std::string& json_text, const std::string& file) {
+  const json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) throw ModelLoadError(file, "not a JSON object");
+  const ArchInfo& arch = find_arch(j, file);
+  const Fields f(j, file);
+  check_unsupported(f);
+  ModelConfig c;
+  c.architecture = arch.model_type;
+  if (const json* n = f.find("_name_or_path"); n && n->is_string()) c.name = n->get<std::string>();
+  c.vocab_size = f.integer("vocab_size");
+  c.hidden_size = f.integer("hidden_size");
+  c.num_layers = f.integer("num_hidden_layers");
+  c.num_heads = f.integer("num_attention_heads");
+  c.intermediate_size = f.integer("intermediate_size");
+  if (c.num_heads == 0) throw ModelLoadError(file, "field 'num_attention_heads' is 0");
+  c.num_kv_heads = f.integer("num_key_value_heads", c.num_heads);
+  c.head_dim = f.integer("head_dim", c.hidden_size / c.num_heads);
+  c.rope_theta = float(f.number("rope_theta", arch.rope_theta));
+  c.rms_norm_eps = float(f.number("rms_norm_eps", arch.rms_norm_eps));
+  c.max_position_embeddings = f.integer("max_position_embeddings", arch.max_position_embeddings);
+  c.tie_word_embeddings = f.boolean("tie_word_embeddings", false);
+  c.attention_bias = c.architecture == "qwen2" || f.boolean("attention_bias", false);
+  c.bos_token_id = f.token_id("bos_token_id", c.bos_token_id);
+  c.eos_token_id = f.token_id("eos_token_id", c.eos_token_id);
+  if (c.architecture == "mixtral") read_moe(f, c);
+  try {
+    c.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ModelLoadError(file, e.what());
+  }
+  return c;
+}
+
+std::string hf_architecture(const ModelConfig& c) {
+  if (c.is_moe()) return "MixtralForCausalLM";
+  if (c.architecture == "qwen2" && c.attention_bias) return "Qwen2ForCausalLM";
+  if (c.architecture == "mistral" && !c.attention_bias) return "MistralForCausalLM";
+  return "LlamaForCausalLM";
+}
+
+std::string hf_config_json(const ModelConfig& c, DType dtype) {
+  const std::string cls = hf_architecture(c);
+  std::string model_type = "llama";
+  for (const ArchInfo& a : kArchs) {
+    if (cls == a.hf_class) model_type = a.model_type;
+  }
+  json j = {
+      {"architectures", json::array({cls})},
+      {"model_type", model_type},
+      {"_name_or_path", c.name},
+      {"vocab_size", c.vocab_size},
+      {"hidden_size", c.hidden_size},
+      {"intermediate_size", c.is_moe() ? c.moe.expert_intermediate_size : c.intermediate_size},
+      {"num_hidden_layers", c.num_layers},
+      {"num_attention_heads", c.num_heads},
+      {"num_key_value_heads", c.num_kv_heads},
+      {"head_dim", c.head_dim},
+      {"hidden_act", "silu"},
+      {"max_position_embeddings", c.max_position_embeddings},
+      {"rms_norm_eps", shortest(c.rms_norm_eps)},
+      {"rope_theta", shortest(c.rope_theta)},
+      {"tie_word_embeddings", c.tie_word_embeddings},
+      {"attention_bias", c.attention_bias},
+      {"bos_token_id", c.bos_token_id},
+      {"eos_token_id", c.eos_token_id},
+      {"torch_dtype", torch_dtype(dtype)},
+      {"use_cache", true}};
+  if (c.is_moe()) {
+    j["num_local_experts"] = c.moe.num_experts;
+    j["num_experts_per_tok"] = c.moe.top_k;
+    j["norm_topk_prob"] = c.moe.normalize_top_k;
+    if (c.moe.shared_expert_intermediate_size > 0) {
+      j["shared_expert_intermediate_size"] = c.moe.shared_expert_intermediate_size;
+    }
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace infergate

@@ -1,0 +1,56 @@
+#include "engine/model/model_loader.h"
+
+#include <stdexcept>
+
+#include "engine/model/gguf_reader.h"
+#include "engine/model/gguf_writer.h"
+#include "engine/model/safetensors_reader.h"
+#include "engine/model/safetensors_writer.h"
+#include "engine/model/synthetic_model.h"
+
+namespace infergate {
+
+namespace {
+
+ModelWeights load_synthetic(const ModelSource& source) {
+  try {
+    return make_synthetic_model(preset_config(source.preset), source.seed);
+  } catch (const std::invalid_argument& e) {
+    throw ModelLoadError("synthetic preset '" + source.preset + "'", e.what());
+  }
+}
+
+void require_path(const ModelSource& source) {
+  if (source.path.empty()) {
+    throw ModelLoadError("model source", "kind '" + source.kind + "' needs a path");
+  }
+}
+
+}  // namespace
+
+ModelWeights load_model(const ModelSource& source) {
+  if (source.kind == "synthetic") return load_synthetic(source);
+  if (source.kind == "gguf") {
+    require_path(source);
+    return read_gguf(source.path);
+  }
+  if (source.kind == "safetensors") {
+    require_path(source);
+    return read_safetensors(source.path);
+  }
+  throw ModelLoadError(
+      "model source", "unknown kind '" + source.kind + "' (allowed: synthetic, gguf, safetensors)");
+}
+
+void export_model(const ModelWeights& weights, const std::string& format, const std::string& path) {
+  if (format == "gguf") {
+    write_gguf(weights, path);
+  } else if (format == "safetensors") {
+    write_safetensors(weights, path);
+  } else {
+    throw std::invalid_argument("unknown export format '" + format +
+                                "' (allowed: gguf, safetensors)");
+  }
+}
+
+}  // namespace infergate

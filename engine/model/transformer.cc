@@ -1,0 +1,162 @@
+#include "engine/model/transformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "engine/core/nvtx_range.h"
+#include "kernels/cpu/linear.h"
+#include "kernels/cpu/ops.h"
+
+namespace infergate {
+
+namespace {
+
+void add_bias(float* x, const Tensor& bias, int64_t rows, int64_t width) {
+  if (!bias.defined()) return;
+  const float* b = bias.data<float>();
+  for (int64_t r = 0; r < rows; ++r) add_inplace(x + r * width, b, width);
+}
+
+void ensure(std::vector<float>& v, int64_t n) {
+  if (int64_t(v.size()) < n) v.resize(size_t(n));
+}
+
+}  // namespace
+
+Transformer::Transformer(const ModelWeights& weights, ThreadPool& pool)
+    : w_(weights), pool_(pool) {}
+
+void Transformer::grow(int64_t n) {
+  const ModelConfig& c = w_.config;
+  const int64_t ffn =
+      c.is_moe() ? std::max(c.moe.expert_intermediate_size, c.moe.shared_expert_intermediate_size)
+                 : c.intermediate_size;
+  for (auto* v : {&s_.x, &s_.h, &s_.tmp}) ensure(*v, n * c.hidden_size);
+  ensure(s_.q, n * c.q_size());
+  ensure(s_.attn, n * c.q_size());
+  ensure(s_.k, n * c.kv_size());
+  ensure(s_.v, n * c.kv_size());
+  ensure(s_.gate, n * ffn);
+  ensure(s_.up, n * ffn);
+}
+
+size_t Transformer::workspace_bytes() const {
+  size_t floats = 0;
+  for (const auto* v : {&s_.x, &s_.h, &s_.q, &s_.k, &s_.v, &s_.attn, &s_.gate, &s_.up, &s_.tmp}) {
+    floats += v->capacity();
+  }
+  return floats * sizeof(float);
+}
+
+std::vector<float> Transformer::forward(const BatchInput& batch, KvCacheStorage& cache) {
+  NvtxRange range("forward");
+  const ModelConfig& c = w_.config;
+  const int64_t n = batch.num_tokens();
+  grow(n);
+  embedding_lookup(w_.embed, batch.token_ids.data(), n, s_.x.data());
+  for (int l = 0; l < c.num_layers; ++l) {
+    attention_block(l, batch, cache);
+    ffn_block(l, n);
+  }
+  // Final norm and LM head only for the rows that will be sampled.
+  const int64_t rows = int64_t(batch.logits_rows.size());
+  for (int64_t i = 0; i < rows; ++i) {
+    rms_norm(s_.x.data() + batch.logits_rows[size_t(i)] * c.hidden_size,
+             w_.final_norm.data<float>(), 1, c.hidden_size, c.rms_norm_eps,
+             s_.h.data() + i * c.hidden_size);
+  }
+  std::vector<float> logits(size_t(rows) * size_t(c.vocab_size));
+  linear(s_.h.data(), rows, w_.output_weight(), logits.data(), pool_);
+  return logits;
+}
+
+void Transformer::attention_block(int layer, const BatchInput& batch, KvCacheStorage& cache) {
+  const ModelConfig& c = w_.config;
+  const LayerWeights& l = w_.layers[size_t(layer)];
+  const int64_t n = batch.num_tokens();
+  rms_norm(s_.x.data(), l.attn_norm.data<float>(), n, c.hidden_size, c.rms_norm_eps, s_.h.data());
+  linear(s_.h.data(), n, l.wq, s_.q.data(), pool_);
+  linear(s_.h.data(), n, l.wk, s_.k.data(), pool_);
+  linear(s_.h.data(), n, l.wv, s_.v.data(), pool_);
+  add_bias(s_.q.data(), l.bq, n, c.q_size());
+  add_bias(s_.k.data(), l.bk, n, c.kv_size());
+  add_bias(s_.v.data(), l.bv, n, c.kv_size());
+  rope_neox(s_.q.data(), batch.positions.data(), n, c.num_heads, c.head_dim, c.rope_theta);
+  rope_neox(s_.k.data(), batch.positions.data(), n, c.num_kv_heads, c.head_dim, c.rope_theta);
+  const KvLayerView kv = cache.layer(layer);
+  write_kv(s_.k.data(), s_.v.data(), batch.slot_mapping.data(), n, kv);
+  paged_attention(s_.q.data(), batch.sequences.data(), int64_t(batch.sequences.size()), kv,
+                  c.num_heads, 1.0f / std::sqrt(float(c.head_dim)), s_.attn.data(), pool_);
+  linear(s_.attn.data(), n, l.wo, s_.tmp.data(), pool_);
+  add_inplace(s_.x.data(), s_.tmp.data(), n * c.hidden_size);
+}
+
+void Transformer::ffn_block(int layer, int64_t n) {
+  const ModelConfig& c = w_.config;
+  const LayerWeights& l = w_.layers[size_t(layer)];
+  rms_norm(s_.x.data(), l.ffn_norm.data<float>(), n, c.hidden_size, c.rms_norm_eps, s_.h.data());
+  if (c.is_moe()) {
+    moe_ffn(l, n);
+  } else {
+    dense_ffn(l.ffn, s_.h.data(), n, s_.tmp.data());
+  }
+  add_inplace(s_.x.data(), s_.tmp.data(), n * c.hidden_size);
+}
+
+void Transformer::dense_ffn(const FfnWeights& ffn, const float* in, int64_t rows, float* out) {
+  const int64_t inter = ffn.gate.dim(0);
+  linear(in, rows, ffn.gate, s_.gate.data(), pool_);
+  linear(in, rows, ffn.up, s_.up.data(), pool_);
+  silu_mul(s_.gate.data(), s_.up.data(), rows * inter, s_.gate.data());
+  linear(s_.gate.data(), rows, ffn.down, out, pool_);
+}
+
+// Mixtral-style MoE: route every token, then run each expert once over the tokens it got
+// (gathered into a dense batch) and scatter-add the weighted results.
+void Transformer::moe_ffn(const LayerWeights& l, int64_t n) {
+  const ModelConfig& c = w_.config;
+  const MoeConfig& m = c.moe;
+  const int64_t d = c.hidden_size;
+  std::vector<float> router_logits(static_cast<size_t>(n * m.num_experts));
+  linear(s_.h.data(), n, l.router, router_logits.data(), pool_);
+  std::vector<std::vector<std::pair<int64_t, float>>> assigned(size_t(m.num_experts));
+  std::vector<int> order(static_cast<size_t>(m.num_experts));
+  for (int64_t t = 0; t < n; ++t) {
+    float* row = router_logits.data() + t * m.num_experts;
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return row[a] > row[b]; });
+    softmax_inplace(row, m.num_experts);
+    float chosen = 0;
+    for (int i = 0; i < m.top_k; ++i) chosen += row[order[size_t(i)]];
+    for (int i = 0; i < m.top_k; ++i) {
+      const int e = order[size_t(i)];
+      assigned[size_t(e)].push_back({t, m.normalize_top_k ? row[e] / chosen : row[e]});
+    }
+  }
+  std::fill(s_.tmp.begin(), s_.tmp.begin() + n * d, 0.0f);
+  std::vector<float> in, out;
+  for (int e = 0; e < m.num_experts; ++e) {
+    const auto& tokens = assigned[size_t(e)];
+    if (tokens.empty()) continue;
+    const int64_t rows = int64_t(tokens.size());
+    in.resize(size_t(rows * d));
+    out.resize(size_t(rows * d));
+    for (int64_t i = 0; i < rows; ++i) {
+      std::copy_n(s_.h.data() + tokens[size_t(i)].first * d, d, in.data() + i * d);
+    }
+    dense_ffn(l.experts[size_t(e)], in.data(), rows, out.data());
+    for (int64_t i = 0; i < rows; ++i) {
+      float* dst = s_.tmp.data() + tokens[size_t(i)].first * d;
+      const float g = tokens[size_t(i)].second;
+      for (int64_t j = 0; j < d; ++j) dst[j] += g * out[size_t(i * d + j)];
+    }
+  }
+  if (l.shared_expert.gate.defined()) {
+    out.resize(size_t(n * d));
+    dense_ffn(l.shared_expert, s_.h.data(), n, out.data());
+    add_inplace(s_.tmp.data(), out.data(), n * d);
+  }
+}
+
+}  // namespace infergate

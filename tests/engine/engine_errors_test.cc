@@ -1,0 +1,94 @@
+// Bad requests get a clear error and the engine keeps serving the others.
+#include <catch2/catch.hpp>
+
+#include "engine/core/engine.h"
+#include "test_models.h"
+
+using namespace infergate;
+
+TEST_CASE("bad requests are refused with a clear error while others are served", "[engine]") {
+  EngineConfig c;
+  c.num_threads = 2;
+  Engine engine(c, make_synthetic_model(testing::small_test_config(), 1));
+  SamplingParams p;
+  p.max_tokens = 4;
+  p.ignore_eos = true;
+  engine.add_request("good", {1, 2, 3}, p);
+
+  REQUIRE_THROWS_WITH(engine.add_request("empty", {}, p), Catch::Contains("empty prompt"));
+  REQUIRE_THROWS_WITH(engine.add_request("long", std::vector<int32_t>(256, 5), p),
+                      Catch::Contains("max_model_len is 256"));
+  REQUIRE_THROWS_WITH(engine.add_request("vocab", {1, 512}, p),
+                      Catch::Contains("token id 512 at prompt position 1"));
+  REQUIRE_THROWS_WITH(engine.add_request("neg", {-1}, p), Catch::Contains("token id -1"));
+  SamplingParams zero = p;
+  zero.max_tokens = 0;
+  REQUIRE_THROWS_WITH(engine.add_request("zero", {1}, zero), Catch::Contains("max_tokens"));
+  zero.max_tokens = -3;
+  REQUIRE_THROWS_WITH(engine.add_request("negative", {1}, zero), Catch::Contains("max_tokens"));
+  REQUIRE_THROWS_WITH(engine.add_request("good", {1}, p), Catch::Contains("duplicate"));
+
+  int tokens = 0;
+  bool finished = false;
+  while (engine.has_unfinished()) {
+    for (const RequestOutput& o : engine.step()) {
+      REQUIRE(o.id == "good");
+      tokens += int(o.token_ids.size());
+      finished = finished || o.finished;
+    }
+  }
+  REQUIRE(tokens == 4);
+  REQUIRE(finished);
+}
+
+TEST_CASE("abort frees the request's blocks and reports it once", "[engine]") {
+  EngineConfig c;
+  c.num_threads = 2;
+  Engine engine(c, make_synthetic_model(testing::small_test_config(), 1));
+  SamplingParams p;
+  p.max_tokens = 50;
+  p.ignore_eos = true;
+  engine.add_request("a", {1, 2, 3}, p);
+  engine.add_request("b", {4, 5, 6}, p);
+  engine.step();
+  REQUIRE(engine.abort("a"));
+  REQUIRE_FALSE(engine.abort("a"));
+  REQUIRE_FALSE(engine.abort("nope"));
+  const auto outs = engine.step();
+  const auto it = std::find_if(outs.begin(), outs.end(), [](auto& o) { return o.id == "a"; });
+  REQUIRE(it != outs.end());
+  REQUIRE(it->finish_reason == FinishReason::kAbort);
+  while (engine.has_unfinished()) engine.step();
+  engine.check_invariants();
+  REQUIRE(engine.stats().kv_usage == 0.0);
+}
+
+TEST_CASE("stop tokens, eos and max_tokens end a request with the right reason", "[engine]") {
+  EngineConfig c;
+  c.num_threads = 2;
+  Engine engine(c, make_synthetic_model(testing::small_test_config(), 1));
+  SamplingParams p;
+  p.max_tokens = 8;
+  p.ignore_eos = true;
+  const GenerateResult free_run = engine.generate({{1, 2, 3}}, p)[0];
+  REQUIRE(free_run.finish_reason == FinishReason::kLength);
+  REQUIRE(free_run.token_ids.size() == 8u);
+  SamplingParams stop = p;
+  stop.stop_token_ids = {free_run.token_ids[2]};
+  const GenerateResult stopped = engine.generate({{1, 2, 3}}, stop)[0];
+  REQUIRE(stopped.finish_reason == FinishReason::kStop);
+  REQUIRE(stopped.token_ids.back() == free_run.token_ids[2]);
+  REQUIRE(stopped.token_ids.size() <= 3u);
+}
+
+TEST_CASE("invalid engine configs name the field", "[engine]") {
+  EngineConfig c;
+  c.block_size = 0;
+  REQUIRE_THROWS_WITH(c.validate(), Catch::Contains("block_size = 0"));
+  c = EngineConfig();
+  c.paged_kv = false;
+  REQUIRE_THROWS_WITH(c.validate(), Catch::Contains("prefix_caching"));
+  c = EngineConfig();
+  c.weight_dtype = "int3";
+  REQUIRE_THROWS_WITH(c.validate(), Catch::Contains("auto, f32, f16, bf16, q8_0"));
+}

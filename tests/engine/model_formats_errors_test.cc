@@ -1,0 +1,275 @@
+// Truncated, corrupt and unsupported model files must fail with a ModelLoadError that names the
+// file and the problem; never with a crash or an out-of-bounds read.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "engine/model/gguf_file.h"
+#include "engine/model/gguf_writer.h"
+#include "engine/model/model_loader.h"
+#include "engine/model/synthetic_model.h"
+#include "model_formats_util.h"
+
+using namespace infergate;
+using namespace infergate::testing;
+
+namespace {
+
+ModelWeights load(const std::string& kind, const std::string& path) {
+  ModelSource s;
+  s.kind = kind;
+  s.path = path;
+  return load_model(s);
+}
+
+// Requires load() to throw a ModelLoadError whose message has `file` and `problem` in it.
+void require_load_error(const std::string& kind, const std::string& path, const std::string& file,
+                        const std::string& problem) {
+  try {
+    load(kind, path);
+    FAIL("loaded " << path << " without error; expected: " << problem);
+  } catch (const ModelLoadError& e) {
+    INFO(e.what());
+    CHECK(std::string(e.what()).find(file) != std::string::npos);
+    CHECK(std::string(e.what()).find(problem) != std::string::npos);
+  }
+}
+
+std::vector<uint8_t> micro_gguf(const TempDir& dir) {
+  write_gguf(make_synthetic_model(micro_config(), 5), dir.file("good.gguf"));
+  return read_bytes(dir.file("good.gguf"));
+}
+
+// Byte offset of the ggml type field of tensor `name` in a GGUF file's tensor infos.
+size_t tensor_type_offset(const std::vector<uint8_t>& bytes, const std::string& name) {
+  const size_t at = find_bytes(bytes, name);
+  REQUIRE(at != std::string::npos);
+  uint32_t n_dims = 0;
+  std::memcpy(&n_dims, &bytes[at + name.size()], 4);
+  return at + name.size() + 4 + 8 * n_dims;
+}
+
+template <typename T>
+void poke(std::vector<uint8_t>& bytes, size_t offset, T value) {
+  std::memcpy(&bytes[offset], &value, sizeof(T));
+}
+
+}  // namespace
+
+TEST_CASE("truncated GGUF files are reported as truncated wherever they end",
+          "[model][gguf][errors]") {
+  TempDir dir;
+  const std::vector<uint8_t> good = micro_gguf(dir);
+  const GgufFile g = GgufFile::parse(MappedFile::open(dir.file("good.gguf")));
+  const size_t data = size_t(g.data_offset());
+  for (size_t cut : {size_t(0), size_t(3), size_t(8), size_t(20), size_t(100), size_t(2000),
+                     data - 40, data, data + 1000, good.size() - 1}) {
+    CAPTURE(cut);
+    write_bytes(dir.file("cut.gguf"), std::vector<uint8_t>(good.begin(), good.begin() + long(cut)));
+    require_load_error("gguf", dir.file("cut.gguf"), "cut.gguf", "truncated");
+  }
+}
+
+TEST_CASE("GGUF with a bad magic, version or tensor type is rejected by name",
+          "[model][gguf][errors]") {
+  TempDir dir;
+  const std::vector<uint8_t> good = micro_gguf(dir);
+  std::vector<uint8_t> bad = good;
+  std::memcpy(bad.data(), "GGML", 4);
+  write_bytes(dir.file("magic.gguf"), bad);
+  require_load_error("gguf", dir.file("magic.gguf"), "magic.gguf", "bad magic");
+
+  for (uint32_t version : {1u, 4u, 99u}) {
+    bad = good;
+    poke<uint32_t>(bad, 4, version);
+    write_bytes(dir.file("version.gguf"), bad);
+    require_load_error("gguf", dir.file("version.gguf"), "version.gguf",
+                       "unsupported GGUF version " + std::to_string(version));
+  }
+
+  bad = good;
+  poke<uint32_t>(bad, tensor_type_offset(bad, "blk.0.attn_q.weight"), 12);
+  write_bytes(dir.file("q4k.gguf"), bad);
+  require_load_error("gguf", dir.file("q4k.gguf"), "q4k.gguf",
+                     "unsupported tensor type 12 (Q4_K) for 'blk.0.attn_q.weight' "
+                     "(supported: F32, F16, BF16, Q8_0)");
+}
+
+TEST_CASE("GGUF with a missing, misshapen or unknown tensor is rejected by name",
+          "[model][gguf][errors]") {
+  TempDir dir;
+  const std::vector<uint8_t> good = micro_gguf(dir);
+  std::vector<uint8_t> bad = good;
+  const size_t at = find_bytes(bad, "blk.0.ffn_up.weight");
+  bad[at + 6] = 'x';  // "blk.0.fxn_up.weight": ffn_up is gone, an unknown tensor appears
+  write_bytes(dir.file("renamed.gguf"), bad);
+  require_load_error("gguf", dir.file("renamed.gguf"), "renamed.gguf",
+                     "missing tensor 'blk.0.ffn_up.weight'");
+
+  bad = good;
+  const size_t dims = find_bytes(bad, "blk.0.ffn_norm.weight") + 21 + 4;
+  poke<uint64_t>(bad, dims, 32);  // 64 -> 32 elements
+  write_bytes(dir.file("shape.gguf"), bad);
+  require_load_error("gguf", dir.file("shape.gguf"), "shape.gguf",
+                     "shape mismatch: tensor 'blk.0.ffn_norm.weight' is [32], expected [64]");
+
+  ModelWeights w = make_synthetic_model(micro_config(), 5);
+  w.config.architecture = "llama";
+  write_gguf(w, dir.file("arch.gguf"));
+  bad = read_bytes(dir.file("arch.gguf"));
+  const size_t arch = find_bytes(bad, "general.architecture") + 20 + 4 + 8;
+  std::memcpy(&bad[arch], "gemma", 5);
+  write_bytes(dir.file("arch.gguf"), bad);
+  require_load_error("gguf", dir.file("arch.gguf"), "arch.gguf", "unsupported architecture");
+}
+
+TEST_CASE("corrupted GGUF headers never crash the reader", "[model][gguf][errors]") {
+  TempDir dir;
+  const std::vector<uint8_t> good = micro_gguf(dir);
+  const size_t header =
+      size_t(GgufFile::parse(MappedFile::open(dir.file("good.gguf"))).data_offset());
+  uint64_t state = 42;
+  auto next = [&] {
+    return (state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 33;
+  };
+  int failures = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::vector<uint8_t> bad = good;
+    for (int flips = 0; flips < 1 + i % 4; ++flips) {
+      bad[next() % header] = uint8_t(next());
+    }
+    write_bytes(dir.file("fuzz.gguf"), bad);
+    try {
+      load("gguf", dir.file("fuzz.gguf"));
+    } catch (const ModelLoadError& e) {
+      ++failures;
+      REQUIRE(std::string(e.what()).find("fuzz.gguf") != std::string::npos);
+    }
+  }
+  CHECK(failures > 100);  // most corruptions are detected, none crash or escape as another type
+}
+
+namespace {
+
+// A one-tensor safetensors file with the given header text and `data_bytes` zero bytes.
+void write_safetensors_file(const std::string& path, const std::string& header, size_t data_bytes,
+                            uint64_t declared_length = 0) {
+  std::vector<uint8_t> bytes(8);
+  const uint64_t n = declared_length ? declared_length : header.size();
+  std::memcpy(bytes.data(), &n, 8);
+  bytes.insert(bytes.end(), header.begin(), header.end());
+  bytes.resize(bytes.size() + data_bytes);
+  write_bytes(path, bytes);
+}
+
+// A valid checkpoint directory of the micro model, to corrupt one file of.
+std::string micro_checkpoint(const TempDir& dir) {
+  export_model(make_synthetic_model(micro_config(), 6), "safetensors", dir.file("ckpt"));
+  return dir.file("ckpt");
+}
+
+}  // namespace
+
+TEST_CASE("corrupt safetensors headers are rejected by name", "[model][safetensors][errors]") {
+  TempDir dir;
+  const std::string ckpt = micro_checkpoint(dir);
+  const std::string file = ckpt + "/model.safetensors";
+  const std::string entry =
+      R"({"model.norm.weight": {"dtype": "F32", "shape": [64], "data_offsets": [0, 256]}})";
+
+  write_safetensors_file(file, "{\"model.norm.weight\": {\"dtype\": ", 256);
+  require_load_error("safetensors", ckpt, "model.safetensors", "bad header JSON");
+
+  write_safetensors_file(file, entry, 100);
+  require_load_error("safetensors", ckpt, "model.safetensors", "run past the 100 data bytes");
+
+  write_safetensors_file(file, entry, 256, uint64_t(1) << 40);
+  require_load_error("safetensors", ckpt, "model.safetensors", "header length 1099511627776");
+
+  write_safetensors_file(file, entry, 256, 4096);
+  require_load_error("safetensors", ckpt, "model.safetensors", "truncated");
+
+  write_bytes(file, {1, 2, 3});
+  require_load_error("safetensors", ckpt, "model.safetensors", "truncated");
+
+  write_safetensors_file(
+      file, R"({"model.norm.weight": {"dtype": "I64", "shape": [64], "data_offsets": [0, 512]}})",
+      512);
+  require_load_error("safetensors", ckpt, "model.safetensors", "unsupported dtype 'I64'");
+
+  write_safetensors_file(
+      file, R"({"model.norm.weight": {"dtype": "F32", "shape": [60], "data_offsets": [0, 256]}})",
+      256);
+  require_load_error("safetensors", ckpt, "model.safetensors", "shape mismatch");
+
+  write_safetensors_file(file, entry, 256);  // valid, but the model needs more tensors
+  require_load_error("safetensors", ckpt, "ckpt", "missing tensor 'model.embed_tokens.weight'");
+}
+
+TEST_CASE("bad config.json files are rejected by field", "[model][safetensors][errors]") {
+  TempDir dir;
+  const std::string ckpt = micro_checkpoint(dir);
+  const std::string config_path = ckpt + "/config.json";
+  const nlohmann::json good = nlohmann::json::parse(read_bytes(config_path));
+
+  nlohmann::json cfg = good;
+  cfg.erase("hidden_size");
+  write_text(config_path, cfg.dump());
+  require_load_error("safetensors", ckpt, "config.json", "missing field 'hidden_size'");
+
+  cfg = good;
+  cfg["architectures"] = {"GPT2LMHeadModel"};
+  write_text(config_path, cfg.dump());
+  require_load_error("safetensors", ckpt, "config.json",
+                     "unsupported architecture 'GPT2LMHeadModel'");
+
+  cfg = good;
+  cfg["num_attention_heads"] = "four";
+  write_text(config_path, cfg.dump());
+  require_load_error("safetensors", ckpt, "config.json", "field 'num_attention_heads'");
+
+  cfg = good;
+  cfg["rope_scaling"] = {{"rope_type", "llama3"}, {"factor", 8.0}};
+  write_text(config_path, cfg.dump());
+  require_load_error("safetensors", ckpt, "config.json", "unsupported rope_scaling");
+
+  cfg = good;
+  cfg["hidden_size"] = 32;  // the tensors say 64
+  write_text(config_path, cfg.dump());
+  require_load_error("safetensors", ckpt, "model.safetensors", "shape mismatch");
+
+  write_text(config_path, "{ not json");
+  require_load_error("safetensors", ckpt, "config.json", "not a JSON object");
+
+  std::filesystem::remove(config_path);
+  require_load_error("safetensors", ckpt, "config.json", "no such file");
+}
+
+TEST_CASE("nonexistent paths are reported as such", "[model][errors]") {
+  require_load_error("gguf", "/nonexistent/model.gguf", "/nonexistent/model.gguf", "no such file");
+  require_load_error("safetensors", "/nonexistent/ckpt", "/nonexistent/ckpt", "no such file");
+  TempDir dir;
+  write_bytes(dir.file("empty.gguf"), {});
+  require_load_error("gguf", dir.file("empty.gguf"), "empty.gguf", "truncated");
+  require_load_error("gguf", dir.file(""), "infergate-formats", "is a directory");
+  std::filesystem::create_directories(dir.file("noweights"));
+  write_text(dir.file("noweights/config.json"),
+             R"({"architectures": ["LlamaForCausalLM"], "vocab_size": 300, "hidden_size": 64,
+                 "num_hidden_layers": 1, "num_attention_heads": 4, "intermediate_size": 128})");
+  require_load_error("safetensors", dir.file("noweights"), "noweights", "no *.safetensors files");
+}
+
+TEST_CASE("a failed export leaves no file behind", "[model][errors]") {
+  TempDir dir;
+  ModelWeights w = make_synthetic_model(micro_config(), 7);
+  w.vocab.tokens.pop_back();  // vocabulary and vocab_size disagree: the writer refuses
+  CHECK_THROWS_AS(export_model(w, "gguf", dir.file("m.gguf")), std::invalid_argument);
+  CHECK_THROWS_WITH(
+      export_model(make_synthetic_model(micro_config(), 7), "gguf", dir.file("missing-dir/m.gguf")),
+      Catch::Contains("missing-dir/m.gguf"));
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file(""))) {
+    left.push_back(e.path().filename().string());
+  }
+  CHECK(left.empty());
+}
