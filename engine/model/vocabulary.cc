@@ -20,7 +20,12 @@ Vocabulary synthetic_vocabulary(int size) {
     v.tokens.emplace_back(name);
     v.types.push_back(TokenType::kByte);
   }
-  // Distinct, never-merged pieces: "▁t<N>" keeps every entry unique for exporters.
+  // A lone "▁" (SentencePiece's space) lets llama.cpp's tokenizer round-trip spaces; then
+  // distinct, never-merged pieces "▁t<N>" keep every entry unique for exporters.
+  if (int(v.tokens.size()) < size) {
+    v.tokens.push_back("\xE2\x96\x81");
+    v.types.push_back(TokenType::kNormal);
+  }
   for (int i = int(v.tokens.size()); i < size; ++i) {
     v.tokens.push_back("\xE2\x96\x81t" + std::to_string(i));
     v.types.push_back(TokenType::kNormal);

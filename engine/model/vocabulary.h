@@ -32,7 +32,8 @@ struct Vocabulary {
 };
 
 // A SentencePiece-style vocabulary of `size` entries: <unk>, <s>, </s>, the 256 byte tokens
-// <0x00>..<0xFF>, then synthetic pieces, so any UTF-8 text round-trips through byte fallback.
+// <0x00>..<0xFF>, a lone "▁" (space), then synthetic pieces, so any UTF-8 text round-trips
+// through byte fallback, in our tokenizer and in llama.cpp's.
 Vocabulary synthetic_vocabulary(int size);
 
 }  // namespace infergate

@@ -65,7 +65,8 @@ TEST_CASE("byte tokenizer decodes control tokens to nothing and pieces with spac
   REQUIRE(tok.decode_token(3 + 'A') == "A");
   REQUIRE(tok.decode_token(3).size() == 1u);  // <0x00> is one NUL byte, not empty
   REQUIRE(tok.decode_token(3)[0] == '\0');
-  REQUIRE(tok.decode_token(259) == " t259");  // "▁t259"
+  REQUIRE(tok.decode_token(259) == " ");      // "▁", the SentencePiece space
+  REQUIRE(tok.decode_token(260) == " t260");  // "▁t260"
   REQUIRE(tok.decode({1, 3 + 'h', 3 + 'i', 300, 2}) == "hi t300");
   REQUIRE_THROWS_AS(tok.decode_token(400), std::out_of_range);
   REQUIRE_THROWS_AS(tok.decode_token(-1), std::out_of_range);

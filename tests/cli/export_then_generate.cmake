@@ -1,0 +1,35 @@
+# Exports the tiny preset to GGUF and safetensors, generates from each, and requires the very
+# same greedy text as the preset itself: the formats carry the model exactly.
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(common --max-tokens 12 --threads 2 --prompt "Hello there")
+
+function(run_generate out_var)
+  execute_process(COMMAND ${INFERGATE} generate ${ARGN} ${common}
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "infergate generate ${ARGN} failed (${rc}): ${err}")
+  endif()
+  string(REGEX REPLACE "\n---.*" "" text "${out}")  # the text before the report
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+execute_process(COMMAND ${INFERGATE} export --model tiny --format gguf --out ${WORK_DIR}/tiny.gguf
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "export to GGUF failed")
+endif()
+execute_process(COMMAND ${INFERGATE} export --model tiny --format safetensors
+                        --out ${WORK_DIR}/tiny-hf RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "export to safetensors failed")
+endif()
+
+run_generate(preset --model tiny)
+run_generate(gguf --model ${WORK_DIR}/tiny.gguf)
+run_generate(safetensors --model ${WORK_DIR}/tiny-hf)
+if(NOT preset STREQUAL gguf OR NOT preset STREQUAL safetensors)
+  message(FATAL_ERROR "texts differ:\npreset: ${preset}\ngguf: ${gguf}\nsafetensors: ${safetensors}")
+endif()
+message(STATUS "all three formats generated: ${preset}")
+file(REMOVE_RECURSE ${WORK_DIR})
