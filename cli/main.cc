@@ -6,14 +6,20 @@
 
 #include "cli/export_command.h"
 #include "cli/generate_command.h"
+#include "cli/logits_command.h"
+#include "cli/run_command.h"
+#include "cli/validate_command.h"
 
 namespace {
 
 void print_usage() {
   std::cout << "usage: infergate <command> [options]\n\n"
                "commands:\n"
+               "  run        run a workload file against a target and write a results file\n"
+               "  validate   check workload files without running them\n"
                "  generate   generate text from a model and report throughput\n"
-               "  export     write a model as GGUF or safetensors\n\n"
+               "  export     write a model as GGUF or safetensors\n"
+               "  logits     print a model's logits for a token sequence as JSON\n\n"
                "`infergate <command> --help` lists a command's options.\n";
 }
 
@@ -26,9 +32,13 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   try {
+    if (command == "run") return infergate::run_command(argc - 1, argv + 1);
     if (command == "generate") return infergate::generate_command(argc - 1, argv + 1);
     if (command == "export") return infergate::export_command(argc - 1, argv + 1);
-    std::cerr << "infergate: unknown command '" << command << "' (allowed: generate, export)\n";
+    if (command == "logits") return infergate::logits_command(argc - 1, argv + 1);
+    if (command == "validate") return infergate::validate_command(argc - 1, argv + 1);
+    std::cerr << "infergate: unknown command '" << command
+              << "' (allowed: run, validate, generate, export, logits)\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "infergate " << command << ": error: " << e.what() << "\n";

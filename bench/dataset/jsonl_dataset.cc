@@ -1,0 +1,160 @@
+#include "bench/dataset/jsonl_dataset.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/dataset/dataset_error.h"
+#include "engine/model/vocabulary.h"
+#include "engine/tokenizer/byte_tokenizer.h"
+
+namespace infergate {
+
+namespace {
+
+using nlohmann::json;
+
+// Where in the file a record came from, for errors.
+struct Location {
+  const std::string& file;
+  int line;
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw DatasetError(file, line, problem);
+  }
+};
+
+const json& field(const json& record, const char* key, const Location& at) {
+  const auto it = record.find(key);
+  if (it == record.end()) at.fail(std::string("missing field \"") + key + "\"");
+  return *it;
+}
+
+int output_tokens_of(const json& record, const Location& at) {
+  const json& v = field(record, "output_tokens", at);
+  if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > INT32_MAX) {
+    at.fail("\"output_tokens\" must be an integer >= 1, got " + v.dump());
+  }
+  return static_cast<int>(v.get<int64_t>());
+}
+
+const std::string& string_field(const json& record, const char* key, const Location& at) {
+  const json& v = field(record, key, at);
+  if (!v.is_string()) at.fail(std::string("\"") + key + "\" must be a string, got " + v.dump());
+  return v.get_ref<const std::string&>();
+}
+
+BenchRequest tokens_record(const json& record, int32_t vocab_size, const Location& at) {
+  const json& ids = field(record, "prompt_tokens", at);
+  if (!ids.is_array() || ids.empty()) {
+    at.fail("\"prompt_tokens\" must be a non-empty array of token ids");
+  }
+  BenchRequest r;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const json& id = ids[i];
+    if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= vocab_size) {
+      at.fail("\"prompt_tokens\"[" + std::to_string(i) + "] = " + id.dump() +
+              " is not a token id in [0, " + std::to_string(vocab_size) + ")");
+    }
+    r.prompt.push_back(static_cast<int32_t>(id.get<int64_t>()));
+  }
+  r.max_tokens = output_tokens_of(record, at);
+  return r;
+}
+
+BenchRequest text_record(const json& record, const ByteTokenizer& tok, const Location& at) {
+  BenchRequest r;
+  r.prompt = tok.encode(string_field(record, "prompt", at), /*add_bos=*/true);
+  r.max_tokens = output_tokens_of(record, at);
+  return r;
+}
+
+// The first human turn and the first gpt turn after it; nullopt when the record has none.
+std::optional<BenchRequest> sharegpt_record(const json& record, const ByteTokenizer& tok,
+                                            const Location& at) {
+  const json& turns = field(record, "conversations", at);
+  if (!turns.is_array()) at.fail("\"conversations\" must be an array");
+  if (turns.size() < 2) return std::nullopt;
+  const std::string* prompt = nullptr;
+  for (size_t i = 0; i < turns.size(); ++i) {
+    if (!turns[i].is_object()) at.fail("\"conversations\" entries must be objects");
+    const std::string& from = string_field(turns[i], "from", at);
+    const std::string& value = string_field(turns[i], "value", at);
+    if (!prompt && from == "human") prompt = &value;
+    if (prompt && from == "gpt") {
+      const size_t reply_tokens = tok.encode(value, /*add_bos=*/false).size();
+      if (reply_tokens == 0) return std::nullopt;
+      return BenchRequest{tok.encode(*prompt, /*add_bos=*/true), static_cast<int>(reply_tokens)};
+    }
+  }
+  return std::nullopt;
+}
+
+class RecordParser {
+ public:
+  RecordParser(const std::string& format, int32_t vocab_size)
+      : format_(format), vocab_(vocab_size) {
+    if (format != "tokens" && format != "text" && format != "sharegpt") {
+      throw std::invalid_argument("dataset.format: unknown format \"" + format +
+                                  "\" (allowed: tokens, text, sharegpt)");
+    }
+    if (format != "tokens") tokenizer_.emplace(synthetic_vocabulary(vocab_size));
+  }
+
+  std::optional<BenchRequest> parse(const std::string& line, const Location& at) const {
+    json record;
+    try {
+      record = json::parse(line);
+    } catch (const json::parse_error& e) {
+      at.fail(std::string("bad JSON: ") + e.what());
+    }
+    if (!record.is_object()) at.fail("expected a JSON object, got " + record.dump());
+    if (format_ == "tokens") return tokens_record(record, vocab_, at);
+    if (format_ == "text") return text_record(record, *tokenizer_, at);
+    return sharegpt_record(record, *tokenizer_, at);
+  }
+
+ private:
+  std::string format_;
+  int32_t vocab_;
+  std::optional<ByteTokenizer> tokenizer_;
+};
+
+bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+
+}  // namespace
+
+std::string resolve_dataset_path(const std::string& path, const std::string& base_dir) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || base_dir.empty()) return path;
+  return (std::filesystem::path(base_dir) / p).string();
+}
+
+std::vector<BenchRequest> load_jsonl_dataset(const std::string& file, const std::string& format,
+                                             int count, int32_t vocab_size) {
+  const RecordParser parser(format, vocab_size);
+  std::ifstream in(file);
+  if (!in) throw DatasetError(file, 0, "cannot open the dataset file");
+  std::vector<BenchRequest> records;
+  std::string line;
+  for (int n = 1; std::getline(in, line) && static_cast<int>(records.size()) < count; ++n) {
+    if (blank(line)) continue;
+    if (auto r = parser.parse(line, Location{file, n})) records.push_back(std::move(*r));
+  }
+  if (in.bad()) throw DatasetError(file, 0, "read error");
+  if (records.empty() && count > 0) {
+    throw DatasetError(file, 0, "no usable records (format \"" + format + "\")");
+  }
+  std::vector<BenchRequest> requests;
+  requests.reserve(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i)
+    requests.push_back(records[static_cast<size_t>(i) % records.size()]);
+  return requests;
+}
+
+}  // namespace infergate

@@ -1,0 +1,190 @@
+#include "bench/driver/load_driver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "bench/load/arrival_process.h"
+#include "engine/core/clock.h"
+
+namespace infergate {
+
+namespace {
+
+// Sleeps most of the way, then spins: sleep_until alone overshoots by tens of microseconds.
+void wait_until(int64_t deadline_ns) {
+  constexpr int64_t kSpinWindow = 200'000;
+  const int64_t now = now_ns();
+  if (deadline_ns - now > kSpinWindow) {
+    std::this_thread::sleep_for(std::chrono::nanoseconds(deadline_ns - now - kSpinWindow));
+  }
+  while (now_ns() < deadline_ns) std::this_thread::yield();
+}
+
+class LoadRun {
+ public:
+  LoadRun(Target& target, const std::vector<BenchRequest>& requests, const DriverOptions& o)
+      : target_(target), requests_(requests), o_(o), load_(o.load) {
+    if (load_.num_requests > 0) planned_ = load_.warmup_requests + load_.num_requests;
+  }
+
+  DriverResult run() {
+    target_.start([this](TargetEvent&& e) { on_event(std::move(e)); });
+    start_ns_ = now_ns() + 1'000'000;  // a millisecond to get the generator going
+    std::thread generator([this] { load_.mode == "open" ? open_loop() : closed_loop(); });
+    supervise();
+    generator.join();
+    target_.stop();  // aborts anything still in flight (only after a stop request)
+    DriverResult r;
+    r.records = std::move(records_);
+    r.incomplete = stopped();
+    r.start_ns = start_ns_;
+    r.end_ns = now_ns();
+    return r;
+  }
+
+ private:
+  bool stopped() const { return o_.stop && o_.stop->load(); }
+  bool plan_done(uint64_t next_index, int64_t scheduled_ns) const {
+    if (planned_ > 0) return int64_t(next_index) >= planned_;
+    return double(scheduled_ns - start_ns_) * 1e-9 >= load_.duration_s;
+  }
+
+  void send(uint64_t index, int64_t scheduled_ns) {
+    const BenchRequest& req = requests_[index % requests_.size()];
+    RequestRecord rec;
+    rec.index = index;
+    rec.warmup = int64_t(index) < load_.warmup_requests;
+    rec.scheduled_ns = scheduled_ns;
+    rec.input_tokens = int(req.prompt.size());
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      rec.sent_ns = now_ns();
+      records_.push_back(std::move(rec));
+      ++in_flight_;
+    }
+    target_.submit(index, req.prompt, req.max_tokens);
+  }
+
+  void open_loop() {
+    ArrivalProcess arrivals = ArrivalProcess::from_load(load_, o_.seed);
+    double offset_s = 0;
+    for (uint64_t i = 0;; ++i) {
+      const int64_t scheduled = start_ns_ + int64_t(offset_s * 1e9);
+      if (plan_done(i, scheduled) || stopped()) break;
+      wait_until(scheduled);
+      if (load_.max_concurrency > 0) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait(lock, [&] { return in_flight_ < load_.max_concurrency || stopped(); });
+      }
+      if (stopped()) break;
+      send(i, scheduled);
+      offset_s += arrivals.next_gap_s();
+    }
+    finish_generating();
+  }
+
+  void closed_loop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (int u = 0; u < load_.concurrency; ++u) ready_.push_back(start_ns_);
+    }
+    wait_until(start_ns_);
+    for (uint64_t i = 0;; ++i) {
+      int64_t ready_at;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait(lock, [&] { return !ready_.empty() || stopped(); });
+        if (stopped()) break;
+        ready_at = ready_.front();
+        ready_.pop_front();
+      }
+      if (plan_done(i, ready_at)) break;
+      send(i, ready_at);  // a user sends the moment its previous request ended
+    }
+    finish_generating();
+  }
+
+  void finish_generating() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    generating_ = false;
+    cv_.notify_all();
+  }
+
+  void on_event(TargetEvent&& e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    RequestRecord& r = records_[e.index];
+    if (!e.token_times_ns.empty()) {
+      if (r.first_token_ns == 0) {
+        r.first_token_ns = e.token_times_ns.front();
+        ttft_sum_ms_ += double(r.first_token_ns - r.scheduled_ns) * 1e-6;
+        ++ttft_count_;
+      }
+      r.token_times_ns.insert(r.token_times_ns.end(), e.token_times_ns.begin(),
+                              e.token_times_ns.end());
+      r.output_tokens = int(r.token_times_ns.size());
+    }
+    r.cached_tokens = std::max(r.cached_tokens, e.cached_tokens);
+    r.preemptions = std::max(r.preemptions, e.preemptions);
+    if (!e.finished) return;
+    r.finished_ns = e.finished_ns;
+    r.status = e.status;
+    r.error = std::move(e.error);
+    --in_flight_;
+    ++done_;
+    if (load_.mode == "closed") ready_.push_back(e.finished_ns);
+    cv_.notify_all();
+  }
+
+  // On the caller's thread: progress reports, and the wait for every sent request to end.
+  void supervise() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      cv_.wait_for(lock, std::chrono::milliseconds(100));
+      if (o_.on_progress) {
+        DriverProgress p{done_, planned_, now_ns() - start_ns_,
+                         ttft_count_ ? ttft_sum_ms_ / double(ttft_count_) : 0};
+        ttft_sum_ms_ = 0;
+        ttft_count_ = 0;
+        lock.unlock();
+        o_.on_progress(p);
+        lock.lock();
+      }
+      if (stopped()) {
+        cv_.notify_all();  // wake the generator so it sees the stop
+        return;
+      }
+      if (!generating_ && in_flight_ == 0) return;
+    }
+  }
+
+  Target& target_;
+  const std::vector<BenchRequest>& requests_;
+  const DriverOptions& o_;
+  LoadSpec load_;
+  int64_t planned_ = 0;
+  int64_t start_ns_ = 0;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<RequestRecord> records_;
+  std::deque<int64_t> ready_;  // closed loop: times at which users became free
+  int in_flight_ = 0;
+  int64_t done_ = 0;
+  bool generating_ = true;
+  double ttft_sum_ms_ = 0;
+  int64_t ttft_count_ = 0;
+};
+
+}  // namespace
+
+DriverResult run_load(Target& target, const std::vector<BenchRequest>& requests,
+                      const DriverOptions& options) {
+  if (requests.empty()) throw std::invalid_argument("run_load: the dataset has no requests");
+  return LoadRun(target, requests, options).run();
+}
+
+}  // namespace infergate

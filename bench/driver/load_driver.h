@@ -1,0 +1,45 @@
+// Sends a dataset's requests to a target on the workload's schedule and records what happened
+// to each. Open loop: request i is *scheduled* at t0 + offset_i whatever the target is doing;
+// closed loop: each of N users schedules its next request the moment its previous one ends.
+// Latency is measured from the scheduled time, so a slow target cannot slow the clock down
+// (no coordinated omission).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "bench/dataset/bench_request.h"
+#include "bench/metrics/request_record.h"
+#include "bench/target/target.h"
+#include "bench/workload/workload.h"
+
+namespace infergate {
+
+struct DriverProgress {
+  int64_t done = 0;   // finished requests (including warm-up)
+  int64_t total = 0;  // requests planned (0: unknown, duration-bound)
+  int64_t elapsed_ns = 0;
+  double recent_ttft_ms = 0;  // mean over requests finished since the last report
+};
+
+struct DriverOptions {
+  LoadSpec load;
+  uint64_t seed = 0;                                       // arrival process
+  std::atomic<bool>* stop = nullptr;                       // set (e.g. by Ctrl-C) to end early
+  std::function<void(const DriverProgress&)> on_progress;  // called about every 100 ms
+};
+
+struct DriverResult {
+  std::vector<RequestRecord> records;  // one per sent request, in index order
+  bool incomplete = false;             // stopped before the plan was done
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+// `requests` is cycled if the plan needs more. Warm-up requests come first.
+DriverResult run_load(Target& target, const std::vector<BenchRequest>& requests,
+                      const DriverOptions& options);
+
+}  // namespace infergate

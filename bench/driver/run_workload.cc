@@ -1,0 +1,229 @@
+#include "bench/driver/run_workload.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "bench/dataset/dataset.h"
+#include "bench/driver/load_driver.h"
+#include "bench/driver/progress_printer.h"
+#include "bench/metrics/harness_lag.h"
+#include "bench/metrics/summarize.h"
+#include "bench/results/manifest.h"
+#include "bench/results/results_json.h"
+#include "bench/target/echo_target.h"
+#include "bench/target/engine_target.h"
+#include "bench/telemetry/resource_sampler.h"
+#include "bench/trace/nvtx_trace_recorder.h"
+
+namespace infergate {
+
+namespace {
+
+// Builds a fresh target for one repetition; model weights are loaded once and shared.
+class TargetFactory {
+ public:
+  explicit TargetFactory(const TargetSpec& spec) : spec_(spec) {
+    if (spec.type == "openai") {
+      throw std::invalid_argument(
+          "target.type \"openai\" is not implemented yet (the HTTP target comes with the "
+          "server issue); use \"engine\" or \"echo\"");
+    }
+    if (spec.type == "engine") {
+      weights_ = load_model(spec.model);
+      if (spec.engine.weight_dtype != "auto") {
+        weights_.convert_matrices(parse_dtype(spec.engine.weight_dtype));
+      }
+    }
+  }
+
+  std::unique_ptr<Target> make() const {
+    if (spec_.type == "echo") return std::make_unique<EchoTarget>(spec_.echo_token_delay_us);
+    EngineConfig config = spec_.engine;
+    config.weight_dtype = "auto";  // already converted once above
+    return std::make_unique<EngineTarget>(std::make_unique<Engine>(config, weights_));
+  }
+
+  int32_t vocab_size() const { return spec_.type == "engine" ? weights_.config.vocab_size : 32000; }
+
+ private:
+  const TargetSpec& spec_;
+  ModelWeights weights_;
+};
+
+int dataset_size(const Workload& w) {
+  const LoadSpec& l = w.load;
+  if (l.num_requests > 0) return l.warmup_requests + l.num_requests;
+  // Duration-bound: enough distinct requests for the expected count; the driver cycles.
+  return std::max(64, l.warmup_requests + 4096);
+}
+
+LoadSpec load_for_point(const Workload& w, const nlohmann::json& value) {
+  LoadSpec load = w.load;
+  if (!w.sweep) return load;
+  if (w.sweep->field == "load.rate") load.rate = value.get<double>();
+  if (w.sweep->field == "load.concurrency") load.concurrency = int(value.get<double>());
+  return load;
+}
+
+nlohmann::json timeline_json(const std::vector<ResourceSample>& samples, int64_t origin_ns) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ResourceSample& s : samples) {
+    nlohmann::json j = {{"t_ms", double(s.time_ns - origin_ns) * 1e-6},
+                        {"rss_bytes", s.rss_bytes},
+                        {"cpu_pct", s.cpu_pct}};
+    if (s.gpu_memory_bytes) j["gpu_memory_bytes"] = *s.gpu_memory_bytes;
+    if (s.gpu_utilization_pct) j["gpu_utilization_pct"] = *s.gpu_utilization_pct;
+    if (!s.extra.empty()) j["engine"] = s.extra;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+// Telemetry and engine counters that summarize_run() cannot see from request records.
+void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const nlohmann::json& engine) {
+  const std::vector<ResourceSample> samples = sampler.samples();
+  double cpu = 0, gpu = 0;
+  int gpu_n = 0;
+  for (const ResourceSample& x : samples) {
+    cpu += x.cpu_pct;
+    if (x.gpu_utilization_pct) gpu += *x.gpu_utilization_pct, ++gpu_n;
+  }
+  s.cpu_utilization_pct = samples.empty() ? 0 : cpu / double(samples.size());
+  const double cores = double(std::max(1u, std::thread::hardware_concurrency()));
+  // Without a GPU, utilization is the process's share of all CPU cores.
+  s.utilization_pct = gpu_n ? gpu / gpu_n : s.cpu_utilization_pct / cores;
+  s.peak_memory_bytes = sampler.peak_rss_bytes();
+  if (engine.contains("prefix_cache_queries")) {
+    const double q = engine["prefix_cache_queries"].get<double>();
+    s.prefix_cache_hit_rate = q > 0 ? engine["prefix_cache_hits"].get<double>() / q : 0;
+    s.preemptions = engine["num_preemptions"].get<int64_t>();
+  }
+}
+
+std::string point_label(const Workload& w, const nlohmann::json& value, int rep, int reps) {
+  std::string label;
+  if (w.sweep) label += " " + w.sweep->field + "=" + value.dump();
+  if (reps > 1) label += " rep " + std::to_string(rep + 1) + "/" + std::to_string(reps);
+  return label;
+}
+
+std::string utc_now() {
+  char buf[32];
+  const std::time_t t = std::time(nullptr);
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+struct RepetitionResult {
+  nlohmann::json json;
+  nlohmann::json summary;
+  bool incomplete = false;
+};
+
+RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
+                                const std::vector<BenchRequest>& dataset, const LoadSpec& load,
+                                int repetition, const RunOptions& o, NvtxTraceRecorder* trace,
+                                ProgressPrinter& progress) {
+  std::unique_ptr<Target> target = factory.make();
+  Target* t = target.get();
+  ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
+                          [t](ResourceSample& s) { s.extra = t->stats(); });
+  DriverOptions d;
+  d.load = load;
+  d.seed = w.seed;  // every repetition replays the same arrivals: they differ only by noise
+  d.stop = o.stop;
+  d.on_progress = [&](const DriverProgress& p) { progress.update(p); };
+  sampler.start();
+  DriverResult run = run_load(*target, dataset, d);
+  sampler.stop();
+  progress.finish();
+  const nlohmann::json engine = target->stats();
+  target.reset();
+
+  RunSummary summary = summarize_run(run.records, w.slo);
+  add_telemetry(summary, sampler, engine);
+  // Lag held back on purpose by max_concurrency is the load model, not the harness failing.
+  summary.harness_limited =
+      !(load.mode == "open" && load.max_concurrency > 0) && send_lag_grew(run.records);
+  RepetitionResult r;
+  r.incomplete = run.incomplete;
+  r.summary = summary_to_json(summary);
+  r.json = {{"repetition", repetition},
+            {"incomplete", run.incomplete},
+            {"summary", r.summary},
+            {"engine", engine},
+            {"timeline", timeline_json(sampler.samples(), run.start_ns)}};
+  if (w.record_requests) {
+    nlohmann::json requests = nlohmann::json::array();
+    for (const RequestRecord& rec : run.records)
+      requests.push_back(record_to_json(rec, run.start_ns));
+    r.json["requests"] = std::move(requests);
+  }
+  if (trace) {
+    for (const RequestRecord& rec : run.records) {
+      trace->add_request(rec.index, rec.scheduled_ns, rec.sent_ns, rec.first_token_ns,
+                         rec.finished_ns, request_status_name(rec.status));
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+RunOutcome run_workload(const Workload& w, const RunOptions& o) {
+  std::unique_ptr<NvtxTraceRecorder> trace;
+  if (!o.trace_path.empty()) {
+    trace = std::make_unique<NvtxTraceRecorder>();
+    trace->start();
+  }
+  const TargetFactory factory(w.target);
+  const std::string base_dir = std::filesystem::path(w.source_path).parent_path().string();
+  const std::vector<BenchRequest> dataset = make_dataset(
+      w.dataset, dataset_size(w), w.dataset.seed.value_or(w.seed), factory.vocab_size(), base_dir);
+
+  const std::vector<nlohmann::json> values =
+      w.sweep ? std::vector<nlohmann::json>(w.sweep->values.begin(), w.sweep->values.end())
+              : std::vector<nlohmann::json>{nullptr};
+  RunOutcome outcome;
+  nlohmann::json points = nlohmann::json::array();
+  for (const nlohmann::json& value : values) {
+    const LoadSpec load = load_for_point(w, value);
+    nlohmann::json reps = nlohmann::json::array();
+    std::vector<nlohmann::json> summaries;
+    for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
+      ProgressPrinter progress(o.quiet, o.progress_is_tty,
+                               w.name + point_label(w, value, r, w.repetitions));
+      RepetitionResult rep = run_repetition(w, factory, dataset, load, r, o, trace.get(), progress);
+      outcome.incomplete = outcome.incomplete || rep.incomplete;
+      summaries.push_back(rep.summary);
+      reps.push_back(std::move(rep.json));
+    }
+    nlohmann::json point = {
+        {"sweep", w.sweep ? nlohmann::json{{"field", w.sweep->field}, {"value", value}}
+                          : nlohmann::json(nullptr)},
+        {"summary", mean_of_summaries(summaries)},
+        {"repetitions", std::move(reps)}};
+    points.push_back(std::move(point));
+    if (outcome.incomplete) break;
+  }
+
+  nlohmann::json& doc = outcome.results;
+  doc = {{"schema", kResultsSchema}, {"incomplete", outcome.incomplete},
+         {"created_at", utc_now()},  {"command", o.command_line},
+         {"workload", w.resolved},   {"workload_hash", w.hash},
+         {"overrides", w.overrides}, {"manifest", build_manifest(w.hash, w.seed)},
+         {"points", points}};
+  if (points.size() == 1) doc["summary"] = points[0]["summary"];
+  write_json_atomically(doc, o.out_path);
+  if (trace) {
+    trace->stop();
+    trace->write_chrome_trace(o.trace_path);
+  }
+  return outcome;
+}
+
+}  // namespace infergate

@@ -1,0 +1,31 @@
+// Runs a whole workload: every sweep point, every repetition, with telemetry, and writes one
+// results file (atomically, also when stopped early: then marked incomplete).
+#pragma once
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "bench/workload/workload.h"
+
+namespace infergate {
+
+struct RunOptions {
+  std::string out_path;
+  std::string trace_path;  // empty: no trace
+  bool quiet = false;
+  bool progress_is_tty = false;  // a redrawn progress bar; else plain lines
+  std::atomic<bool>* stop = nullptr;
+  std::string command_line;  // recorded for reproduction
+  int sample_interval_ms = 100;
+};
+
+struct RunOutcome {
+  nlohmann::json results;
+  bool incomplete = false;
+};
+
+RunOutcome run_workload(const Workload& workload, const RunOptions& options);
+
+}  // namespace infergate

@@ -1,0 +1,40 @@
+// The statistics of one run (one repetition of one sweep point). Keys in the results file are
+// these names with their unit suffix, e.g. summary.ttft_ms.p95 (docs/results-schema.md).
+#pragma once
+
+#include <cstdint>
+
+namespace infergate {
+
+// Percentiles use linear interpolation between closest ranks (numpy's default, as vLLM's
+// benchmark): p-th percentile of sorted x[0..n-1] is at rank (n - 1) * p / 100.
+struct StatSummary {
+  int64_t count = 0;
+  double mean = 0, min = 0, p50 = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;
+};
+
+struct RunSummary {
+  int64_t num_requests = 0;   // measured (non-warm-up) requests
+  int64_t num_completed = 0;  // status ok
+  int64_t num_errors = 0;
+  int64_t num_aborted = 0;
+  double duration_s = 0;  // measured window: first measured scheduled time to last finish
+  double request_throughput_rps = 0;
+  double output_throughput_tps = 0;
+  double total_throughput_tps = 0;  // input + output tokens
+  double goodput_rps = 0;           // requests meeting every SLO per second
+  double good_fraction = 0;         // of measured requests (errors count as bad)
+  StatSummary ttft_ms, tpot_ms, itl_ms, e2e_ms;
+  StatSummary send_lag_ms;  // actual send - scheduled send
+  StatSummary input_tokens, output_tokens;
+  double peak_concurrency = 0, mean_concurrency = 0;
+  // Filled from telemetry by the driver, not by summarize().
+  double peak_memory_bytes = 0;
+  double utilization_pct = 0;
+  double cpu_utilization_pct = 0;
+  double prefix_cache_hit_rate = 0;
+  int64_t preemptions = 0;
+  bool harness_limited = false;
+};
+
+}  // namespace infergate

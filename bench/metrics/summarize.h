@@ -1,0 +1,21 @@
+// From per-request records to a run's statistics. Every definition is in docs/metrics.md; this
+// is its one implementation.
+#pragma once
+
+#include <vector>
+
+#include "bench/metrics/request_record.h"
+#include "bench/metrics/run_summary.h"
+#include "bench/workload/workload.h"
+
+namespace infergate {
+
+// count, mean, min, max and the p50/p90/p95/p99 percentiles by linear interpolation between
+// closest ranks (numpy's default). All zeros when `values` is empty.
+StatSummary summarize_values(std::vector<double> values);
+
+// The statistics of one run over its non-warm-up records. Leaves the telemetry fields
+// (peak_memory_bytes, utilization_pct, ...) at zero for the driver to fill.
+RunSummary summarize_run(const std::vector<RequestRecord>& records, const SloSpec& slo);
+
+}  // namespace infergate

@@ -1,0 +1,108 @@
+#include "bench/results/results_json.h"
+
+#include <filesystem>
+
+#include "engine/model/atomic_file.h"
+
+namespace infergate {
+
+nlohmann::json stat_to_json(const StatSummary& s) {
+  return {{"count", s.count}, {"mean", s.mean}, {"min", s.min}, {"p50", s.p50},
+          {"p90", s.p90},     {"p95", s.p95},   {"p99", s.p99}, {"max", s.max}};
+}
+
+nlohmann::json summary_to_json(const RunSummary& s) {
+  return {{"num_requests", s.num_requests},
+          {"num_completed", s.num_completed},
+          {"num_errors", s.num_errors},
+          {"num_aborted", s.num_aborted},
+          {"duration_s", s.duration_s},
+          {"request_throughput_rps", s.request_throughput_rps},
+          {"output_throughput_tps", s.output_throughput_tps},
+          {"total_throughput_tps", s.total_throughput_tps},
+          {"goodput_rps", s.goodput_rps},
+          {"good_fraction", s.good_fraction},
+          {"ttft_ms", stat_to_json(s.ttft_ms)},
+          {"tpot_ms", stat_to_json(s.tpot_ms)},
+          {"itl_ms", stat_to_json(s.itl_ms)},
+          {"e2e_ms", stat_to_json(s.e2e_ms)},
+          {"send_lag_ms", stat_to_json(s.send_lag_ms)},
+          {"input_tokens", stat_to_json(s.input_tokens)},
+          {"output_tokens", stat_to_json(s.output_tokens)},
+          {"peak_concurrency", s.peak_concurrency},
+          {"mean_concurrency", s.mean_concurrency},
+          {"peak_memory_bytes", s.peak_memory_bytes},
+          {"utilization_pct", s.utilization_pct},
+          {"cpu_utilization_pct", s.cpu_utilization_pct},
+          {"prefix_cache_hit_rate", s.prefix_cache_hit_rate},
+          {"preemptions", s.preemptions},
+          {"harness_limited", s.harness_limited}};
+}
+
+nlohmann::json record_to_json(const RequestRecord& r, int64_t origin_ns) {
+  auto ms = [&](int64_t t) -> nlohmann::json {
+    return t == 0 ? nlohmann::json(nullptr) : nlohmann::json(double(t - origin_ns) * 1e-6);
+  };
+  nlohmann::json tokens = nlohmann::json::array();
+  for (int64_t t : r.token_times_ns) tokens.push_back(double(t - origin_ns) * 1e-6);
+  nlohmann::json j = {{"index", r.index},
+                      {"warmup", r.warmup},
+                      {"status", request_status_name(r.status)},
+                      {"scheduled_ms", ms(r.scheduled_ns)},
+                      {"sent_ms", ms(r.sent_ns)},
+                      {"first_token_ms", ms(r.first_token_ns)},
+                      {"finished_ms", ms(r.finished_ns)},
+                      {"token_times_ms", std::move(tokens)},
+                      {"input_tokens", r.input_tokens},
+                      {"output_tokens", r.output_tokens},
+                      {"cached_tokens", r.cached_tokens},
+                      {"preemptions", r.preemptions}};
+  if (!r.error.empty()) j["error"] = r.error;
+  return j;
+}
+
+namespace {
+
+// Averages numbers; recurses into objects; keeps the first value of anything else.
+nlohmann::json mean_json(const std::vector<const nlohmann::json*>& values) {
+  const nlohmann::json& first = *values.front();
+  if (first.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, _] : first.items()) {
+      std::vector<const nlohmann::json*> children;
+      for (const nlohmann::json* v : values) {
+        if (v->contains(key)) children.push_back(&(*v)[key]);
+      }
+      out[key] = mean_json(children);
+    }
+    return out;
+  }
+  if (first.is_boolean()) {  // a flag holds if it held in any repetition
+    bool any = false;
+    for (const nlohmann::json* v : values) any = any || v->get<bool>();
+    return any;
+  }
+  if (!first.is_number()) return first;
+  double sum = 0;
+  for (const nlohmann::json* v : values) sum += v->get<double>();
+  return sum / double(values.size());
+}
+
+}  // namespace
+
+nlohmann::json mean_of_summaries(const std::vector<nlohmann::json>& summaries) {
+  if (summaries.empty()) return nlohmann::json::object();
+  std::vector<const nlohmann::json*> ptrs;
+  for (const nlohmann::json& s : summaries) ptrs.push_back(&s);
+  return mean_json(ptrs);
+}
+
+void write_json_atomically(const nlohmann::json& doc, const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  AtomicFile file(path);
+  file.write(doc.dump(2) + "\n");
+  file.commit();
+}
+
+}  // namespace infergate

@@ -1,0 +1,46 @@
+// What the harness drives: the in-process engine, a zero-cost echo, and (later) any
+// OpenAI-compatible endpoint. A target takes requests without blocking and reports tokens
+// and completions as events, from whatever thread it runs on.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/metrics/request_record.h"
+
+namespace infergate {
+
+struct TargetEvent {
+  uint64_t index = 0;
+  std::vector<int64_t> token_times_ns;  // tokens that arrived (may be empty)
+  bool finished = false;
+  int64_t finished_ns = 0;
+  RequestStatus status = RequestStatus::kOk;
+  std::string error;
+  int cached_tokens = 0;
+  int preemptions = 0;
+};
+
+using TargetEventSink = std::function<void(TargetEvent&&)>;
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  // Begins serving; events go to `sink` until stop() returns.
+  virtual void start(TargetEventSink sink) = 0;
+  // Hands over request `index`: generate max_tokens tokens (ignoring EOS: benchmarks need
+  // fixed output lengths) after `prompt`. Thread-safe and non-blocking: the target queues it.
+  virtual void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) = 0;
+  // Aborts whatever is in flight (each gets a kAborted finish event) and stops.
+  virtual void stop() = 0;
+  // A snapshot of the target's own statistics (engine: memory ledger, KV usage, ...), any
+  // thread. Empty object when the target has none.
+  virtual nlohmann::json stats() const = 0;
+  // Vocabulary size the dataset must draw token ids from.
+  virtual int32_t vocab_size() const = 0;
+};
+
+}  // namespace infergate

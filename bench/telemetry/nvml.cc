@@ -1,0 +1,142 @@
+#include "bench/telemetry/nvml.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+
+namespace infergate {
+namespace {
+
+// NVML's ABI, as declared in nvml.h (not needed to build): nvmlReturn_t is an int-sized enum,
+// nvmlDevice_t an opaque pointer, and these two structs are the v1 layouts.
+constexpr int kNvmlSuccess = 0;
+constexpr unsigned int kVersionBufferSize = 96;  // >= NVML_SYSTEM_*_VERSION_BUFFER_SIZE (80)
+constexpr unsigned int kNameBufferSize = 96;     // NVML_DEVICE_NAME_V2_BUFFER_SIZE
+using NvmlDevice = void*;
+struct NvmlMemory {
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+struct NvmlUtilization {
+  unsigned int gpu;
+  unsigned int memory;
+};
+
+// dlsym's object pointer to a function pointer, the POSIX-sanctioned way.
+template <typename F>
+bool resolve(void* library, const char* name, F* out) {
+  static_assert(sizeof(F) == sizeof(void*));
+  void* symbol = dlsym(library, name);
+  std::memcpy(out, &symbol, sizeof(symbol));
+  return symbol != nullptr;
+}
+
+}  // namespace
+
+struct Nvml::Api {
+  int (*init)() = nullptr;
+  int (*shutdown)() = nullptr;
+  int (*device_count)(unsigned int*) = nullptr;
+  int (*device_handle)(unsigned int, NvmlDevice*) = nullptr;
+  int (*memory_info)(NvmlDevice, NvmlMemory*) = nullptr;
+  int (*utilization)(NvmlDevice, NvmlUtilization*) = nullptr;
+  int (*driver_version)(char*, unsigned int) = nullptr;
+  int (*nvml_version)(char*, unsigned int) = nullptr;
+  int (*device_name)(NvmlDevice, char*, unsigned int) = nullptr;  // optional
+  const char* (*error_string)(int) = nullptr;                     // optional
+
+  std::string error(const char* call, int rc) const {
+    return std::string(call) +
+           " failed: " + (error_string ? error_string(rc) : "NVML error " + std::to_string(rc));
+  }
+};
+
+Nvml::Nvml(const std::string& library) : api_(std::make_unique<Api>()) {
+  if (!load(library)) return;
+  if (int rc = api_->init(); rc != kNvmlSuccess) {
+    reason_ = api_->error("nvmlInit_v2", rc);
+    return;
+  }
+  initialized_ = true;
+  unsigned int count = 0;
+  if (int rc = api_->device_count(&count); rc != kNvmlSuccess) {
+    reason_ = api_->error("nvmlDeviceGetCount_v2", rc);
+    return;
+  }
+  for (unsigned int i = 0; i < count; ++i) {
+    NvmlDevice device = nullptr;
+    if (api_->device_handle(i, &device) == kNvmlSuccess) devices_.push_back(device);
+  }
+  if (devices_.empty()) reason_ = "NVML sees no usable NVIDIA GPU";
+}
+
+Nvml::~Nvml() {
+  if (initialized_) api_->shutdown();
+  if (library_ != nullptr) dlclose(library_);
+}
+
+bool Nvml::load(const std::string& library) {
+  library_ = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (library_ == nullptr) {
+    const char* error = dlerror();
+    reason_ = error ? error : library + ": cannot be loaded";
+    return false;
+  }
+  Api& a = *api_;
+  resolve(library_, "nvmlDeviceGetName", &a.device_name);
+  resolve(library_, "nvmlErrorString", &a.error_string);
+  const bool ok = resolve(library_, "nvmlInit_v2", &a.init) &&
+                  resolve(library_, "nvmlShutdown", &a.shutdown) &&
+                  resolve(library_, "nvmlDeviceGetCount_v2", &a.device_count) &&
+                  resolve(library_, "nvmlDeviceGetHandleByIndex_v2", &a.device_handle) &&
+                  resolve(library_, "nvmlDeviceGetMemoryInfo", &a.memory_info) &&
+                  resolve(library_, "nvmlDeviceGetUtilizationRates", &a.utilization) &&
+                  resolve(library_, "nvmlSystemGetDriverVersion", &a.driver_version) &&
+                  resolve(library_, "nvmlSystemGetNVMLVersion", &a.nvml_version);
+  if (!ok) reason_ = library + ": missing NVML entry points (driver too old?)";
+  return ok;
+}
+
+std::optional<std::string> Nvml::driver_version() const {
+  char buffer[kVersionBufferSize] = {};
+  if (!initialized_ || api_->driver_version(buffer, kVersionBufferSize) != kNvmlSuccess) {
+    return std::nullopt;
+  }
+  return std::string(buffer);
+}
+
+std::optional<std::string> Nvml::nvml_version() const {
+  char buffer[kVersionBufferSize] = {};
+  if (!initialized_ || api_->nvml_version(buffer, kVersionBufferSize) != kNvmlSuccess) {
+    return std::nullopt;
+  }
+  return std::string(buffer);
+}
+
+std::optional<std::string> Nvml::device_name(int index) const {
+  char buffer[kNameBufferSize] = {};
+  if (index < 0 || index >= device_count() || api_->device_name == nullptr ||
+      api_->device_name(devices_[static_cast<size_t>(index)], buffer, kNameBufferSize) !=
+          kNvmlSuccess) {
+    return std::nullopt;
+  }
+  return std::string(buffer);
+}
+
+std::optional<GpuReading> Nvml::read(int index) const {
+  if (index < 0 || index >= device_count()) return std::nullopt;
+  NvmlDevice device = devices_[static_cast<size_t>(index)];
+  NvmlMemory memory{};
+  if (api_->memory_info(device, &memory) != kNvmlSuccess) return std::nullopt;
+  GpuReading reading;
+  reading.memory_used_bytes = static_cast<double>(memory.used);
+  reading.memory_total_bytes = static_cast<double>(memory.total);
+  NvmlUtilization utilization{};
+  if (api_->utilization(device, &utilization) == kNvmlSuccess) {
+    reading.utilization_pct = utilization.gpu;
+  }
+  return reading;
+}
+
+}  // namespace infergate

@@ -1,0 +1,74 @@
+#include "bench/workload/engine_config_json.h"
+
+#include <stdexcept>
+
+#include "bench/workload/workload_error.h"
+
+namespace infergate {
+
+namespace {
+
+// EngineConfig::validate() says "engine config: FIELD = VALUE (allowed: ALLOWED)"; restate it
+// at $.target.engine.FIELD in the workload's words, or keep it whole at the engine object.
+WorkloadError engine_complaint(const JsonObjectReader& r, const std::string& message) {
+  const std::string prefix = "engine config: ", marker = " (allowed: ";
+  const size_t equals = message.find(" = ");
+  const size_t allowed = message.find(marker);
+  if (message.rfind(prefix, 0) != 0 || equals == std::string::npos ||
+      allowed == std::string::npos || allowed < equals || message.back() != ')') {
+    return WorkloadError(r.file(), r.path(), "", "", message);
+  }
+  const std::string field = message.substr(prefix.size(), equals - prefix.size());
+  const std::string value = message.substr(equals + 3, allowed - equals - 3);
+  const size_t begin = allowed + marker.size();
+  const std::string rule = message.substr(begin, message.size() - 1 - begin);
+  return WorkloadError::not_allowed(r.file(), r.path_of(field), value, rule);
+}
+
+}  // namespace
+
+EngineConfig read_engine_config(JsonObjectReader& r) {
+  EngineConfig c;
+  c.weight_dtype =
+      r.get_choice("weight_dtype", c.weight_dtype, {"auto", "f32", "f16", "bf16", "q8_0"});
+  c.kv_cache_dtype = parse_dtype(
+      r.get_choice("kv_cache_dtype", dtype_name(c.kv_cache_dtype), {"f32", "f16", "bf16"}));
+  c.block_size = r.get_int("block_size", c.block_size);
+  c.paged_kv = r.get_bool("paged_kv", c.paged_kv);
+  c.prefix_caching = r.get_bool("prefix_caching", c.prefix_caching);
+  c.chunked_prefill = r.get_bool("chunked_prefill", c.chunked_prefill);
+  c.continuous_batching = r.get_bool("continuous_batching", c.continuous_batching);
+  c.max_num_seqs = r.get_int("max_num_seqs", c.max_num_seqs);
+  c.max_num_batched_tokens = r.get_int("max_num_batched_tokens", c.max_num_batched_tokens);
+  c.max_model_len = r.get_int("max_model_len", c.max_model_len);
+  c.kv_cache_bytes = r.get_int64("kv_cache_bytes", c.kv_cache_bytes);
+  c.num_kv_blocks = r.get_int("num_kv_blocks", c.num_kv_blocks);
+  c.num_threads = r.get_int("num_threads", c.num_threads);
+  c.seed = r.get_uint64("seed", c.seed);
+  r.finish();
+  try {
+    c.validate();
+  } catch (const std::invalid_argument& e) {
+    throw engine_complaint(r, e.what());
+  }
+  return c;
+}
+
+nlohmann::json engine_config_to_json(const EngineConfig& c) {
+  return {{"weight_dtype", c.weight_dtype},
+          {"kv_cache_dtype", dtype_name(c.kv_cache_dtype)},
+          {"block_size", c.block_size},
+          {"paged_kv", c.paged_kv},
+          {"prefix_caching", c.prefix_caching},
+          {"chunked_prefill", c.chunked_prefill},
+          {"continuous_batching", c.continuous_batching},
+          {"max_num_seqs", c.max_num_seqs},
+          {"max_num_batched_tokens", c.max_num_batched_tokens},
+          {"max_model_len", c.max_model_len},
+          {"kv_cache_bytes", c.kv_cache_bytes},
+          {"num_kv_blocks", c.num_kv_blocks},
+          {"num_threads", c.num_threads},
+          {"seed", c.seed}};
+}
+
+}  // namespace infergate

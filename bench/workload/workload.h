@@ -1,0 +1,100 @@
+// A workload file, parsed: what load hits which target, with everything needed to reproduce
+// the run. Schema "infergate.workload/v1", documented in docs/workload-schema.md.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/engine_config.h"
+#include "engine/model/model_loader.h"
+
+namespace infergate {
+
+// A distribution of token counts. normal and lognormal are given by the mean and standard
+// deviation of the length itself (not of its logarithm); samples are rounded, then clamped to
+// [min, max] (max 0: no upper bound).
+struct LengthDistribution {
+  enum class Kind { kFixed, kUniform, kNormal, kLognormal };
+  Kind kind = Kind::kFixed;
+  int value = 128;    // fixed
+  double mean = 0;    // normal, lognormal
+  double stddev = 0;  // normal, lognormal
+  int min = 1;        // uniform lower bound (inclusive); clamp for normal/lognormal
+  int max = 0;        // uniform upper bound (inclusive); clamp for normal/lognormal
+};
+
+struct SharedPrefixSpec {
+  int num_prefixes = 0;   // distinct prefixes; 0: none
+  int prefix_tokens = 0;  // length of each prefix (prepended to the sampled input length)
+  double fraction = 0;    // share of requests that start with one of them
+};
+
+struct DatasetSpec {
+  std::string type = "synthetic";  // synthetic | jsonl
+  LengthDistribution input_tokens;
+  LengthDistribution output_tokens;
+  SharedPrefixSpec shared_prefix;
+  std::string path;               // jsonl: relative to the workload file's folder
+  std::string format = "tokens";  // jsonl: tokens | text | sharegpt
+  std::optional<uint64_t> seed;   // default: the workload seed
+};
+
+struct TargetSpec {
+  std::string type = "engine";  // engine | echo (zero-cost, for measuring the harness) |
+                                // openai (reserved: a later issue)
+  ModelSource model;
+  EngineConfig engine;
+  // echo: emits output tokens with no model; optional per-token delay to shape timings.
+  double echo_token_delay_us = 0;
+  // openai (not implemented yet): endpoint description kept so files can be validated.
+  std::string url;
+  std::string model_name;
+  std::string api = "completions";  // completions | chat
+};
+
+struct LoadSpec {
+  std::string mode = "closed";      // closed (N users) | open (arrival process)
+  int concurrency = 1;              // closed: simultaneous users
+  double rate = 1.0;                // open: requests per second
+  std::string arrival = "poisson";  // open: constant | poisson | gamma
+  double burstiness = 1.0;          // gamma: shape k; 1 = Poisson, < 1 burstier, > 1 smoother
+  int num_requests = 0;             // measured requests (exactly one of num_requests, duration_s)
+  double duration_s = 0;            // or: send for this long
+  int warmup_requests = 0;          // sent first, excluded from statistics
+  int max_concurrency = 0;          // open: cap on in-flight requests; 0 = none
+};
+
+struct SweepSpec {
+  std::string field;  // load.rate | load.concurrency
+  std::vector<double> values;
+};
+
+struct SloSpec {
+  std::optional<double> ttft_ms;
+  std::optional<double> tpot_ms;
+  std::optional<double> e2e_ms;
+};
+
+struct Workload {
+  std::string schema = "infergate.workload/v1";
+  std::string name;
+  std::string description;
+  TargetSpec target;
+  DatasetSpec dataset;
+  LoadSpec load;
+  std::optional<SweepSpec> sweep;
+  SloSpec slo;
+  int repetitions = 1;
+  uint64_t seed = 0;
+  bool record_requests = false;  // keep per-request records in the results file
+
+  std::string source_path;             // the file it came from ("" if built in code)
+  std::vector<std::string> overrides;  // "--set path=value" as given, in order
+  nlohmann::json resolved;             // every field with defaults filled: what results record
+  std::string hash;                    // of `resolved`, to refuse comparing different workloads
+};
+
+}  // namespace infergate

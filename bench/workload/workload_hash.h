@@ -1,0 +1,21 @@
+// The identity of a workload: results carry it so that gates refuse to compare runs of
+// different workloads.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace infergate {
+
+// FNV-1a, 64 bits: tiny, dependency-free and stable across platforms. An identity check, not a
+// defence against deliberate collisions.
+uint64_t fnv1a64(std::string_view bytes);
+
+// "fnv1a64:" and 16 hex digits over the compact dump of the resolved workload, leaving out what
+// does not change the measurement: the labels `name` and `description`, and `overrides`
+// (provenance only: their effect is already in the values).
+std::string workload_hash(const nlohmann::json& resolved);
+
+}  // namespace infergate

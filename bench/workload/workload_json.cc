@@ -1,0 +1,113 @@
+#include "bench/workload/workload_json.h"
+
+#include "bench/workload/engine_config_json.h"
+
+namespace infergate {
+
+namespace {
+
+using nlohmann::json;
+
+json target_to_json(const TargetSpec& t) {
+  if (t.type == "echo") return {{"type", t.type}, {"token_delay_us", t.echo_token_delay_us}};
+  if (t.type == "openai") {
+    return {{"type", t.type}, {"url", t.url}, {"model", t.model_name}, {"api", t.api}};
+  }
+  return {{"type", t.type},
+          {"model", model_source_to_json(t.model)},
+          {"engine", engine_config_to_json(t.engine)}};
+}
+
+json dataset_to_json(const DatasetSpec& d, uint64_t workload_seed) {
+  const uint64_t seed = d.seed.value_or(workload_seed);
+  if (d.type == "jsonl") {
+    return {{"type", d.type}, {"path", d.path}, {"format", d.format}, {"seed", seed}};
+  }
+  const SharedPrefixSpec& p = d.shared_prefix;
+  return {{"type", d.type},
+          {"input_tokens", length_distribution_to_json(d.input_tokens)},
+          {"output_tokens", length_distribution_to_json(d.output_tokens)},
+          {"shared_prefix",
+           {{"num_prefixes", p.num_prefixes},
+            {"prefix_tokens", p.prefix_tokens},
+            {"fraction", p.fraction}}},
+          {"seed", seed}};
+}
+
+json load_to_json(const LoadSpec& l) {
+  json j = {{"mode", l.mode}, {"warmup_requests", l.warmup_requests}};
+  if (l.num_requests > 0) j["num_requests"] = l.num_requests;
+  if (l.duration_s > 0) j["duration_s"] = l.duration_s;
+  if (l.mode == "closed") {
+    j["concurrency"] = l.concurrency;
+    return j;
+  }
+  j["rate"] = l.rate;
+  j["arrival"] = l.arrival;
+  if (l.arrival == "gamma") j["burstiness"] = l.burstiness;
+  j["max_concurrency"] = l.max_concurrency;
+  return j;
+}
+
+json sweep_to_json(const SweepSpec& s) {
+  json values = json::array();
+  for (const double v : s.values) {
+    if (s.field == "load.concurrency") {
+      values.push_back(static_cast<int>(v));
+    } else {
+      values.push_back(v);
+    }
+  }
+  return {{"field", s.field}, {"values", values}};
+}
+
+json slo_to_json(const SloSpec& s) {
+  json j = json::object();
+  if (s.ttft_ms) j["ttft_ms"] = *s.ttft_ms;
+  if (s.tpot_ms) j["tpot_ms"] = *s.tpot_ms;
+  if (s.e2e_ms) j["e2e_ms"] = *s.e2e_ms;
+  return j;
+}
+
+}  // namespace
+
+json length_distribution_to_json(const LengthDistribution& d) {
+  using Kind = LengthDistribution::Kind;
+  switch (d.kind) {
+    case Kind::kFixed:
+      return {{"dist", "fixed"}, {"value", d.value}};
+    case Kind::kUniform:
+      return {{"dist", "uniform"}, {"min", d.min}, {"max", d.max}};
+    case Kind::kNormal:
+    case Kind::kLognormal:
+      break;
+  }
+  return {{"dist", d.kind == Kind::kNormal ? "normal" : "lognormal"},
+          {"mean", d.mean},
+          {"stddev", d.stddev},
+          {"min", d.min},
+          {"max", d.max}};
+}
+
+json model_source_to_json(const ModelSource& m) {
+  if (m.kind == "synthetic") return {{"preset", m.preset}, {"seed", m.seed}};
+  return {{m.kind, m.path}};
+}
+
+json workload_to_json(const Workload& w) {
+  json j = {{"schema", w.schema},
+            {"name", w.name},
+            {"description", w.description},
+            {"seed", w.seed},
+            {"repetitions", w.repetitions},
+            {"record_requests", w.record_requests},
+            {"overrides", w.overrides},
+            {"target", target_to_json(w.target)},
+            {"dataset", dataset_to_json(w.dataset, w.seed)},
+            {"load", load_to_json(w.load)},
+            {"slo", slo_to_json(w.slo)}};
+  if (w.sweep) j["sweep"] = sweep_to_json(*w.sweep);
+  return j;
+}
+
+}  // namespace infergate

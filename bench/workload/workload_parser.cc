@@ -1,0 +1,474 @@
+#include "bench/workload/workload_parser.h"
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bench/workload/engine_config_json.h"
+#include "bench/workload/json_object_reader.h"
+#include "bench/workload/overrides.h"
+#include "bench/workload/workload_error.h"
+#include "bench/workload/workload_hash.h"
+#include "bench/workload/workload_json.h"
+#include "engine/model/model_config.h"
+
+namespace infergate {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kSchema = "infergate.workload/v1";
+const std::string kOneOfCount = "exactly one of num_requests, duration_s must be > 0";
+
+std::vector<std::string> preset_list() {
+  std::vector<std::string> names;
+  std::stringstream list(preset_names());
+  for (std::string name; std::getline(list >> std::ws, name, ',');) names.push_back(name);
+  return names;
+}
+
+std::string json_quoted(const std::string& text) { return json(text).dump(); }
+
+// ---- paths ----------------------------------------------------------------------------------
+
+std::string resolve_path(const std::string& path, const std::string& base_dir) {
+  fs::path p(path);
+  if (!base_dir.empty() && p.is_relative()) p = fs::path(base_dir) / p;
+  return p.lexically_normal().string();
+}
+
+// A non-empty path at `key`, resolved against `base_dir`, that must exist as a file (or a
+// directory): a missing dataset or model is found before anything runs.
+std::string read_existing_path(JsonObjectReader& r, const std::string& key,
+                               const std::string& base_dir, bool directory) {
+  const std::string raw = r.get_string(key, "");
+  r.check(!raw.empty(), key, "must be a non-empty path");
+  const std::string path = resolve_path(raw, base_dir);
+  std::error_code ec;
+  const bool ok = directory ? fs::is_directory(path, ec) : fs::is_regular_file(path, ec);
+  if (!ok) {
+    const std::string kind = directory ? "an existing directory" : "an existing file";
+    throw WorkloadError(r.file(), r.path_of(key), json_quoted(path), kind,
+                        json_quoted(path) + " is not " + kind);
+  }
+  return path;
+}
+
+// ---- target ---------------------------------------------------------------------------------
+
+ModelSource read_model(JsonObjectReader& target, const std::string& base_dir) {
+  const json* value = target.find("model");
+  if (value == nullptr) return ModelSource{};
+  JsonObjectReader r(*value, target.path_of("model"), target.file());
+  r.allow({"preset", "gguf", "safetensors", "seed"});
+  r.finish();
+  std::vector<std::string> kinds;
+  for (const char* kind : {"preset", "gguf", "safetensors"}) {
+    if (r.has(kind)) kinds.push_back(kind);
+  }
+  if (kinds.size() != 1) {
+    const std::string rule = "exactly one of preset, gguf, safetensors";
+    throw WorkloadError(r.file(), r.path(), json_text(*value), rule,
+                        json_text(*value) + " needs " + rule);
+  }
+  ModelSource m;
+  if (kinds[0] == "preset") {
+    m.kind = "synthetic";
+    m.preset = r.get_choice("preset", m.preset, preset_list());
+    m.seed = r.get_uint64("seed", m.seed);
+    return m;
+  }
+  if (r.has("seed")) {
+    throw WorkloadError(r.file(), r.path_of("seed"), json_text(value->at("seed")), "preset",
+                        "not used with " + kinds[0] + " (only synthetic presets have a seed)");
+  }
+  m.kind = kinds[0];
+  m.path = read_existing_path(r, m.kind, base_dir, m.kind == "safetensors");
+  return m;
+}
+
+void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
+  r.allow({"model", "engine"});
+  r.set_context("with type \"engine\"", {"token_delay_us", "url", "api"});
+  r.finish();
+  t.model = read_model(r, base_dir);
+  JsonObjectReader engine = r.child("engine");
+  t.engine = read_engine_config(engine);
+}
+
+void read_echo_target(JsonObjectReader& r, TargetSpec& t) {
+  t.echo_token_delay_us = r.get_double("token_delay_us", t.echo_token_delay_us);
+  r.set_context("with type \"echo\"", {"model", "engine", "url", "api"});
+  r.finish();
+  r.check(t.echo_token_delay_us >= 0, "token_delay_us", "must be >= 0");
+}
+
+void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
+  t.url = r.get_string("url", t.url);
+  t.model_name = r.get_string("model", t.model_name);
+  t.api = r.get_choice("api", t.api, {"completions", "chat"});
+  r.set_context("with type \"openai\"", {"engine", "token_delay_us"});
+  r.finish();
+  r.check(!t.url.empty(), "url", "must be a non-empty URL, e.g. http://localhost:8000");
+}
+
+TargetSpec read_target(JsonObjectReader& top, const std::string& base_dir) {
+  JsonObjectReader r = top.child("target");
+  TargetSpec t;
+  t.type = r.get_choice("type", t.type, {"engine", "echo", "openai"});
+  if (t.type == "engine") read_engine_target(r, t, base_dir);
+  if (t.type == "echo") read_echo_target(r, t);
+  if (t.type == "openai") read_openai_target(r, t);
+  return t;
+}
+
+// ---- dataset --------------------------------------------------------------------------------
+
+LengthDistribution read_fixed(JsonObjectReader& r) {
+  LengthDistribution d;
+  d.value = r.get_int("value", 0);
+  r.finish();
+  r.check(d.value >= 1, "value", "must be >= 1");
+  return d;
+}
+
+LengthDistribution read_uniform(JsonObjectReader& r) {
+  LengthDistribution d;
+  d.kind = LengthDistribution::Kind::kUniform;
+  d.min = r.get_int("min", 0);
+  d.max = r.get_int("max", 0);
+  r.finish();
+  r.check(d.min >= 1, "min", "must be >= 1");
+  r.check(d.max >= d.min, "max", "must be >= min (" + std::to_string(d.min) + ")");
+  return d;
+}
+
+LengthDistribution read_bell(JsonObjectReader& r, LengthDistribution::Kind kind) {
+  LengthDistribution d;
+  d.kind = kind;
+  d.mean = r.get_double("mean", 0);
+  d.stddev = r.get_double("stddev", -1);
+  d.min = r.get_int("min", 1);
+  d.max = r.get_int("max", 0);
+  r.finish();
+  r.check(d.mean > 0, "mean", "must be > 0");
+  r.check(d.stddev >= 0, "stddev", "must be >= 0");
+  r.check(d.min >= 1, "min", "must be >= 1");
+  r.check(d.max == 0 || d.max >= d.min, "max",
+          "must be 0 (no bound) or >= min (" + std::to_string(d.min) + ")");
+  return d;
+}
+
+// An object {"dist": ...}, or a bare integer as shorthand for a fixed length.
+LengthDistribution read_length(JsonObjectReader& parent, const std::string& key,
+                               const LengthDistribution& fallback) {
+  const json* value = parent.find(key);
+  if (value == nullptr) return fallback;
+  if (value->is_number_integer()) {
+    LengthDistribution d;
+    d.value = parent.get_int(key, 0);
+    parent.check(d.value >= 1, key, "must be >= 1");
+    return d;
+  }
+  if (!value->is_object()) {
+    throw WorkloadError::wrong_type(parent.file(), parent.path_of(key), json_text(*value),
+                                    "an object {\"dist\": ...} or an integer (a fixed length)");
+  }
+  JsonObjectReader r(*value, parent.path_of(key), parent.file());
+  const std::string dist =
+      r.get_choice("dist", "fixed", {"fixed", "uniform", "normal", "lognormal"});
+  r.set_context("with dist " + json_quoted(dist), {"value", "min", "max", "mean", "stddev"});
+  if (dist == "uniform") return read_uniform(r);
+  if (dist == "normal") return read_bell(r, LengthDistribution::Kind::kNormal);
+  if (dist == "lognormal") return read_bell(r, LengthDistribution::Kind::kLognormal);
+  return read_fixed(r);
+}
+
+SharedPrefixSpec read_shared_prefix(JsonObjectReader& parent) {
+  JsonObjectReader r = parent.child("shared_prefix");
+  SharedPrefixSpec p;
+  p.num_prefixes = r.get_int("num_prefixes", p.num_prefixes);
+  p.prefix_tokens = r.get_int("prefix_tokens", p.prefix_tokens);
+  p.fraction = r.get_double("fraction", p.fraction);
+  r.finish();
+  r.check(p.num_prefixes >= 0, "num_prefixes", "must be >= 0");
+  r.check(p.prefix_tokens >= 0, "prefix_tokens", "must be >= 0");
+  r.check(p.num_prefixes == 0 || p.prefix_tokens >= 1, "prefix_tokens",
+          "must be >= 1 when num_prefixes > 0");
+  r.check(p.fraction >= 0 && p.fraction <= 1, "fraction", "must be in [0, 1]");
+  return p;
+}
+
+DatasetSpec read_dataset(JsonObjectReader& top, uint64_t workload_seed,
+                         const std::string& base_dir) {
+  JsonObjectReader r = top.child("dataset");
+  DatasetSpec d;
+  d.type = r.get_choice("type", d.type, {"synthetic", "jsonl"});
+  d.seed = r.get_uint64("seed", workload_seed);
+  if (d.type == "jsonl") {
+    r.allow({"path"});
+    d.format = r.get_choice("format", d.format, {"tokens", "text", "sharegpt"});
+    r.set_context("with type \"jsonl\"", {"input_tokens", "output_tokens", "shared_prefix"});
+    r.finish();
+    d.path = read_existing_path(r, "path", base_dir, /*directory=*/false);
+    return d;
+  }
+  r.allow({"input_tokens", "output_tokens", "shared_prefix"});
+  r.set_context("with type \"synthetic\"", {"path", "format"});
+  r.finish();
+  d.input_tokens = read_length(r, "input_tokens", d.input_tokens);
+  d.output_tokens = read_length(r, "output_tokens", d.output_tokens);
+  d.shared_prefix = read_shared_prefix(r);
+  return d;
+}
+
+// ---- load and sweep -------------------------------------------------------------------------
+
+void read_request_count(JsonObjectReader& r, LoadSpec& l) {
+  l.num_requests = r.get_int("num_requests", 0);
+  l.duration_s = r.get_double("duration_s", 0);
+  l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
+}
+
+void check_request_count(const JsonObjectReader& r, const LoadSpec& l) {
+  r.check(l.num_requests >= 0, "num_requests", "must be >= 0");
+  r.check(l.duration_s >= 0, "duration_s", "must be >= 0");
+  r.check(!(l.num_requests > 0 && l.duration_s > 0), "duration_s",
+          kOneOfCount + "; num_requests is set too");
+  r.check(l.num_requests > 0 || l.duration_s > 0, "num_requests", kOneOfCount);
+  r.check(l.warmup_requests >= 0, "warmup_requests", "must be >= 0");
+}
+
+void read_open_load(JsonObjectReader& r, LoadSpec& l) {
+  l.rate = r.get_double("rate", l.rate);
+  l.arrival = r.get_choice("arrival", l.arrival, {"constant", "poisson", "gamma"});
+  if (l.arrival == "gamma") l.burstiness = r.get_double("burstiness", l.burstiness);
+  l.max_concurrency = r.get_int("max_concurrency", l.max_concurrency);
+  r.set_context("with mode \"open\" and arrival " + json_quoted(l.arrival),
+                {"concurrency", "burstiness"});
+  r.finish();
+  r.check(l.rate > 0, "rate", "must be > 0");
+  r.check(l.burstiness > 0, "burstiness", "must be > 0");
+  r.check(l.max_concurrency >= 0, "max_concurrency", "must be >= 0 (0: no cap)");
+}
+
+LoadSpec read_load(JsonObjectReader& top) {
+  JsonObjectReader r = top.child("load");
+  LoadSpec l;
+  l.mode = r.get_choice("mode", l.mode, {"closed", "open"});
+  read_request_count(r, l);
+  if (l.mode == "open") {
+    read_open_load(r, l);
+  } else {
+    l.concurrency = r.get_int("concurrency", l.concurrency);
+    r.set_context("with mode \"closed\"", {"rate", "arrival", "burstiness", "max_concurrency"});
+    r.finish();
+    r.check(l.concurrency >= 1, "concurrency", "must be >= 1");
+  }
+  check_request_count(r, l);
+  return l;
+}
+
+double read_sweep_value(const JsonObjectReader& r, const json& e, const std::string& path,
+                        bool integer) {
+  const bool typed = integer ? e.is_number_integer() : e.is_number();
+  if (!typed) {
+    throw WorkloadError::wrong_type(r.file(), path, json_text(e),
+                                    integer ? "an integer" : "a number");
+  }
+  const double v = e.get<double>();
+  const bool ok = integer ? v >= 1 && v <= INT_MAX : std::isfinite(v) && v > 0;
+  if (!ok) {
+    throw WorkloadError::out_of_range(r.file(), path, json_text(e),
+                                      integer ? "must be >= 1" : "must be > 0");
+  }
+  return v;
+}
+
+std::vector<double> read_sweep_values(JsonObjectReader& r, bool integers) {
+  const std::string rule = integers ? "a non-empty array of integers >= 1 (concurrencies)"
+                                    : "a non-empty array of numbers > 0 (requests/s)";
+  const json* v = r.find("values");
+  if (v == nullptr) throw WorkloadError::missing(r.file(), r.path_of("values"), rule);
+  if (!v->is_array() || v->empty()) {
+    throw WorkloadError::wrong_type(r.file(), r.path_of("values"), json_text(*v), rule);
+  }
+  std::vector<double> values;
+  for (size_t i = 0; i < v->size(); ++i) {
+    const std::string path = r.path_of("values") + "[" + std::to_string(i) + "]";
+    values.push_back(read_sweep_value(r, (*v)[i], path, integers));
+  }
+  return values;
+}
+
+std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load) {
+  if (top.find("sweep") == nullptr) return std::nullopt;
+  JsonObjectReader r = top.child("sweep");
+  r.allow({"field", "values"});
+  r.finish();
+  // The swept field must be the one the load mode uses: a rate means nothing to a closed loop.
+  const std::string field = load.mode == "open" ? "load.rate" : "load.concurrency";
+  const std::string allowed = field + " (load.mode is " + json_quoted(load.mode) + ")";
+  r.check(r.has("field"), "field", "must be " + allowed);
+  SweepSpec s;
+  s.field = r.get_string("field", "");
+  if (s.field != field) {
+    throw WorkloadError::not_allowed(r.file(), r.path_of("field"), json_quoted(s.field), allowed);
+  }
+  s.values = read_sweep_values(r, field == "load.concurrency");
+  return s;
+}
+
+// ---- top level ------------------------------------------------------------------------------
+
+SloSpec read_slo(JsonObjectReader& top) {
+  JsonObjectReader r = top.child("slo");
+  SloSpec s;
+  s.ttft_ms = r.get_optional_double("ttft_ms");
+  s.tpot_ms = r.get_optional_double("tpot_ms");
+  s.e2e_ms = r.get_optional_double("e2e_ms");
+  r.finish();
+  r.check(!s.ttft_ms || *s.ttft_ms > 0, "ttft_ms", "must be > 0");
+  r.check(!s.tpot_ms || *s.tpot_ms > 0, "tpot_ms", "must be > 0");
+  r.check(!s.e2e_ms || *s.e2e_ms > 0, "e2e_ms", "must be > 0");
+  return s;
+}
+
+std::vector<std::string> read_overrides(JsonObjectReader& r) {
+  const json* v = r.find("overrides");
+  if (v == nullptr) return {};
+  std::vector<std::string> overrides;
+  const std::string expected = "an array of \"path=value\" strings";
+  if (!v->is_array()) {
+    throw WorkloadError::wrong_type(r.file(), r.path_of("overrides"), json_text(*v), expected);
+  }
+  for (const json& o : *v) {
+    if (!o.is_string()) {
+      throw WorkloadError::wrong_type(r.file(), r.path_of("overrides"), json_text(*v), expected);
+    }
+    overrides.push_back(o.get<std::string>());
+  }
+  return overrides;
+}
+
+void read_schema(JsonObjectReader& r) {
+  const std::string allowed = json_quoted(kSchema);
+  r.check(r.has("schema"), "schema", "must be " + allowed);
+  const std::string schema = r.get_string("schema", "");
+  if (schema != kSchema) {
+    throw WorkloadError::not_allowed(r.file(), r.path_of("schema"), json_quoted(schema), allowed);
+  }
+}
+
+void read_header(JsonObjectReader& r, Workload& w) {
+  read_schema(r);
+  w.name = r.get_string("name", "");
+  w.description = r.get_string("description", "");
+  w.seed = r.get_uint64("seed", w.seed);
+  w.repetitions = r.get_int("repetitions", w.repetitions);
+  w.record_requests = r.get_bool("record_requests", w.record_requests);
+  w.overrides = read_overrides(r);
+  r.check(!w.name.empty(), "name", "must be a non-empty string");
+  r.check(w.repetitions >= 1, "repetitions", "must be >= 1");
+}
+
+// ---- files ----------------------------------------------------------------------------------
+
+// nlohmann says "[json.exception.parse_error.101] parse error at line 3, column 5: DETAIL".
+WorkloadError syntax_error(const std::string& file, const json::parse_error& e) {
+  const std::string what = e.what();
+  const size_t at = what.find("at line ");
+  const size_t colon = what.find(": ", at == std::string::npos ? 0 : at);
+  if (at == std::string::npos || colon == std::string::npos) {
+    return WorkloadError(file, "", "", "", std::string("invalid JSON: ") + what);
+  }
+  return WorkloadError(file, what.substr(at + 3, colon - at - 3), "", "",
+                       "invalid JSON: " + what.substr(colon + 2));
+}
+
+json read_document(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    throw WorkloadError(path, "", "", "", "no such file (expected a workload JSON file)");
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in)
+    throw WorkloadError(path, "", "", "", std::string("cannot read: ") + std::strerror(errno));
+  try {
+    return json::parse(text.str(), nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    throw syntax_error(path, e);
+  }
+}
+
+// Applies the overrides and records them after any the document already carries.
+void apply_overrides(json& doc, const std::vector<std::string>& overrides) {
+  for (const std::string& o : overrides) apply_override(doc, o);
+  if (overrides.empty() || !doc.is_object()) return;
+  json& record = doc["overrides"];
+  if (record.is_null()) record = json::array();
+  if (!record.is_array()) return;  // parse_workload reports it
+  for (const std::string& o : overrides) record.push_back(o);
+}
+
+// True when `inner` is `outer` or lies inside it (`$.load.rate` inside `$.load`).
+bool path_within(const std::string& inner, const std::string& outer) {
+  if (inner.rfind(outer, 0) != 0) return false;
+  return inner.size() == outer.size() || inner[outer.size()] == '.' || inner[outer.size()] == '[';
+}
+
+// The last override that set the erroneous value, or something inside the erroneous object.
+std::string override_behind(const WorkloadError& e, const std::vector<std::string>& overrides) {
+  for (auto it = overrides.rbegin(); it != overrides.rend(); ++it) {
+    std::string path = "$";
+    for (const std::string& segment : parse_override(*it).path) path += "." + segment;
+    if (path_within(e.where(), path) || (e.where() != "$" && path_within(path, e.where()))) {
+      return *it;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+Workload parse_workload(const json& doc, const std::string& source_name,
+                        const std::string& base_dir) {
+  JsonObjectReader r(doc, "$", source_name);
+  r.allow({"schema", "name", "description", "seed", "repetitions", "record_requests", "overrides",
+           "target", "dataset", "load", "sweep", "slo"});
+  r.finish();  // a misspelled section is reported as such, not as its missing contents
+  Workload w;
+  read_header(r, w);
+  w.target = read_target(r, base_dir);
+  w.dataset = read_dataset(r, w.seed, base_dir);
+  w.load = read_load(r);
+  w.sweep = read_sweep(r, w.load);
+  w.slo = read_slo(r);
+  w.resolved = workload_to_json(w);
+  w.hash = workload_hash(w.resolved);
+  return w;
+}
+
+Workload load_workload_file(const std::string& path, const std::vector<std::string>& overrides) {
+  json doc = read_document(path);
+  apply_overrides(doc, overrides);
+  try {
+    Workload w = parse_workload(doc, path, fs::absolute(path).parent_path().string());
+    w.source_path = path;
+    return w;
+  } catch (const WorkloadError& e) {
+    const std::string cause = override_behind(e, overrides);
+    if (cause.empty()) throw;
+    throw e.with_note("(set by --set " + cause + ")");
+  }
+}
+
+}  // namespace infergate

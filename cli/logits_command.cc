@@ -1,0 +1,125 @@
+#include "cli/logits_command.h"
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/model_argument.h"
+#include "engine/kv/kv_cache_storage.h"
+#include "engine/model/batch_input.h"
+#include "engine/model/model_loader.h"
+#include "engine/model/reference_forward.h"
+#include "engine/model/transformer.h"
+#include "kernels/cpu/thread_pool.h"
+#include "kernels/tensor.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// Parses "1,5,9,200" into token ids; throws std::invalid_argument naming the bad item.
+std::vector<int32_t> parse_tokens(const std::string& list) {
+  std::vector<int32_t> tokens;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    const std::string item = list.substr(start, end - start);
+    size_t used = 0;
+    long long id = -1;
+    try {
+      id = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || id < 0 || id > INT32_MAX) {
+      throw std::invalid_argument("--tokens: '" + item +
+                                  "' is not a token id (expected e.g. 1,5,9,200)");
+    }
+    tokens.push_back(static_cast<int32_t>(id));
+    start = end + 1;
+  }
+  return tokens;
+}
+
+// The optimized forward pass over the whole sequence as one prefill, every row's logits.
+std::vector<float> optimized_forward(const ModelWeights& w, const std::vector<int32_t>& tokens,
+                                     int threads) {
+  ThreadPool pool(threads);
+  const int block_size = 16;
+  const int64_t n = static_cast<int64_t>(tokens.size());
+  const int num_blocks = static_cast<int>((n + block_size - 1) / block_size);
+  KvCacheStorage cache(w.config, num_blocks, block_size, DType::kF32);
+  std::vector<int32_t> block_table;
+  for (int b = 0; b < num_blocks; ++b) block_table.push_back(b);
+  BatchInput batch;
+  for (int64_t p = 0; p < n; ++p) {
+    batch.token_ids.push_back(tokens[static_cast<size_t>(p)]);
+    batch.positions.push_back(static_cast<int32_t>(p));
+    batch.slot_mapping.push_back(p);  // blocks in order: slot p is position p
+    batch.logits_rows.push_back(p);
+  }
+  batch.sequences.push_back({0, n, n, block_table.data()});
+  Transformer model(w, pool);
+  return model.forward(batch, cache);
+}
+
+}  // namespace
+
+int logits_command(int argc, char** argv) {
+  std::string model = "tiny", dtype = "auto", token_list;
+  uint64_t seed = 0;
+  int threads = 0;
+  po::options_description desc("infergate logits --tokens IDS [options]");
+  desc.add_options()("help,h", "show this help")(
+      "model", po::value(&model)->default_value(model),
+      "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
+      "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
+      "dtype", po::value(&dtype)->default_value(dtype),
+      "convert matrices first: auto (as loaded) | f32 | f16 | bf16 | q8_0")(
+      "tokens", po::value(&token_list)->required(), "comma-separated token ids, e.g. 1,5,9,200")(
+      "reference",
+      "use the reference forward pass (double accumulation) instead of the optimized one")(
+      "threads", po::value(&threads)->default_value(0), "optimized path threads (0: all cores)");
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  const std::vector<int32_t> tokens = parse_tokens(token_list);
+  ModelWeights weights = load_model(parse_model_argument(model, seed));
+  if (dtype != "auto") weights.convert_matrices(parse_dtype(dtype));
+  const int vocab = weights.config.vocab_size;
+  for (int32_t t : tokens) {
+    if (t >= vocab) {
+      throw std::invalid_argument("--tokens: id " + std::to_string(t) +
+                                  " is out of range (vocab_size " + std::to_string(vocab) + ")");
+    }
+  }
+  if (static_cast<int64_t>(tokens.size()) > weights.config.max_position_embeddings) {
+    throw std::invalid_argument("--tokens: " + std::to_string(tokens.size()) +
+                                " tokens exceed max_position_embeddings " +
+                                std::to_string(weights.config.max_position_embeddings));
+  }
+  const std::vector<float> logits = vm.count("reference")
+                                        ? reference_forward(weights, tokens)
+                                        : optimized_forward(weights, tokens, threads);
+  nlohmann::json rows = nlohmann::json::array();
+  for (size_t p = 0; p < tokens.size(); ++p) {
+    const auto first = logits.begin() + static_cast<std::ptrdiff_t>(p * static_cast<size_t>(vocab));
+    rows.push_back(std::vector<float>(first, first + vocab));
+  }
+  const nlohmann::json out = {{"vocab_size", vocab}, {"tokens", tokens}, {"logits", rows}};
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+}  // namespace infergate

@@ -1,0 +1,86 @@
+#include "cli/run_command.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/program_options.hpp>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+
+#include "bench/driver/run_workload.h"
+#include "bench/results/summary_table.h"
+#include "bench/trace/nvtx_trace_recorder.h"
+#include "bench/workload/workload_parser.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void on_sigint(int) { g_stop.store(true); }
+
+std::string default_out_path(const Workload& w) {
+  char stamp[32];
+  const std::time_t t = std::time(nullptr);
+  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&t));
+  return "out/" + (w.name.empty() ? std::string("run") : w.name) + "-" + stamp + ".json";
+}
+
+}  // namespace
+
+int run_command(int argc, char** argv) {
+  std::string workload_path, out, trace;
+  std::vector<std::string> sets;
+  int repeat = 0;
+  po::options_description desc("infergate run WORKLOAD [options]");
+  desc.add_options()("help,h", "show this help")("workload", po::value(&workload_path)->required(),
+                                                 "workload file (workloads/*.json)")(
+      "out", po::value(&out), "results file (default out/NAME-TIMESTAMP.json)")(
+      "set", po::value(&sets)->composing(), "override a field: --set load.rate=4 (repeatable)")(
+      "repeat", po::value(&repeat)->default_value(0), "repetitions (overrides the file's)")(
+      "trace", po::value(&trace), "write a Perfetto/Chrome trace of NVTX ranges and requests")(
+      "requests", "keep per-request records in the results file")("quiet,q", "no progress output");
+  po::positional_options_description pos;
+  pos.add("workload", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  if (!trace.empty()) {  // before anything can make the first NVTX call
+    std::string why_not;
+    if (!NvtxTraceRecorder::install(&why_not)) {
+      std::cerr << "warning: the trace will hold requests but no NVTX ranges: " << why_not << "\n";
+    }
+  }
+  if (repeat < 0) throw std::invalid_argument("--repeat must be >= 1");
+  if (repeat > 0) sets.push_back("repetitions=" + std::to_string(repeat));
+  if (vm.count("requests")) sets.push_back("record_requests=true");
+  const Workload workload = load_workload_file(workload_path, sets);
+
+  RunOptions options;
+  options.out_path = out.empty() ? default_out_path(workload) : out;
+  options.trace_path = trace;
+  options.quiet = vm.count("quiet") > 0;
+  options.progress_is_tty = isatty(STDERR_FILENO);
+  options.stop = &g_stop;
+  options.command_line = "infergate run";
+  for (int i = 1; i < argc; ++i) options.command_line += std::string(" ") + argv[i];
+  std::signal(SIGINT, on_sigint);
+  std::signal(SIGTERM, on_sigint);
+  const RunOutcome outcome = run_workload(workload, options);
+  print_summary_table(std::cout, outcome.results);
+  std::cout << "results: " << options.out_path << (outcome.incomplete ? " (incomplete)" : "")
+            << "\n";
+  if (!trace.empty()) std::cout << "trace: " << trace << "\n";
+  return outcome.incomplete ? 130 : 0;
+}
+
+}  // namespace infergate

@@ -1,0 +1,64 @@
+#include "cli/validate_command.h"
+
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "bench/workload/workload_error.h"
+#include "bench/workload/workload_parser.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+namespace {
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+  std::vector<std::string> overrides;
+  bool print = false;
+};
+
+// One file: "FILE: ok (...)" and, with --print, the resolved JSON; or the error.
+bool validate_file(const std::string& file, const ValidateOptions& o) {
+  try {
+    const Workload w = load_workload_file(file, o.overrides);
+    std::cout << file << ": ok (workload " << w.name << ", hash " << w.hash << ")\n";
+    if (o.print) std::cout << w.resolved.dump(2) << "\n";
+    return true;
+  } catch (const WorkloadError& e) {
+    std::cerr << e.what() << "\n";
+    return false;
+  }
+}
+
+}  // namespace
+
+int validate_command(int argc, char** argv) {
+  ValidateOptions o;
+  po::options_description desc("infergate validate FILE... [options]");
+  desc.add_options()("help,h", "show this help")(
+      "set", po::value(&o.overrides)->composing(),
+      "override a field, path=value (e.g. --set load.rate=4); repeatable")(
+      "print", po::bool_switch(&o.print), "print the resolved workload (defaults filled in)");
+  po::options_description hidden;
+  hidden.add_options()("file", po::value(&o.files), "workload file");
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  if (o.files.empty()) throw std::invalid_argument("expected a workload file (see --help)");
+  bool all_ok = true;
+  for (const std::string& file : o.files) all_ok = validate_file(file, o) && all_ok;
+  return all_ok ? 0 : 2;
+}
+
+}  // namespace infergate

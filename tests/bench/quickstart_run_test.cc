@@ -1,0 +1,48 @@
+// The README's main job, whole, inside the suite: parse, run, write, read back.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "bench/driver/run_workload.h"
+#include "bench/workload/workload_parser.h"
+
+using namespace infergate;
+
+TEST_CASE("the quickstart workload runs and writes a complete results file", "[bench][run]") {
+  const std::string path = std::string(INFERGATE_SOURCE_DIR) + "/workloads/quickstart.json";
+  // Shortened so the suite stays quick; the override is recorded like any other.
+  const Workload w = load_workload_file(path, {"load.num_requests=12", "load.rate=20"});
+  RunOptions o;
+  o.out_path = (std::filesystem::temp_directory_path() / "infergate-quickstart-test.json").string();
+  o.quiet = true;
+  const RunOutcome outcome = run_workload(w, o);
+  REQUIRE_FALSE(outcome.incomplete);
+
+  std::ifstream in(o.out_path);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  REQUIRE(doc == outcome.results);
+  REQUIRE(doc["schema"] == "infergate.results/v1");
+  REQUIRE(doc["workload_hash"] == w.hash);
+  REQUIRE(doc["overrides"].size() == 2u);
+  const nlohmann::json& s = doc["summary"];
+  for (const char* key : {"request_throughput_rps", "output_throughput_tps", "peak_memory_bytes",
+                          "utilization_pct"}) {
+    INFO(key);
+    REQUIRE(s[key].get<double>() > 0);
+  }
+  // Whether SLOs are met depends on the machine; goodput can only be a share of throughput.
+  REQUIRE(s["goodput_rps"].get<double>() <= s["request_throughput_rps"].get<double>());
+  REQUIRE(s["good_fraction"].get<double>() >= 0);
+  REQUIRE(s["good_fraction"].get<double>() <= 1);
+  REQUIRE(s["num_completed"] == 12);
+  for (const char* stat : {"ttft_ms", "tpot_ms", "itl_ms", "e2e_ms"}) {
+    INFO(stat);
+    REQUIRE(s[stat]["count"].get<double>() > 0);
+    REQUIRE(s[stat]["p95"].get<double>() >= s[stat]["p50"].get<double>());
+  }
+  const nlohmann::json& rep = doc["points"][0]["repetitions"][0];
+  REQUIRE_FALSE(rep["timeline"].empty());
+  REQUIRE(rep["engine"]["weights_bytes"].get<double>() > 0);
+  REQUIRE(doc["manifest"].contains("git"));
+  std::filesystem::remove(o.out_path);
+}

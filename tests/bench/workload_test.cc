@@ -1,0 +1,518 @@
+// Workload files: every way a file can be wrong is refused with its path, value and what is
+// allowed; valid files resolve to one canonical JSON and hash.
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench/workload/closest_match.h"
+#include "bench/workload/overrides.h"
+#include "bench/workload/workload_error.h"
+#include "bench/workload/workload_parser.h"
+
+namespace infergate {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kBase = R"({
+  "schema": "infergate.workload/v1",
+  "name": "quickstart",
+  "target": {"type": "engine", "model": {"preset": "tiny"}, "engine": {"max_num_seqs": 16}},
+  "dataset": {
+    "type": "synthetic",
+    "input_tokens": {"dist": "uniform", "min": 32, "max": 128},
+    "output_tokens": 32,
+    "shared_prefix": {"num_prefixes": 2, "prefix_tokens": 64, "fraction": 0.5}
+  },
+  "load": {"mode": "open", "rate": 10, "arrival": "poisson", "num_requests": 50},
+  "slo": {"ttft_ms": 500, "tpot_ms": 50}
+})";
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    static int counter = 0;
+    path_ = fs::temp_directory_path() / ("infergate_workload_test_" + std::to_string(::getpid()) +
+                                         "_" + std::to_string(counter++));
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path file = path_ / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file.string();
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+json base_with(const std::string& merge_patch) {
+  json doc = json::parse(kBase);
+  doc.merge_patch(json::parse(merge_patch));
+  return doc;
+}
+
+// The message of the WorkloadError that loading `text` with `overrides` throws ("" if none).
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  TempDir dir;
+  const std::string file = dir.write("w.json", text);
+  try {
+    load_workload_file(file, overrides);
+  } catch (const WorkloadError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct BadCase {
+  const char* label = "";
+  std::string patch = "{}";                 // a JSON merge patch applied to kBase, or
+  std::string raw = "";                     // the whole file when patch is ""
+  std::vector<std::string> overrides = {};  // --set
+  std::vector<std::string> expected = {};   // substrings of the message
+};
+
+const std::vector<BadCase>& bad_cases() {
+  static const std::vector<BadCase> cases = {
+      {.label = "unknown top-level key",
+       .patch = R"({"laod": {}})",
+       .expected = {"$.laod: unknown key", "did you mean load?", "schema, name"}},
+      {.label = "unknown engine key, with a suggestion",
+       .patch = R"({"target": {"engine": {"max_num_seq": 8}}})",
+       .expected = {"$.target.engine.max_num_seq: unknown key (did you mean max_num_seqs?",
+                    "block_size"}},
+      {.label = "unknown key in a distribution",
+       .patch = R"({"dataset": {"input_tokens": {"mode": 3}}})",
+       .expected = {"$.dataset.input_tokens.mode: unknown key", "allowed: dist, min, max"}},
+      {.label = "unknown key in shared_prefix",
+       .patch = R"({"dataset": {"shared_prefix": {"fractions": 0.1}}})",
+       .expected = {"$.dataset.shared_prefix.fractions", "did you mean fraction?"}},
+      {.label = "unknown key in slo",
+       .patch = R"({"slo": {"ttft": 100}})",
+       .expected = {"$.slo.ttft: unknown key", "did you mean ttft_ms?",
+                    "ttft_ms, tpot_ms, e2e_ms"}},
+      {.label = "key of the other load mode",
+       .patch = R"({"load": {"mode": "closed", "arrival": null, "concurrency": 4}})",
+       .expected = {"$.load.rate: not used with mode \"closed\"", "allowed: mode, num_requests"}},
+      {.label = "burstiness without gamma arrival",
+       .patch = R"({"load": {"burstiness": 0.5}})",
+       .expected = {"$.load.burstiness: not used with mode \"open\" and arrival \"poisson\""}},
+      {.label = "string where a number belongs",
+       .patch = R"({"load": {"rate": "fast"}})",
+       .expected = {"$.load.rate: expected a number, got \"fast\""}},
+      {.label = "fraction where an integer belongs",
+       .patch = R"({"load": {"num_requests": 1.5}})",
+       .expected = {"$.load.num_requests: expected an integer, got 1.5"}},
+      {.label = "boolean is not a number",
+       .patch = R"({"target": {"engine": {"max_num_seqs": true}}})",
+       .expected = {"$.target.engine.max_num_seqs: expected an integer, got true"}},
+      {.label = "number is not a boolean",
+       .patch = R"({"target": {"engine": {"prefix_caching": 1}}})",
+       .expected = {"$.target.engine.prefix_caching: expected true or false, got 1"}},
+      {.label = "section of the wrong type",
+       .patch = R"({"load": [1]})",
+       .expected = {"$.load: expected an object, got [1]"}},
+      {.label = "misspelled choice",
+       .patch = R"({"load": {"arrival": "poison"}})",
+       .expected =
+           {"$.load.arrival: \"poison\" is not allowed (allowed: constant, poisson, gamma; did "
+            "you mean poisson?)"}},
+      {.label = "negative rate",
+       .patch = R"({"load": {"rate": -1}})",
+       .expected = {"$.load.rate: -1 is out of range (must be > 0)"}},
+      {.label = "closed loop without users",
+       .patch = R"({"load": {"mode": "closed", "rate": null, "arrival": null, "concurrency": 0}})",
+       .expected = {"$.load.concurrency: 0 is out of range (must be >= 1)"}},
+      {.label = "both request count and duration",
+       .patch = R"({"load": {"duration_s": 30}})",
+       .expected = {"$.load.duration_s: 30 is out of range",
+                    "exactly one of num_requests, duration_s"}},
+      {.label = "neither request count nor duration",
+       .patch = R"({"load": {"num_requests": null}})",
+       .expected = {"$.load.num_requests: required key is missing",
+                    "exactly one of num_requests, duration_s"}},
+      {.label = "gamma arrivals need burstiness > 0",
+       .patch = R"({"load": {"arrival": "gamma", "burstiness": 0}})",
+       .expected = {"$.load.burstiness: 0 is out of range (must be > 0)"}},
+      {.label = "negative warm-up",
+       .patch = R"({"load": {"warmup_requests": -2}})",
+       .expected = {"$.load.warmup_requests: -2 is out of range (must be >= 0)"}},
+      {.label = "sweep field must match the load mode",
+       .patch = R"({"sweep": {"field": "load.concurrency", "values": [1, 2]}})",
+       .expected = {"$.sweep.field: \"load.concurrency\" is not allowed",
+                    "load.rate (load.mode is \"open\")"}},
+      {.label = "sweep needs values",
+       .patch = R"({"sweep": {"field": "load.rate", "values": []}})",
+       .expected = {"$.sweep.values: expected a non-empty array of numbers > 0"}},
+      {.label = "each sweep value valid for its field",
+       .patch = R"({"sweep": {"field": "load.rate", "values": [1, -2]}})",
+       .expected = {"$.sweep.values[1]: -2 is out of range (must be > 0)"}},
+      {.label = "concurrency sweep values are integers",
+       .patch = R"({"load": {"mode": "closed", "rate": null, "arrival": null},
+           "sweep": {"field": "load.concurrency", "values": [1, 2.5]}})",
+       .expected = {"$.sweep.values[1]: expected an integer, got 2.5"}},
+      {.label = "jsonl needs a path",
+       .patch = R"({"dataset": {"type": "jsonl", "input_tokens": null, "output_tokens": null,
+                       "shared_prefix": null}})",
+       .expected = {"$.dataset.path: required key is missing (must be a non-empty path)"}},
+      {.label = "jsonl formats",
+       .patch = R"({"dataset": {"type": "jsonl", "path": "p.jsonl", "format": "csv",
+           "input_tokens": null, "output_tokens": null, "shared_prefix": null}})",
+       .expected = {"$.dataset.format: \"csv\" is not allowed", "tokens, text, sharegpt"}},
+      {.label = "jsonl file must exist",
+       .patch = R"({"dataset": {"type": "jsonl", "path": "missing.jsonl", "input_tokens": null,
+           "output_tokens": null, "shared_prefix": null}})",
+       .expected = {"$.dataset.path: \"", "missing.jsonl\" is not an existing file"}},
+      {.label = "synthetic keys with jsonl",
+       .patch = R"({"dataset": {"type": "jsonl", "path": "p.jsonl"}})",
+       .expected = {"$.dataset.input_tokens: not used with type \"jsonl\""}},
+      {.label = "uniform min above max",
+       .patch = R"({"dataset": {"input_tokens": {"min": 200}}})",
+       .expected = {"$.dataset.input_tokens.max: 128 is out of range (must be >= min (200))"}},
+      {.label = "normal needs a positive mean",
+       .patch = R"({"dataset": {"output_tokens": {"dist": "normal", "mean": 0, "stddev": 4}}})",
+       .expected = {"$.dataset.output_tokens.mean: 0 is out of range (must be > 0)"}},
+      {.label = "lognormal needs a stddev",
+       .patch = R"({"dataset": {"output_tokens": {"dist": "lognormal", "mean": 100}}})",
+       .expected = {"$.dataset.output_tokens.stddev: required key is missing (must be >= 0)"}},
+      {.label = "fixed shorthand must be >= 1",
+       .patch = R"({"dataset": {"output_tokens": 0}})",
+       .expected = {"$.dataset.output_tokens: 0 is out of range (must be >= 1)"}},
+      {.label = "keys of another distribution",
+       .patch = R"({"dataset": {"output_tokens": {"dist": "fixed", "value": 8, "mean": 3}}})",
+       .expected = {"$.dataset.output_tokens.mean: not used with dist \"fixed\"",
+                    "allowed: dist, value"}},
+      {.label = "prefix fraction in [0, 1]",
+       .patch = R"({"dataset": {"shared_prefix": {"fraction": 1.5}}})",
+       .expected = {"$.dataset.shared_prefix.fraction: 1.5 is out of range (must be in [0, 1])"}},
+      {.label = "prefixes need a length",
+       .patch = R"({"dataset": {"shared_prefix": {"prefix_tokens": 0}}})",
+       .expected = {"$.dataset.shared_prefix.prefix_tokens: 0 is out of range",
+                    "must be >= 1 when num_prefixes > 0"}},
+      {.label = "repetitions >= 1",
+       .patch = R"({"repetitions": 0})",
+       .expected = {"$.repetitions: 0 is out of range (must be >= 1)"}},
+      {.label = "negative seed",
+       .patch = R"({"seed": -3})",
+       .expected = {"$.seed: -3 is out of range (must be >= 0)"}},
+      {.label = "name required",
+       .patch = R"({"name": null})",
+       .expected = {"$.name: required key is missing (must be a non-empty string)"}},
+      {.label = "target types",
+       .patch = R"({"target": {"type": "vllm"}})",
+       .expected = {"$.target.type: \"vllm\" is not allowed", "engine, echo, openai"}},
+      {.label = "engine keys with an echo target",
+       .patch = R"({"target": {"type": "echo", "model": null}})",
+       .expected = {"$.target.engine: not used with type \"echo\"",
+                    "allowed: type, token_delay_us"}},
+      {.label = "openai needs a url",
+       .patch = R"({"target": {"type": "openai", "model": "llama", "engine": null}})",
+       .expected = {"$.target.url: required key is missing", "non-empty URL"}},
+      {.label = "engine config rules come from EngineConfig::validate",
+       .patch = R"({"target": {"engine": {"paged_kv": false}}})",
+       .expected = {"$.target.engine.prefix_caching: true is not allowed",
+                    "(allowed: false when paged_kv is false"}},
+      {.label = "engine range rules",
+       .patch = R"({"target": {"engine": {"block_size": 0}}})",
+       .expected = {"$.target.engine.block_size: 0 is not allowed (allowed: 1..1024)"}},
+      {.label = "kv cache dtypes",
+       .patch = R"({"target": {"engine": {"kv_cache_dtype": "q8_0"}}})",
+       .expected = {"$.target.engine.kv_cache_dtype: \"q8_0\" is not allowed", "f32, f16, bf16"}},
+      {.label = "exactly one model source",
+       .patch = R"({"target": {"model": {"preset": "tiny", "gguf": "m.gguf"}}})",
+       .expected = {"$.target.model: ", "needs exactly one of preset, gguf, safetensors"}},
+      {.label = "model presets",
+       .patch = R"({"target": {"model": {"preset": "huge"}}})",
+       .expected = {"$.target.model.preset: \"huge\" is not allowed", "tiny, small, moe-tiny"}},
+      {.label = "model files must exist",
+       .patch = R"({"target": {"model": {"preset": null, "gguf": "m.gguf"}}})",
+       .expected = {"$.target.model.gguf: \"", "m.gguf\" is not an existing file"}},
+      {.label = "missing schema",
+       .patch = R"({"schema": null})",
+       .expected = {"$.schema: required key is missing", "infergate.workload/v1"}},
+      {.label = "wrong schema version",
+       .patch = R"({"schema": "infergate.workload/v2"})",
+       .expected = {"$.schema: \"infergate.workload/v2\" is not allowed",
+                    "allowed: \"infergate.workload/v1\""}},
+      {.label = "root must be an object",
+       .patch = "",
+       .raw = "[1, 2]",
+       .expected = {"$: expected an object, got [1,2]"}},
+      {.label = "JSON syntax error with line and column",
+       .patch = "",
+       .raw = "{\n  \"schema\": \"infergate.workload/v1\",\n  \"name\": \"x\",,\n}",
+       .expected = {"w.json: line 3, column", "invalid JSON"}},
+      {.label = "empty file",
+       .patch = "",
+       .raw = "",
+       .expected = {"line 1, column 1: invalid JSON"}},
+      {.label = "override without '='",
+       .overrides = {"load.rate"},
+       .expected = {"--set load.rate: expected path=value"}},
+      {.label = "override with an empty path",
+       .overrides = {"=4"},
+       .expected = {"--set =4: empty path"}},
+      {.label = "override with an empty segment",
+       .overrides = {"load..rate=4"},
+       .expected = {"--set load..rate=4: empty path segment"}},
+      {.label = "override value that is not UTF-8",
+       .overrides = {"name=\xff"},
+       .expected = {"--set name=\xff: the value is not valid UTF-8"}},
+      {.label = "override through a number",
+       .overrides = {"load.rate.x=1"},
+       .expected = {"--set load.rate.x=1: load.rate is 10, not an object"}},
+      {.label = "override to an invalid value names the override",
+       .overrides = {"load.rate=-1"},
+       .expected = {"$.load.rate: -1 is out of range (must be > 0) (set by --set load.rate=-1)"}},
+      {.label = "override of an unknown key",
+       .overrides = {"load.rat=4"},
+       .expected = {"$.load.rat: unknown key (did you mean rate?", "(set by --set load.rat=4)"}},
+      {.label = "override that breaks the object it lands in",
+       .overrides = {"target.model.gguf=m.gguf"},
+       .expected = {"$.target.model: ", "needs exactly one of preset, gguf, safetensors",
+                    "(set by --set target.model.gguf=m.gguf)"}},
+  };
+  return cases;
+}
+
+TEST_CASE("invalid workload files are refused with the path, the value and what is allowed") {
+  for (const BadCase& c : bad_cases()) {
+    const std::string text = c.patch.empty() ? c.raw : base_with(c.patch).dump(2);
+    const std::string message = error_of(text, c.overrides);
+    INFO(c.label << "\nmessage: " << message);
+    CHECK(!message.empty());
+    for (const std::string& expected : c.expected)
+      CHECK(message.find(expected) != std::string::npos);
+  }
+  CHECK(bad_cases().size() >= 25);
+}
+
+TEST_CASE("a missing workload file is reported by name") {
+  try {
+    load_workload_file("/nonexistent/w.json");
+    FAIL("no error");
+  } catch (const WorkloadError& e) {
+    CHECK(std::string(e.what()).find("/nonexistent/w.json: no such file") == 0);
+  }
+}
+
+TEST_CASE("workload errors carry their parts separately") {
+  try {
+    parse_workload(base_with(R"({"load": {"arrival": "poison"}})"), "q.json");
+    FAIL("no error");
+  } catch (const WorkloadError& e) {
+    CHECK(e.file() == "q.json");
+    CHECK(e.where() == "$.load.arrival");
+    CHECK(e.value() == "\"poison\"");
+    CHECK(e.allowed() == "constant, poisson, gamma");
+  }
+}
+
+// ---- valid files ------------------------------------------------------------------------------
+
+std::vector<json> good_documents() {
+  return {
+      json::parse(kBase),
+      base_with(R"({"load": {"mode": "closed", "rate": null, "arrival": null, "concurrency": 4},
+                    "sweep": {"field": "load.concurrency", "values": [1, 2, 8]}})"),
+      base_with(R"({"load": {"arrival": "gamma", "burstiness": 0.5, "num_requests": null,
+                             "duration_s": 30, "warmup_requests": 3, "max_concurrency": 8},
+                    "sweep": {"field": "load.rate", "values": [1, 2.5, 4]},
+                    "dataset": {"output_tokens": {"dist": "lognormal", "mean": 200,
+                                                  "stddev": 50, "max": 1024}},
+                    "seed": 7, "repetitions": 3, "record_requests": true})"),
+      base_with(R"({"target": {"type": "echo", "model": null, "engine": null,
+                               "token_delay_us": 250}})"),
+      base_with(R"({"target": {"type": "openai", "url": "http://localhost:8000", "model": "m",
+                               "engine": null, "api": "chat"}})"),
+      base_with(R"({"target": {"engine": {"weight_dtype": "q8_0", "kv_cache_dtype": "bf16",
+           "block_size": 32, "paged_kv": false, "prefix_caching": false,
+           "chunked_prefill": false, "continuous_batching": false, "max_num_seqs": 4,
+           "max_num_batched_tokens": 4096, "max_model_len": 1024, "kv_cache_bytes": 1048576,
+           "num_kv_blocks": 64, "num_threads": 2, "seed": 9}}})"),
+  };
+}
+
+TEST_CASE("resolved workloads parse back to the same resolved JSON and hash") {
+  for (const json& doc : good_documents()) {
+    INFO(doc.dump());
+    const Workload first = parse_workload(doc, "w.json");
+    const Workload second = parse_workload(first.resolved, "resolved.json");
+    CHECK(second.resolved == first.resolved);
+    CHECK(second.hash == first.hash);
+    CHECK(first.hash.rfind("fnv1a64:", 0) == 0);
+    CHECK(first.hash.size() == 8 + 16);
+  }
+}
+
+TEST_CASE("different valid files have different hashes") {
+  std::vector<std::string> hashes;
+  for (const json& doc : good_documents()) hashes.push_back(parse_workload(doc, "w").hash);
+  std::sort(hashes.begin(), hashes.end());
+  CHECK(std::adjacent_find(hashes.begin(), hashes.end()) == hashes.end());
+}
+
+TEST_CASE("the resolved form fills every default and drops nothing that applies") {
+  const Workload w = parse_workload(json::parse(kBase), "w");
+  const json& r = w.resolved;
+  CHECK(r["target"]["model"] == json::parse(R"({"preset": "tiny", "seed": 0})"));
+  CHECK(r["target"]["engine"]["max_num_seqs"] == 16);
+  CHECK(r["target"]["engine"]["block_size"] == 16);
+  CHECK(r["target"]["engine"]["kv_cache_dtype"] == "f32");
+  CHECK(r["dataset"]["output_tokens"] == json::parse(R"({"dist": "fixed", "value": 32})"));
+  CHECK(r["dataset"]["seed"] == 0);
+  CHECK(r["load"] == json::parse(R"({"mode": "open", "rate": 10.0, "arrival": "poisson",
+      "num_requests": 50, "warmup_requests": 0, "max_concurrency": 0})"));
+  CHECK(r["slo"] == json::parse(R"({"ttft_ms": 500.0, "tpot_ms": 50.0})"));
+  CHECK(!r.contains("sweep"));
+  CHECK(w.load.rate == 10.0);
+  CHECK(w.dataset.input_tokens.kind == LengthDistribution::Kind::kUniform);
+  CHECK(w.dataset.shared_prefix.num_prefixes == 2);
+  CHECK(w.slo.tpot_ms == 50.0);
+  CHECK(!w.slo.e2e_ms);
+}
+
+TEST_CASE("every engine switch is read into EngineConfig") {
+  const Workload w = parse_workload(good_documents()[5], "w");
+  const EngineConfig& c = w.target.engine;
+  CHECK(c.weight_dtype == "q8_0");
+  CHECK(c.kv_cache_dtype == DType::kBF16);
+  CHECK(c.block_size == 32);
+  CHECK(!c.paged_kv);
+  CHECK(!c.prefix_caching);
+  CHECK(!c.chunked_prefill);
+  CHECK(!c.continuous_batching);
+  CHECK(c.max_num_seqs == 4);
+  CHECK(c.max_num_batched_tokens == 4096);
+  CHECK(c.max_model_len == 1024);
+  CHECK(c.kv_cache_bytes == 1048576);
+  CHECK(c.num_kv_blocks == 64);
+  CHECK(c.num_threads == 2);
+  CHECK(c.seed == 9);
+}
+
+TEST_CASE("equal semantics give equal resolved JSON and hash") {
+  const Workload terse = parse_workload(json::parse(kBase), "a");
+  const Workload verbose =
+      parse_workload(base_with(R"({"seed": 0, "repetitions": 1, "dataset": {"seed": 0,
+        "output_tokens": {"dist": "fixed", "value": 32}},
+        "load": {"rate": 10.0, "warmup_requests": 0, "duration_s": 0},
+        "target": {"model": {"seed": 0}, "engine": {"block_size": 16}}})"),
+                     "b");
+  CHECK(verbose.resolved == terse.resolved);
+  CHECK(verbose.hash == terse.hash);
+}
+
+TEST_CASE("the dataset seed defaults to the workload seed") {
+  const Workload w = parse_workload(base_with(R"({"seed": 42})"), "w");
+  CHECK(w.dataset.seed == uint64_t{42});
+  CHECK(w.resolved["dataset"]["seed"] == 42);
+}
+
+TEST_CASE("labels do not change the hash, measured fields do") {
+  const Workload base = parse_workload(json::parse(kBase), "w");
+  CHECK(parse_workload(base_with(R"({"name": "other", "description": "d"})"), "w").hash ==
+        base.hash);
+  CHECK(parse_workload(base_with(R"({"load": {"rate": 11}})"), "w").hash != base.hash);
+}
+
+TEST_CASE("comments are allowed in workload files") {
+  TempDir dir;
+  const std::string file = dir.write("c.json", R"(// a quick check
+{
+  /* the schema version */ "schema": "infergate.workload/v1",
+  "name": "commented",  // trailing comment
+  "load": {"mode": "closed", "concurrency": 2, "num_requests": 4}
+})");
+  const Workload w = load_workload_file(file);
+  CHECK(w.name == "commented");
+  CHECK(w.load.concurrency == 2);
+  CHECK(w.source_path == file);
+}
+
+TEST_CASE("overrides change the value, are recorded and change the hash") {
+  TempDir dir;
+  const std::string file = dir.write("q.json", kBase);
+  const Workload plain = load_workload_file(file);
+  const Workload changed = load_workload_file(
+      file, {"load.rate=4", "target.engine.prefix_caching=false", "load.arrival=constant",
+             "sweep={\"field\": \"load.rate\", \"values\": [1, 2]}", "slo.ttft_ms=null"});
+  CHECK(changed.load.rate == 4.0);
+  CHECK(changed.load.arrival == "constant");
+  CHECK(!changed.target.engine.prefix_caching);
+  REQUIRE(changed.sweep);
+  CHECK(changed.sweep->values == std::vector<double>{1, 2});
+  CHECK(!changed.slo.ttft_ms);
+  CHECK(changed.overrides.size() == 5);
+  CHECK(changed.overrides[0] == "load.rate=4");
+  CHECK(changed.resolved["overrides"] == json(changed.overrides));
+  CHECK(changed.hash != plain.hash);
+  // Parsing the resolved form keeps the record without applying anything twice.
+  const Workload again = parse_workload(changed.resolved, "resolved");
+  CHECK(again.resolved == changed.resolved);
+  CHECK(again.hash == changed.hash);
+}
+
+TEST_CASE("an override to the value already there keeps the hash") {
+  TempDir dir;
+  const std::string file = dir.write("q.json", kBase);
+  const Workload same = load_workload_file(file, {"load.rate=10"});
+  CHECK(same.hash == load_workload_file(file).hash);
+  CHECK(same.overrides == std::vector<std::string>{"load.rate=10"});
+}
+
+TEST_CASE("override values are JSON when they parse, plain strings otherwise") {
+  json doc = json::object();
+  apply_override(doc, "a.b.c=3");
+  apply_override(doc, "a.s=poisson");
+  apply_override(doc, "a.q=\"4\"");
+  apply_override(doc, "a.list=[1,2]");
+  apply_override(doc, "a.list.1=5");
+  apply_override(doc, "a.t=true");
+  apply_override(doc, "a.eq=x=y");
+  CHECK(doc == json::parse(R"({"a": {"b": {"c": 3}, "s": "poisson", "q": "4", "list": [1, 5],
+                                     "t": true, "eq": "x=y"}})"));
+  apply_override(doc, "a.b=null");
+  CHECK(!doc["a"].contains("b"));
+}
+
+TEST_CASE("relative dataset and model paths are resolved against the workload's folder") {
+  TempDir dir;
+  dir.write("data/prompts.jsonl", "{\"prompt_tokens\": [1, 2], \"output_tokens\": 4}\n");
+  dir.write("workloads/models/m.gguf", "");
+  const std::string file = dir.write("workloads/w.json", base_with(R"({
+      "dataset": {"type": "jsonl", "path": "../data/prompts.jsonl", "format": "tokens",
+                  "input_tokens": null, "output_tokens": null, "shared_prefix": null},
+      "target": {"model": {"preset": null, "gguf": "models/m.gguf"}}})")
+                                                             .dump());
+  const Workload w = load_workload_file(file);
+  const fs::path root = fs::absolute(dir.path()).lexically_normal();
+  CHECK(w.dataset.path == (root / "data" / "prompts.jsonl").string());
+  CHECK(w.target.model.kind == "gguf");
+  CHECK(w.target.model.path == (root / "workloads" / "models" / "m.gguf").string());
+  CHECK(w.resolved["dataset"]["path"] == w.dataset.path);
+  CHECK(w.resolved["target"]["model"] == json{{"gguf", w.target.model.path}});
+  // The resolved form is self-contained: it parses anywhere to the same workload.
+  CHECK(parse_workload(w.resolved, "resolved").resolved == w.resolved);
+}
+
+TEST_CASE("closest_match suggests plausible typos only") {
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(closest_match("max_num_seq", {"max_num_seqs", "max_model_len"}) == "max_num_seqs");
+  CHECK(closest_match("poison", {"constant", "poisson", "gamma"}) == "poisson");
+  CHECK(closest_match("zzzzzz", {"rate", "mode"}).empty());
+}
+
+}  // namespace
+}  // namespace infergate
