@@ -146,8 +146,8 @@ class LoadRun {
     for (;;) {
       cv_.wait_for(lock, std::chrono::milliseconds(100));
       if (o_.on_progress) {
-        DriverProgress p{done_, planned_, now_ns() - start_ns_,
-                         ttft_count_ ? ttft_sum_ms_ / double(ttft_count_) : 0};
+        if (ttft_count_ > 0) recent_ttft_ms_ = ttft_sum_ms_ / double(ttft_count_);
+        DriverProgress p{done_, planned_, now_ns() - start_ns_, recent_ttft_ms_};
         ttft_sum_ms_ = 0;
         ttft_count_ = 0;
         lock.unlock();
@@ -177,6 +177,7 @@ class LoadRun {
   bool generating_ = true;
   double ttft_sum_ms_ = 0;
   int64_t ttft_count_ = 0;
+  double recent_ttft_ms_ = 0;  // kept until newer first tokens arrive
 };
 
 }  // namespace

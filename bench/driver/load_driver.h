@@ -21,7 +21,7 @@ struct DriverProgress {
   int64_t done = 0;   // finished requests (including warm-up)
   int64_t total = 0;  // requests planned (0: unknown, duration-bound)
   int64_t elapsed_ns = 0;
-  double recent_ttft_ms = 0;  // mean over requests finished since the last report
+  double recent_ttft_ms = 0;  // mean TTFT of the latest report period with first tokens
 };
 
 struct DriverOptions {
