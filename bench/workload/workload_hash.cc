@@ -1,6 +1,7 @@
 #include "bench/workload/workload_hash.h"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace infergate {
 
@@ -13,9 +14,23 @@ uint64_t fnv1a64(std::string_view bytes) {
   return hash;
 }
 
-std::string workload_hash(const nlohmann::json& resolved) {
+namespace {
+
+void relativize(nlohmann::json& doc, const char* pointer, const std::string& base_dir) {
+  const nlohmann::json::json_pointer ptr(pointer);
+  if (base_dir.empty() || !doc.contains(ptr) || !doc[ptr].is_string()) return;
+  const std::filesystem::path p(doc[ptr].get<std::string>());
+  if (p.is_absolute()) doc[ptr] = p.lexically_relative(base_dir).generic_string();
+}
+
+}  // namespace
+
+std::string workload_hash(const nlohmann::json& resolved, const std::string& base_dir) {
   nlohmann::json measured = resolved;
   for (const char* label : {"name", "description", "overrides"}) measured.erase(label);
+  for (const char* path : {"/dataset/path", "/target/model/gguf", "/target/model/safetensors"}) {
+    relativize(measured, path, base_dir);
+  }
   char hex[17];
   std::snprintf(hex, sizeof(hex), "%016llx",
                 static_cast<unsigned long long>(fnv1a64(measured.dump())));

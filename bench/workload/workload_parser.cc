@@ -453,7 +453,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.sweep = read_sweep(r, w.load);
   w.slo = read_slo(r);
   w.resolved = workload_to_json(w);
-  w.hash = workload_hash(w.resolved);
+  w.hash = workload_hash(w.resolved, base_dir);
   return w;
 }
 

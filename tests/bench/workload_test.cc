@@ -516,3 +516,24 @@ TEST_CASE("closest_match suggests plausible typos only") {
 
 }  // namespace
 }  // namespace infergate
+
+TEST_CASE("the hash does not depend on where the checkout lives", "[bench][workload]") {
+  namespace fs = std::filesystem;
+  const std::string text = R"({"schema": "infergate.workload/v1", "name": "w",
+    "target": {"type": "echo"},
+    "dataset": {"type": "jsonl", "path": "data/prompts.jsonl", "format": "tokens"},
+    "load": {"mode": "closed", "concurrency": 1, "num_requests": 1}})";
+  std::vector<std::string> hashes;
+  for (const char* root : {"infergate-hash-a", "infergate-hash-b/deeper"}) {
+    const fs::path dir = fs::temp_directory_path() / root;
+    fs::create_directories(dir / "data");
+    std::ofstream(dir / "data" / "prompts.jsonl")
+        << R"({"prompt_tokens": [1, 2], "output_tokens": 2})"
+        << "\n";
+    std::ofstream(dir / "w.json") << text;
+    hashes.push_back(infergate::load_workload_file((dir / "w.json").string()).hash);
+  }
+  REQUIRE(hashes[0] == hashes[1]);
+  fs::remove_all(fs::temp_directory_path() / "infergate-hash-a");
+  fs::remove_all(fs::temp_directory_path() / "infergate-hash-b");
+}
