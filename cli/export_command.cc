@@ -3,8 +3,8 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "cli/command_line.h"
 #include "cli/model_argument.h"
-#include "kernels/tensor.h"
 
 namespace infergate {
 
@@ -21,15 +21,10 @@ int export_command(int argc, char** argv) {
       "format", po::value(&format)->required(), "gguf | safetensors")(
       "out", po::value(&out)->required(), "output .gguf file or safetensors directory")(
       "dtype", po::value(&dtype)->default_value(dtype), "auto | f32 | f16 | bf16 | q8_0");
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_command_line(argc, argv, desc);
+  if (!parsed) return 0;
   ModelWeights weights = load_model(parse_model_argument(model, seed));
-  if (dtype != "auto") weights.convert_matrices(parse_dtype(dtype));
+  weights.apply_weight_dtype(dtype);
   export_model(weights, format, out);
   std::cout << "wrote " << out << " (" << format << ", " << weights.nbytes()
             << " bytes of weights)\n";

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/command_line.h"
 #include "cli/engine_options.h"
 #include "cli/model_argument.h"
 #include "engine/core/clock.h"
@@ -104,13 +105,9 @@ int generate_command(int argc, char** argv) {
       "sample-seed", po::value(&o.sample_seed)->default_value(0), "seed of request i is this + i")(
       "stop-at-eos", "end a request at the end-of-sequence token (default: ignore it)");
   add_engine_options(desc, config, kv_dtype);
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_command_line(argc, argv, desc);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   apply_engine_switches(vm, config, kv_dtype);
   o.sampling.ignore_eos = !vm.count("stop-at-eos");
   if (o.num_prompts < 1) throw std::invalid_argument("--num-prompts must be >= 1");

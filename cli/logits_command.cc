@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "cli/model_argument.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/model/batch_input.h"
@@ -87,16 +88,12 @@ int logits_command(int argc, char** argv) {
       "reference",
       "use the reference forward pass (double accumulation) instead of the optimized one")(
       "threads", po::value(&threads)->default_value(0), "optimized path threads (0: all cores)");
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_command_line(argc, argv, desc);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   const std::vector<int32_t> tokens = parse_tokens(token_list);
   ModelWeights weights = load_model(parse_model_argument(model, seed));
-  if (dtype != "auto") weights.convert_matrices(parse_dtype(dtype));
+  weights.apply_weight_dtype(dtype);
   const int vocab = weights.config.vocab_size;
   for (int32_t t : tokens) {
     if (t >= vocab) {

@@ -13,6 +13,7 @@
 #include "bench/results/summary_table.h"
 #include "bench/trace/nvtx_trace_recorder.h"
 #include "bench/workload/workload_parser.h"
+#include "cli/command_line.h"
 
 namespace infergate {
 
@@ -47,13 +48,9 @@ int run_command(int argc, char** argv) {
       "requests", "keep per-request records in the results file")("quiet,q", "no progress output");
   po::positional_options_description pos;
   pos.add("workload", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(desc).positional(pos).run(), vm);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_command_line(argc, argv, desc, pos);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
   if (!trace.empty()) {  // before anything can make the first NVTX call
     std::string why_not;
     if (!NvtxTraceRecorder::install(&why_not)) {

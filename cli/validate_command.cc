@@ -7,6 +7,7 @@
 
 #include "bench/workload/workload_error.h"
 #include "bench/workload/workload_parser.h"
+#include "cli/command_line.h"
 
 namespace infergate {
 
@@ -48,13 +49,8 @@ int validate_command(int argc, char** argv) {
   all.add(desc).add(hidden);
   po::positional_options_description positional;
   positional.add("file", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
-  po::notify(vm);
+  const auto parsed = parse_command_line(argc, argv, all, positional);
+  if (!parsed) return 0;
   if (o.files.empty()) throw std::invalid_argument("expected a workload file (see --help)");
   bool all_ok = true;
   for (const std::string& file : o.files) all_ok = validate_file(file, o) && all_ok;

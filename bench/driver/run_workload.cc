@@ -34,9 +34,7 @@ class TargetFactory {
     }
     if (spec.type == "engine") {
       weights_ = load_model(spec.model);
-      if (spec.engine.weight_dtype != "auto") {
-        weights_.convert_matrices(parse_dtype(spec.engine.weight_dtype));
-      }
+      weights_.apply_weight_dtype(spec.engine.weight_dtype);
     }
   }
 

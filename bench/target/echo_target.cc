@@ -59,14 +59,7 @@ void EchoTarget::delay_loop() {
     lock.lock();
     if (p.remaining > 0) pending_.push_back({p.index, p.remaining, p.next_ns + period});
   }
-  for (const Pending& p : pending_) {
-    TargetEvent e;
-    e.index = p.index;
-    e.finished = true;
-    e.finished_ns = now_ns();
-    e.status = RequestStatus::kAborted;
-    sink_(std::move(e));
-  }
+  for (const Pending& p : pending_) sink_(end_event(p.index, RequestStatus::kAborted));
   pending_.clear();
 }
 

@@ -47,13 +47,7 @@ void EngineTarget::admit(std::vector<Submission>& batch) {
       engine_->add_request(std::to_string(s.index), std::move(s.prompt), params);
       in_flight_.insert(s.index);
     } catch (const std::exception& e) {  // refused: report it, keep serving the others
-      TargetEvent ev;
-      ev.index = s.index;
-      ev.finished = true;
-      ev.finished_ns = now_ns();
-      ev.status = RequestStatus::kError;
-      ev.error = e.what();
-      sink_(std::move(ev));
+      sink_(end_event(s.index, RequestStatus::kError, e.what()));
     }
   }
   batch.clear();
@@ -101,14 +95,7 @@ void EngineTarget::abort_all() {
     std::lock_guard<std::mutex> lock(mutex_);
     never_admitted.swap(queue_);
   }
-  for (const Submission& s : never_admitted) {
-    TargetEvent ev;
-    ev.index = s.index;
-    ev.finished = true;
-    ev.finished_ns = now_ns();
-    ev.status = RequestStatus::kAborted;
-    sink_(std::move(ev));
-  }
+  for (const Submission& s : never_admitted) sink_(end_event(s.index, RequestStatus::kAborted));
   for (uint64_t index : in_flight_) engine_->abort(std::to_string(index));
   publish(engine_->step());  // reports each abort once
 }

@@ -24,6 +24,9 @@ struct TargetEvent {
   int preemptions = 0;
 };
 
+// The final event of a request that produced no (more) tokens: an error or an abort.
+TargetEvent end_event(uint64_t index, RequestStatus status, std::string error = {});
+
 using TargetEventSink = std::function<void(TargetEvent&&)>;
 
 class Target {

@@ -28,7 +28,7 @@ Engine::Engine(EngineConfig config, ModelWeights weights)
     : config_(std::move(config)), weights_(std::move(weights)), next_seed_(config_.seed) {
   config_.validate();
   weights_.config.validate();
-  if (config_.weight_dtype != "auto") weights_.convert_matrices(parse_dtype(config_.weight_dtype));
+  weights_.apply_weight_dtype(config_.weight_dtype);
   max_model_len_ = resolve_max_model_len(config_, weights_.config);
   if (!config_.chunked_prefill && config_.max_num_batched_tokens < max_model_len_) {
     throw std::invalid_argument(

@@ -31,4 +31,8 @@ void ModelWeights::convert_matrices(DType dtype) {
   }
 }
 
+void ModelWeights::apply_weight_dtype(const std::string& weight_dtype) {
+  if (weight_dtype != "auto") convert_matrices(parse_dtype(weight_dtype));
+}
+
 }  // namespace infergate

@@ -51,6 +51,8 @@ struct ModelWeights {
   void for_each_tensor(Fn&& fn) const;
   // Converts every matrix except the MoE router (not norms/biases) to `dtype`.
   void convert_matrices(DType dtype);
+  // A weight_dtype setting: "auto" keeps the loaded dtypes, any other name converts as above.
+  void apply_weight_dtype(const std::string& weight_dtype);
 };
 
 // Hugging Face names of the tensors of layer `i` and the globals.

@@ -1,14 +1,50 @@
 #include "kernels/cpu/linear.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
 #include "kernels/cpu/convert.h"
+#include "kernels/cpu/linear_kernels.h"
 
 namespace infergate {
 
+namespace detail {
+
+const LinearKernels& linear_kernels_for(IsaLevel level) {
+  switch (level) {
+    case IsaLevel::kAmx:
+    case IsaLevel::kAvx512:
+      return avx512_linear_kernels();
+    case IsaLevel::kAvx2:
+      return avx2_linear_kernels();
+    case IsaLevel::kGeneric:
+      break;
+  }
+  return generic_linear_kernels();
+}
+
+}  // namespace detail
+
 namespace {
+
+using detail::kPanelWidth;
+
+// Blocking: an mc x kc slice of x stays in L2 while this thread's panels stream past it; a
+// kc x 32 panel block (16-32 KiB) stays in L1 across all row tiles.
+constexpr int64_t kMc = 192;
+constexpr int64_t kKc = 256;
+// Below this many multiply-adds a loop runs on the calling thread: waking a worker costs more.
+constexpr int64_t kMinParallelWork = 1 << 15;
+
+struct WeightView {
+  const void* data;
+  DType dtype;
+  int64_t n, k;
+  bool panelized;
+};
 
 void check_weight(const Tensor& w) {
   if (w.shape().size() != 2) {
@@ -16,29 +52,126 @@ void check_weight(const Tensor& w) {
   }
 }
 
+// Runs body(begin, end) over [0, items) in chunks handed out dynamically, about eight per
+// thread: on a shared machine one core may be slower, and a static split would wait for it.
+template <typename Body>
+void parallel_chunks(ThreadPool& pool, int64_t items, int64_t work, Body&& body) {
+  const int64_t threads = work < kMinParallelWork ? 1 : pool.size();
+  const int64_t chunk = std::max<int64_t>(1, (items + threads * 8 - 1) / (threads * 8));
+  const int64_t chunks = (items + chunk - 1) / chunk;
+  if (threads == 1 || chunks == 1) {
+    body(int64_t{0}, items);
+    return;
+  }
+  std::atomic<int64_t> next{0};
+  pool.parallel_for(std::min(threads, chunks), [&](int64_t, int64_t) {
+    for (int64_t c = next.fetch_add(1); c < chunks; c = next.fetch_add(1)) {
+      body(c * chunk, std::min(items, (c + 1) * chunk));
+    }
+  });
+}
+
+// m == 1 over a row-major weight.
+void gemv(const float* x, const WeightView& w, float* y, ThreadPool& pool) {
+  const auto& kernels = detail::linear_kernels_for(active_isa());
+  const size_t row_bytes = dtype_bytes(w.dtype, w.k);
+  parallel_chunks(pool, w.n, w.n * w.k, [&](int64_t r0, int64_t r1) {
+    kernels.gemv_rows(x, static_cast<const uint8_t*>(w.data) + row_bytes * size_t(r0), w.dtype, w.k,
+                      r1 - r0, y + r0);
+  });
+}
+
+// Panels [p0, p1) of the output, all m rows: the per-thread body of gemm().
+void gemm_panels(const float* x, int64_t m, const WeightView& w, int64_t p0, int64_t p1, float* y,
+                 const detail::LinearKernels& kernels) {
+  const int64_t kc = w.panelized && m <= 4 ? w.k : kKc;  // small m: stream whole panels
+  thread_local std::vector<float> scratch;
+  if (!w.panelized) scratch.resize(static_cast<size_t>(kKc * kPanelWidth));
+  const size_t elem = w.dtype == DType::kF32 ? 4 : 2;
+  const int64_t kp = detail::panel_k(w.dtype, w.k);  // stored k per panel
+  for (int64_t m0 = 0; m0 < m; m0 += kMc) {
+    const int64_t mb = std::min(kMc, m - m0);
+    for (int64_t k0 = 0; k0 < w.k; k0 += kc) {
+      const int64_t kb = std::min(kc, w.k - k0);
+      for (int64_t p = p0; p < p1; ++p) {
+        const void* block = scratch.data();
+        DType block_dtype = DType::kF32;
+        if (w.panelized) {
+          block = static_cast<const uint8_t*>(w.data) + (p * kp + k0) * kPanelWidth * elem;
+          block_dtype = w.dtype;
+        } else {
+          kernels.pack_panel_f32(w.data, w.dtype, w.n, w.k, p * kPanelWidth, k0, kb,
+                                 scratch.data());
+        }
+        const int ncols = static_cast<int>(std::min<int64_t>(kPanelWidth, w.n - p * kPanelWidth));
+        kernels.gemm_panel(x + m0 * w.k + k0, w.k, mb, block, block_dtype, kb,
+                           y + m0 * w.n + p * kPanelWidth, w.n, ncols, k0 > 0);
+      }
+    }
+  }
+}
+
+void gemm(const float* x, int64_t m, const WeightView& w, float* y, ThreadPool& pool) {
+  const auto& kernels = detail::linear_kernels_for(active_isa());
+  const int64_t panels = (w.n + kPanelWidth - 1) / kPanelWidth;
+  parallel_chunks(pool, panels, m * w.n * w.k,
+                  [&](int64_t p0, int64_t p1) { gemm_panels(x, m, w, p0, p1, y, kernels); });
+}
+
+// Packed bf16 weights on AMX: x is split into bf16 hi/lo planes once per call (in parallel),
+// then threads share out the panels; row blocks of kAmxMc keep their planes in L2.
+void gemm_amx(const float* x, int64_t m, const WeightView& w, float* y, ThreadPool& pool,
+              const detail::AmxKernels& amx) {
+  constexpr int64_t kAmxMc = 128;
+  const int64_t rows = (m + 31) / 32 * 32, kp = detail::panel_k(w.dtype, w.k);
+  thread_local std::vector<uint16_t> planes;
+  planes.resize(static_cast<size_t>(2 * rows * kp));
+  uint16_t* hi = planes.data();
+  uint16_t* lo = hi + rows * kp;
+  parallel_chunks(pool, rows, rows * kp * 8,
+                  [&](int64_t r0, int64_t r1) { amx.split_bf16(x, m, w.k, kp, r0, r1, hi, lo); });
+  const int64_t panels = (w.n + kPanelWidth - 1) / kPanelWidth;
+  const auto* data = static_cast<const uint16_t*>(w.data);
+  parallel_chunks(pool, panels, m * w.n * w.k, [&](int64_t p0, int64_t p1) {
+    for (int64_t m0 = 0; m0 < rows; m0 += kAmxMc) {
+      const int64_t mb = std::min(kAmxMc, rows - m0);
+      amx.gemm_panels(hi + m0 * kp, lo + m0 * kp, mb, std::min(mb, m - m0), data, kp, p0, p1,
+                      y + m0 * w.n, w.n, w.n);
+    }
+  });
+}
+
+// AMX pays off once a 32-row tile is mostly real rows.
+constexpr int64_t kAmxMinRows = 24;
+
+const detail::AmxKernels* amx_for(const WeightView& w, int64_t m) {
+  if (active_isa() < IsaLevel::kAmx || !w.panelized || w.dtype != DType::kBF16) return nullptr;
+  return m >= kAmxMinRows ? detail::amx_kernels() : nullptr;
+}
+
+void run(const float* x, int64_t m, const WeightView& w, float* y, ThreadPool& pool) {
+  if (m <= 0 || w.n <= 0) return;
+  if (w.k == 0) {
+    std::fill(y, y + m * w.n, 0.0f);
+  } else if (m == 1 && !w.panelized) {
+    gemv(x, w, y, pool);
+  } else if (const detail::AmxKernels* amx = amx_for(w, m)) {
+    gemm_amx(x, m, w, y, pool, *amx);
+  } else {
+    gemm(x, m, w, y, pool);
+  }
+}
+
 }  // namespace
 
 void linear(const float* x, int64_t m, const Tensor& w, float* y, ThreadPool& pool) {
   check_weight(w);
-  const int64_t n = w.dim(0), k = w.dim(1);
-  // Rows of W are converted to fp32 once per tile and reused across all m inputs.
-  constexpr int64_t kRowTile = 16;
-  pool.parallel_for((n + kRowTile - 1) / kRowTile, [&](int64_t tb, int64_t te) {
-    std::vector<float> rows(static_cast<size_t>(kRowTile * k));
-    for (int64_t t = tb; t < te; ++t) {
-      const int64_t r0 = t * kRowTile, r1 = std::min(n, r0 + kRowTile);
-      to_f32(w, r0 * k, (r1 - r0) * k, rows.data());
-      for (int64_t i = 0; i < m; ++i) {
-        const float* xi = x + i * k;
-        for (int64_t r = r0; r < r1; ++r) {
-          const float* wr = rows.data() + (r - r0) * k;
-          float acc = 0;
-          for (int64_t j = 0; j < k; ++j) acc += xi[j] * wr[j];
-          y[i * n + r] = acc;
-        }
-      }
-    }
-  });
+  run(x, m, {w.raw(), w.dtype(), w.dim(0), w.dim(1), false}, y, pool);
+}
+
+void linear(const float* x, int64_t m, const PackedWeight& w, float* y, ThreadPool& pool) {
+  if (!w.defined()) throw std::invalid_argument("linear: packed weight is empty");
+  run(x, m, {w.storage().raw(), w.dtype(), w.rows(), w.cols(), w.panelized()}, y, pool);
 }
 
 void linear_reference(const float* x, int64_t m, const Tensor& w, float* y) {

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kernels/cpu/convert.h"
 
@@ -21,33 +23,96 @@ void rms_norm(const float* x, const float* weight, int64_t rows, int64_t dim, fl
   }
 }
 
+namespace {
+
+// cos/sin of position * theta^(-2i/head_dim), computed in double once per position and cached
+// per thread: prefill would otherwise spend more time in sin/cos than in the rotation.
+class RopeTable {
+ public:
+  const float* cos_row(int64_t pos) { return cos_.data() + pos * half_; }
+  const float* sin_row(int64_t pos) { return sin_.data() + pos * half_; }
+
+  void prepare(int head_dim, float theta, int64_t max_pos) {
+    if (head_dim != head_dim_ || theta != theta_) {
+      head_dim_ = head_dim, theta_ = theta, half_ = head_dim / 2, rows_ = 0;
+      cos_.clear(), sin_.clear();
+    }
+    if (max_pos < rows_) return;
+    const int64_t rows = std::max<int64_t>(max_pos + 1, rows_ * 2);
+    cos_.resize(static_cast<size_t>(rows * half_));
+    sin_.resize(static_cast<size_t>(rows * half_));
+    for (int64_t p = rows_; p < rows; ++p) {
+      for (int i = 0; i < half_; ++i) {
+        const double inv_freq = std::pow(double(theta), -2.0 * i / double(head_dim));
+        const double angle = double(p) * double(float(inv_freq));
+        cos_[size_t(p * half_ + i)] = float(std::cos(angle));
+        sin_[size_t(p * half_ + i)] = float(std::sin(angle));
+      }
+    }
+    rows_ = rows;
+  }
+
+ private:
+  int head_dim_ = 0;
+  float theta_ = 0;
+  int half_ = 0;
+  int64_t rows_ = 0;
+  std::vector<float> cos_, sin_;
+};
+
+// exp for float, vectorizable (Cephes' polynomial on a reduced argument; ~1 ulp); x clamped
+// to the finite range.
+inline float exp_approx(float x) {
+  x = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  const float n = (x * 1.44269504088896341f + kRound) - kRound;
+  float r = x - n * 0.693359375f;
+  r = r + n * 2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const int32_t e = (static_cast<int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &e, 4);
+  return p * scale;
+}
+
+}  // namespace
+
 void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, int head_dim,
                float theta) {
+  if (rows <= 0) return;
+  thread_local RopeTable table;
+  table.prepare(head_dim, theta, *std::max_element(positions, positions + rows));
   const int half = head_dim / 2;
-  std::vector<float> inv_freq(static_cast<size_t>(half));
-  for (int i = 0; i < half; ++i) {
-    inv_freq[size_t(i)] = float(std::pow(double(theta), -2.0 * i / double(head_dim)));
-  }
-  std::vector<float> cos_v(static_cast<size_t>(half)), sin_v(static_cast<size_t>(half));
   for (int64_t r = 0; r < rows; ++r) {
-    for (int i = 0; i < half; ++i) {
-      const double angle = double(positions[r]) * double(inv_freq[size_t(i)]);
-      cos_v[size_t(i)] = float(std::cos(angle));
-      sin_v[size_t(i)] = float(std::sin(angle));
-    }
+    if (positions[r] < 0) throw std::out_of_range("rope_neox: negative position");
+    const float* c = table.cos_row(positions[r]);
+    const float* s = table.sin_row(positions[r]);
     for (int h = 0; h < num_heads; ++h) {
-      float* v = x + (r * num_heads + h) * head_dim;
+      float* lo = x + (r * num_heads + h) * head_dim;
+      float* hi = lo + half;
       for (int i = 0; i < half; ++i) {
-        const float a = v[i], b = v[i + half];
-        v[i] = a * cos_v[size_t(i)] - b * sin_v[size_t(i)];
-        v[i + half] = b * cos_v[size_t(i)] + a * sin_v[size_t(i)];
+        const float a = lo[i], b = hi[i];
+        lo[i] = a * c[i] - b * s[i];
+        hi[i] = b * c[i] + a * s[i];
       }
     }
   }
 }
 
 void silu_mul(const float* gate, const float* up, int64_t n, float* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
+  for (int64_t i = 0; i < n; ++i) out[i] = gate[i] / (1.0f + exp_approx(-gate[i])) * up[i];
+}
+
+void silu_mul_rows(const float* gate_up, int64_t rows, int64_t width, float* out) {
+  for (int64_t r = 0; r < rows; ++r) {
+    silu_mul(gate_up + r * 2 * width, gate_up + r * 2 * width + width, width, out + r * width);
+  }
 }
 
 void add_inplace(float* x, const float* y, int64_t n) {

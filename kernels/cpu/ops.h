@@ -14,8 +14,12 @@ void rms_norm(const float* x, const float* weight, int64_t rows, int64_t dim, fl
 // element i pairs with i + head_dim/2. x: [rows, num_heads * head_dim], rotated in place.
 void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, int head_dim,
                float theta);
-// out[i] = silu(gate[i]) * up[i]
+// out[i] = silu(gate[i]) * up[i]. out may alias gate or up.
 void silu_mul(const float* gate, const float* up, int64_t n, float* out);
+// The same over rows of a fused gate|up projection: out[r, :] = silu(gu[r, :w]) * gu[r, w:2w],
+// for gate_up [rows, 2 * width] (one linear call with prepare_weight({&gate, &up})). out may
+// alias gate_up (rows are read ahead of where they are written).
+void silu_mul_rows(const float* gate_up, int64_t rows, int64_t width, float* out);
 // x[i] += y[i]
 void add_inplace(float* x, const float* y, int64_t n);
 // Numerically stable softmax in place.

@@ -1,23 +1,23 @@
 #include "kernels/cpu/paged_attention.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
+#include "kernels/cpu/attention_kernels.h"
 #include "kernels/cpu/convert.h"
 
 namespace infergate {
 
 namespace {
 
-size_t element_bytes(DType dtype) { return dtype == DType::kF32 ? 4 : 2; }
+using detail::AttentionWork;
 
-// Pointer to the head_dim vector of (slot, kv_head) in a cache tensor.
-const uint8_t* slot_ptr(const void* base, const KvLayerView& c, int64_t slot, int kv_head) {
-  const int64_t index = (slot * c.num_kv_heads + kv_head) * c.head_dim;
-  return static_cast<const uint8_t*>(base) + size_t(index) * element_bytes(c.dtype);
-}
+size_t element_bytes(DType dtype) { return dtype == DType::kF32 ? 4 : 2; }
 
 void load_row(const uint8_t* p, DType dtype, int n, float* out) {
   if (dtype == DType::kF32) {
@@ -32,11 +32,86 @@ void load_row(const uint8_t* p, DType dtype, int n, float* out) {
   }
 }
 
-int64_t slot_of(const AttentionSequence& s, int block_size, int64_t pos) {
-  return int64_t(s.block_table[pos / block_size]) * block_size + pos % block_size;
+detail::AttendFn choose_kernel(const KvLayerView& c, int group) {
+  const bool shape_ok = c.head_dim % 16 == 0 && c.head_dim <= 256 && group <= 16;
+  if (shape_ok && active_isa() >= IsaLevel::kAvx512) return &detail::attend_avx512;
+  return &detail::attend_portable;
 }
 
+// One work item per (sequence, query block, KV head), costliest first so that dynamic
+// scheduling ends with small items (the causal triangle makes late query blocks dearer).
+std::vector<AttentionWork> plan(const float* q, const AttentionSequence* seqs, int64_t num_seqs,
+                                const KvLayerView& c, int num_heads, float scale, float* out) {
+  const int group = num_heads / c.num_kv_heads;
+  const int64_t stride = int64_t(num_heads) * c.head_dim;
+  std::vector<AttentionWork> work;
+  for (int64_t s = 0; s < num_seqs; ++s) {
+    const AttentionSequence& seq = seqs[s];
+    for (int64_t j0 = 0; j0 < seq.query_len; j0 += detail::kQueryBlock) {
+      for (int h = 0; h < c.num_kv_heads; ++h) {
+        AttentionWork w;
+        w.q = q + (seq.query_start + j0) * stride;
+        w.out = out + (seq.query_start + j0) * stride;
+        w.first_pos = seq.context_len - seq.query_len + j0;
+        w.num_queries = int(std::min<int64_t>(detail::kQueryBlock, seq.query_len - j0));
+        w.kv_head = h;
+        w.group = group;
+        w.num_heads = num_heads;
+        w.scale = scale;
+        w.block_table = seq.block_table;
+        w.cache = &c;
+        work.push_back(w);
+      }
+    }
+  }
+  std::stable_sort(work.begin(), work.end(), [](const AttentionWork& a, const AttentionWork& b) {
+    return a.first_pos + a.num_queries > b.first_pos + b.num_queries;
+  });
+  return work;
+}
+
+struct FreeDeleter {
+  void operator()(float* p) const { std::free(p); }
+};
+
 }  // namespace
+
+namespace detail {
+
+// The portable kernel: per row, per position, an online softmax in fp32.
+void attend_portable(const AttentionWork& w) {
+  const KvLayerView& c = *w.cache;
+  const int hd = c.head_dim;
+  const int64_t stride = int64_t(w.num_heads) * hd;
+  float* kv = w.scratch;
+  float* acc = kv + hd;
+  for (int r = 0; r < w.num_queries * w.group; ++r) {
+    const int64_t off = (r / w.group) * stride + int64_t(w.kv_head * w.group + r % w.group) * hd;
+    const float* qv = w.q + off;
+    const int64_t pos = w.first_pos + r / w.group;
+    float mx = -INFINITY, sum = 0;
+    std::fill(acc, acc + hd, 0.0f);
+    for (int64_t p = 0; p <= pos; ++p) {
+      const int64_t slot =
+          int64_t(w.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
+      const size_t index =
+          size_t((slot * c.num_kv_heads + w.kv_head) * hd) * element_bytes(c.dtype);
+      load_row(static_cast<const uint8_t*>(c.k) + index, c.dtype, hd, kv);
+      float dot = 0;
+      for (int i = 0; i < hd; ++i) dot += qv[i] * kv[i];
+      const float s = dot * w.scale;
+      const float new_max = std::max(mx, s);
+      const float corr = std::exp(mx - new_max), e = std::exp(s - new_max);
+      sum = sum * corr + e;
+      mx = new_max;
+      load_row(static_cast<const uint8_t*>(c.v) + index, c.dtype, hd, kv);
+      for (int i = 0; i < hd; ++i) acc[i] = acc[i] * corr + e * kv[i];
+    }
+    for (int i = 0; i < hd; ++i) w.out[off + i] = acc[i] / sum;
+  }
+}
+
+}  // namespace detail
 
 void write_kv(const float* k, const float* v, const int64_t* slot_mapping, int64_t num_tokens,
               const KvLayerView& c) {
@@ -55,46 +130,23 @@ void write_kv(const float* k, const float* v, const int64_t* slot_mapping, int64
 void paged_attention(const float* q, const AttentionSequence* seqs, int64_t num_seqs,
                      const KvLayerView& c, int num_heads, float scale, float* out,
                      ThreadPool& pool) {
-  const int hd = c.head_dim;
-  const int group = num_heads / c.num_kv_heads;
-  // Work items are (query row, head); each row remembers its sequence and its index in it.
-  struct Row {
-    int64_t seq;
-    int64_t local;
-  };
-  std::vector<Row> rows;
-  for (int64_t s = 0; s < num_seqs; ++s) {
-    for (int64_t j = 0; j < seqs[s].query_len; ++j) rows.push_back({s, j});
-  }
-  const int64_t items = int64_t(rows.size()) * num_heads;
-  pool.parallel_for(items, [&](int64_t begin, int64_t end) {
-    std::vector<float> scores, kv(static_cast<size_t>(hd)), acc(static_cast<size_t>(hd));
-    for (int64_t item = begin; item < end; ++item) {
-      const Row& row = rows[size_t(item / num_heads)];
-      const int h = int(item % num_heads);
-      const AttentionSequence& s = seqs[row.seq];
-      const int64_t pos = s.context_len - s.query_len + row.local;
-      const int64_t token = s.query_start + row.local;
-      const float* qv = q + (token * num_heads + h) * hd;
-      const int kvh = h / group;
-      scores.resize(size_t(pos + 1));
-      float mx = -INFINITY;
-      for (int64_t p = 0; p <= pos; ++p) {
-        load_row(slot_ptr(c.k, c, slot_of(s, c.block_size, p), kvh), c.dtype, hd, kv.data());
-        float dot = 0;
-        for (int i = 0; i < hd; ++i) dot += qv[i] * kv[size_t(i)];
-        scores[size_t(p)] = dot * scale;
-        mx = std::max(mx, scores[size_t(p)]);
-      }
-      float sum = 0;
-      for (auto& x : scores) sum += (x = std::exp(x - mx));
-      std::fill(acc.begin(), acc.end(), 0.0f);
-      for (int64_t p = 0; p <= pos; ++p) {
-        load_row(slot_ptr(c.v, c, slot_of(s, c.block_size, p), kvh), c.dtype, hd, kv.data());
-        const float w = scores[size_t(p)] / sum;
-        for (int i = 0; i < hd; ++i) acc[size_t(i)] += w * kv[size_t(i)];
-      }
-      std::copy(acc.begin(), acc.end(), out + (token * num_heads + h) * hd);
+  std::vector<AttentionWork> work = plan(q, seqs, num_seqs, c, num_heads, scale, out);
+  if (work.empty()) return;
+  const detail::AttendFn attend = choose_kernel(c, num_heads / c.num_kv_heads);
+  const size_t scratch_bytes =
+      (size_t(detail::attention_scratch_floats(c.head_dim)) * sizeof(float) + 63) / 64 * 64;
+  std::atomic<size_t> next{0};
+  const int64_t workers = std::min<int64_t>(pool.size(), int64_t(work.size()));
+  pool.parallel_for(workers, [&](int64_t, int64_t) {
+    thread_local std::unique_ptr<float, FreeDeleter> scratch;
+    thread_local size_t scratch_size = 0;
+    if (scratch_size < scratch_bytes) {
+      scratch.reset(static_cast<float*>(std::aligned_alloc(64, scratch_bytes)));
+      scratch_size = scratch_bytes;
+    }
+    for (size_t i = next.fetch_add(1); i < work.size(); i = next.fetch_add(1)) {
+      work[i].scratch = scratch.get();
+      attend(work[i]);
     }
   });
 }

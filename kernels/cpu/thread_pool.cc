@@ -1,25 +1,39 @@
 #include "kernels/cpu/thread_pool.h"
 
+#include <algorithm>
 #include <chrono>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace infergate {
 
 namespace {
-constexpr auto kSpinTime = std::chrono::microseconds(200);
+
+// Long enough to bridge the serial work between two loops of a decode step (norms, sampling),
+// short enough not to burn a core when the engine is idle.
+constexpr auto kSpinTime = std::chrono::microseconds(300);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
 }
 
+}  // namespace
+
 ThreadPool::ThreadPool(int num_threads) {
-  if (num_threads <= 0) num_threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  if (num_threads <= 0) {
+    num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
   for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
 ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-    generation_.fetch_add(1);
-  }
-  wake_.notify_all();
+  stop_.store(true);
+  generation_.fetch_add(1);
+  generation_.notify_all();
   for (auto& t : workers_) t.join();
 }
 
@@ -27,25 +41,29 @@ void ThreadPool::run_chunk(int index) {
   const int64_t parts = size();
   const int64_t begin = n_ * index / parts;
   const int64_t end = n_ * (index + 1) / parts;
-  if (begin < end) (*fn_)(begin, end);
+  if (begin < end) invoker_(fn_, begin, end);
 }
 
-void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
+void ThreadPool::run(int64_t n, Invoker invoker, const void* fn) {
   if (n <= 0) return;
   if (workers_.empty() || n == 1) {
-    fn(0, n);
+    invoker(fn, 0, n);
     return;
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    n_ = n;
-    fn_ = &fn;
-    pending_.store(int(workers_.size()));
-    generation_.fetch_add(1, std::memory_order_release);
-  }
-  wake_.notify_all();
+  n_ = n;
+  invoker_ = invoker;
+  fn_ = fn;
+  pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+  // seq_cst: pairs with the sleeper's increment-then-recheck (no lost wake-up).
+  generation_.fetch_add(1);
+  if (sleepers_.load() > 0) generation_.notify_all();
   run_chunk(0);
-  while (pending_.load(std::memory_order_acquire) != 0) {
+  for (int spins = 0; pending_.load(std::memory_order_acquire) != 0; ++spins) {
+    if (spins < 4096) {
+      cpu_relax();
+    } else {
+      std::this_thread::yield();  // a worker was preempted; let it run
+    }
   }
 }
 
@@ -53,18 +71,18 @@ void ThreadPool::worker_loop(int index) {
   uint64_t seen = 0;
   for (;;) {
     const auto spin_until = std::chrono::steady_clock::now() + kSpinTime;
-    while (generation_.load(std::memory_order_acquire) == seen &&
-           std::chrono::steady_clock::now() < spin_until) {
+    uint64_t now = generation_.load(std::memory_order_acquire);
+    for (int i = 0; now == seen; ++i) {
+      cpu_relax();
+      if ((i & 63) == 63 && std::chrono::steady_clock::now() >= spin_until) {
+        sleepers_.fetch_add(1);
+        generation_.wait(seen);  // returns at once if generation_ moved meanwhile
+        sleepers_.fetch_sub(1);
+      }
+      now = generation_.load(std::memory_order_acquire);
     }
-    if (generation_.load(std::memory_order_acquire) == seen) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return generation_.load() != seen; });
-    }
-    seen = generation_.load(std::memory_order_acquire);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (stop_) return;
-    }
+    seen = now;
+    if (stop_.load(std::memory_order_acquire)) return;
     run_chunk(index);
     pending_.fetch_sub(1, std::memory_order_acq_rel);
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/model/model_config.h"
+#include "test_models.h"
 
 namespace infergate::testing {
 
@@ -58,14 +59,7 @@ inline size_t find_bytes(const std::vector<uint8_t>& bytes, const std::string& n
 }
 
 // "tiny" cut to 2 layers and 512 tokens, with grouped-query attention and an untied lm_head.
-inline ModelConfig dense_gqa_config() {
-  ModelConfig c = preset_config("tiny");
-  c.num_layers = 2;
-  c.vocab_size = 512;
-  c.num_kv_heads = 2;
-  c.tie_word_embeddings = false;
-  return c;
-}
+inline ModelConfig dense_gqa_config() { return testing::small_test_config(); }
 
 // Qwen2-style: q/k/v biases and tied embeddings.
 inline ModelConfig qwen2_bias_config() {

@@ -1,0 +1,53 @@
+// BM_PagedAttention: one layer of the small model's attention (12 heads, 4 KV heads, head_dim
+// 64, bf16 paged cache) for decode (sequences x 1 query) and prefill (1 x all queries).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "baselines.h"
+#include "bench_util.h"
+#include "kernels/cpu/paged_attention.h"
+
+namespace infergate::bench {
+namespace {
+
+void BM_PagedAttention(benchmark::State& state) {
+  const int seqs = int(state.range(0)), queries = int(state.range(1)),
+            context = int(state.range(2));
+  constexpr int kHeads = 12, kKvHeads = 4, kHd = 64, kBlock = 16;
+  const int64_t blocks_per_seq = (context + kBlock - 1) / kBlock, blocks = seqs * blocks_per_seq;
+  Tensor k = random_weight(DType::kBF16, blocks * kBlock, kKvHeads * kHd, 1);
+  Tensor v = random_weight(DType::kBF16, blocks * kBlock, kKvHeads * kHd, 2);
+  const KvLayerView view{k.mutable_raw(), v.mutable_raw(), DType::kBF16, blocks,
+                         kBlock,          kKvHeads,        kHd};
+  std::vector<int32_t> table(static_cast<size_t>(blocks));
+  for (int64_t b = 0; b < blocks; ++b) table[size_t(b)] = int32_t(b);
+  std::vector<AttentionSequence> batch;
+  for (int s = 0; s < seqs; ++s) {
+    batch.push_back({int64_t(s) * queries, queries, context, table.data() + s * blocks_per_seq});
+  }
+  const std::vector<float> q = random_activations(int64_t(seqs) * queries * kHeads * kHd, 3);
+  std::vector<float> out(q.size());
+  IterationTimer timer;
+  for (auto _ : state) {
+    timer.start();
+    paged_attention(q.data(), batch.data(), seqs, view, kHeads, 0.125f, out.data(), bench_pool());
+    timer.stop();
+  }
+  double attended = 0;
+  for (int j = 0; j < queries; ++j) attended += context - queries + j + 1;
+  const double flops = 4.0 * attended * kHd * kHeads * seqs;
+  const double kv_bytes = 2.0 * seqs * context * kKvHeads * kHd * 2;
+  report_rates(state, timer, double(seqs) * queries, kv_bytes, flops);
+}
+BENCHMARK(BM_PagedAttention)
+    ->Args({1, 1, 256})
+    ->Args({32, 1, 256})
+    ->Args({1, 512, 512})
+    ->ArgNames({"seqs", "queries", "context"})
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace infergate::bench

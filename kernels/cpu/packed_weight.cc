@@ -1,0 +1,125 @@
+#include "kernels/cpu/packed_weight.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+#include "kernels/cpu/linear_kernels.h"
+
+namespace infergate {
+
+namespace {
+
+using detail::kPanelWidth;
+
+// The rows of `parts`, concatenated, as one row-major tensor (borrowed when there is one part).
+Tensor stack_rows(const std::vector<const Tensor*>& parts) {
+  if (parts.empty()) throw std::invalid_argument("prepare_weight: no weights given");
+  int64_t n = 0;
+  const Tensor& first = *parts.front();
+  for (const Tensor* p : parts) {
+    if (p->shape().size() != 2 || p->dim(1) != first.dim(1) || p->dtype() != first.dtype()) {
+      throw std::invalid_argument(
+          "prepare_weight: weights must be 2-D with equal k and dtype, got " + p->shape_string() +
+          " " + dtype_name(p->dtype()) + " vs " + first.shape_string() + " " +
+          dtype_name(first.dtype()));
+    }
+    n += p->dim(0);
+  }
+  if (parts.size() == 1) return first;
+  Tensor out = Tensor::zeros(first.dtype(), {n, first.dim(1)});
+  uint8_t* dst = static_cast<uint8_t*>(out.mutable_raw());
+  for (const Tensor* p : parts) {
+    std::memcpy(dst, p->raw(), p->nbytes());
+    dst += p->nbytes();
+  }
+  return out;
+}
+
+// Panel p holds rows [32p, 32p + 32) as [kp][32]: element (t, j) at index(t, j).
+template <typename T, typename Index>
+void pack_panels(const T* src, int64_t n, int64_t k, int64_t kp, Index index, T* dst) {
+  const int64_t panels = (n + kPanelWidth - 1) / kPanelWidth;
+  for (int64_t p = 0; p < panels; ++p) {
+    T* out = dst + p * kp * kPanelWidth;
+    for (int j = 0; j < kPanelWidth; ++j) {
+      const int64_t row = p * kPanelWidth + j;
+      if (row >= n) break;  // the zero-filled tail stays zero
+      const T* in = src + row * k;
+      for (int64_t t = 0; t < k; ++t) out[index(t, j)] = in[t];
+    }
+  }
+}
+
+int64_t dense_index(int64_t t, int j) { return t * kPanelWidth + j; }
+
+// Zeroed storage for panels. Large ones ask for 2 MiB pages (Linux THP in madvise mode): decode
+// streams every weight once per token, and with 4 KiB pages each 4 KiB costs a TLB walk.
+Tensor allocate_panels(DType dtype, std::vector<int64_t> shape) {
+  constexpr size_t kHugePage = size_t(2) << 20;
+  int64_t count = 1;
+  for (int64_t d : shape) count *= d;
+  const size_t bytes = dtype_bytes(dtype, count);
+  if (bytes < kHugePage) return Tensor::zeros(dtype, std::move(shape));
+  void* p = nullptr;
+  if (posix_memalign(&p, kHugePage, bytes) != 0) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+  madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure leaves 4 KiB pages
+#endif
+  std::memset(p, 0, bytes);
+  std::shared_ptr<const void> owner(p, [](const void* q) { std::free(const_cast<void*>(q)); });
+  return Tensor::borrow(dtype, std::move(shape), p, std::move(owner));
+}
+
+}  // namespace
+
+PackedWeight prepare_weight(const Tensor& w) { return prepare_weight(std::vector{&w}); }
+
+PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
+  Tensor w = stack_rows(parts);
+  PackedWeight out;
+  out.rows_ = w.dim(0);
+  out.cols_ = w.dim(1);
+  if (w.dtype() == DType::kQ8_0) {
+    out.data_ = std::move(w);
+    return out;
+  }
+  const int64_t n = out.rows_, k = out.cols_, kp = detail::panel_k(w.dtype(), k);
+  const int64_t panels = (n + kPanelWidth - 1) / kPanelWidth;
+  out.data_ = allocate_panels(w.dtype(), {panels, kp, kPanelWidth});
+  out.panelized_ = true;
+  if (w.dtype() == DType::kF32) {
+    pack_panels(w.data<float>(), n, k, kp, dense_index, out.data_.mutable_data<float>());
+  } else if (w.dtype() == DType::kBF16) {
+    pack_panels(w.data<uint16_t>(), n, k, kp, detail::bf16_panel_index,
+                out.data_.mutable_data<uint16_t>());
+  } else {
+    pack_panels(w.data<uint16_t>(), n, k, kp, dense_index, out.data_.mutable_data<uint16_t>());
+  }
+  return out;
+}
+
+Tensor PackedWeight::unpack() const {
+  if (!panelized_) return data_;
+  Tensor out = Tensor::zeros(dtype(), {rows_, cols_});
+  const size_t es = dtype_bytes(dtype(), 1);
+  const uint8_t* src = static_cast<const uint8_t*>(data_.raw());
+  uint8_t* dst = static_cast<uint8_t*>(out.mutable_raw());
+  const int64_t kp = data_.dim(1);
+  for (int64_t r = 0; r < rows_; ++r) {
+    const int64_t p = r / kPanelWidth;
+    const int j = static_cast<int>(r % kPanelWidth);
+    for (int64_t t = 0; t < cols_; ++t) {
+      const int64_t at =
+          dtype() == DType::kBF16 ? detail::bf16_panel_index(t, j) : dense_index(t, j);
+      std::memcpy(dst + static_cast<size_t>(r * cols_ + t) * es,
+                  src + static_cast<size_t>(p * kp * kPanelWidth + at) * es, es);
+    }
+  }
+  return out;
+}
+
+}  // namespace infergate

@@ -1,0 +1,46 @@
+// A linear weight repacked once, at load time, into the layout the GEMM kernels stream: column
+// panels of 32 output rows, each stored k-major ([k][32]), so every k step of the micro-kernel
+// reads one contiguous 64- or 128-byte row and no per-call transposition is needed.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/tensor.h"
+
+namespace infergate {
+
+class PackedWeight {
+ public:
+  PackedWeight() = default;
+
+  bool defined() const { return data_.defined(); }
+  int64_t rows() const { return rows_; }  // n, the output features
+  int64_t cols() const { return cols_; }  // k, the input features
+  DType dtype() const { return data_.dtype(); }
+  // True for F32/F16/BF16 (stored as panels). Q8_0 keeps its row-major blocks: its scales run
+  // along k, which a column panel would split; linear() then packs panels per call.
+  bool panelized() const { return panelized_; }
+  size_t nbytes() const { return data_.nbytes(); }
+  // Panels [ceil(n / 32), k', 32] in dtype() when panelized() (k' = k, or k rounded up to 32
+  // for bf16, whose panels keep k in pairs: see kernels/cpu/linear_kernels.h), else the
+  // row-major weight.
+  const Tensor& storage() const { return data_; }
+  // The weight back in row-major [n, k] form (tests, exporters).
+  Tensor unpack() const;
+
+ private:
+  friend PackedWeight prepare_weight(const std::vector<const Tensor*>& parts);
+  Tensor data_;
+  int64_t rows_ = 0;
+  int64_t cols_ = 0;
+  bool panelized_ = false;
+};
+
+// Packs w ([n, k], any dtype) for linear(x, m, packed, y, pool).
+PackedWeight prepare_weight(const Tensor& w);
+// Stacks the rows of several weights with the same k and dtype into one (e.g. q, k and v
+// projections, or gate and up): one linear call then computes [y_0 | y_1 | ...] per row.
+PackedWeight prepare_weight(const std::vector<const Tensor*>& parts);
+
+}  // namespace infergate

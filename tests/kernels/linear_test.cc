@@ -1,0 +1,126 @@
+#include "kernels/cpu/linear.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/packed_weight.h"
+#include "test_util.h"
+
+namespace infergate {
+namespace {
+
+using testing::IsaLevels;
+using testing::random_tensor;
+using testing::random_values;
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+// Error allowed for y[i, r], relative to sum |x_j w_rj|: fp32 summation over k terms, plus
+// 2^-16 on the AMX path (x split into two bf16 halves: see linear_kernels.h).
+void check_close(const float* x, const Tensor& w, int64_t m, const std::vector<float>& got,
+                 const std::vector<float>& want, const std::string& what, double rel = 2e-6) {
+  const int64_t n = w.dim(0), k = w.dim(1);
+  std::vector<float> row(static_cast<size_t>(k));
+  for (int64_t r = 0; r < n; ++r) {
+    to_f32(w, r * k, k, row.data());
+    for (int64_t i = 0; i < m; ++i) {
+      double mag = 0;
+      for (int64_t j = 0; j < k; ++j) mag += std::fabs(double(x[i * k + j]) * row[size_t(j)]);
+      const double err = std::fabs(double(got[size_t(i * n + r)]) - want[size_t(i * n + r)]);
+      INFO(what << " at [" << i << ", " << r << "]: " << got[size_t(i * n + r)] << " vs "
+                << want[size_t(i * n + r)]);
+      REQUIRE(err <= rel * mag + 1e-30);
+    }
+  }
+}
+
+const std::vector<Shape>& shapes() {
+  static const std::vector<Shape> s = {{1, 1, 1},      {1, 37, 70},   {1, 768, 768}, {1, 5, 2048},
+                                       {2, 33, 17},    {3, 45, 100},  {12, 64, 32},  {13, 33, 257},
+                                       {32, 100, 300}, {40, 70, 600}, {200, 50, 96}, {25, 3, 5}};
+  return s;
+}
+
+TEST_CASE("linear matches the double-accumulating reference for every dtype, shape and ISA") {
+  IsaLevels isa;
+  ThreadPool pool(3);
+  uint32_t seed = 1;
+  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0}) {
+    for (Shape s : shapes()) {
+      const int64_t k = dtype == DType::kQ8_0 ? (s.k + 31) / 32 * 32 : s.k;
+      const Tensor w = random_tensor(dtype, {s.n, k}, seed++);
+      const std::vector<float> x = random_values(s.m * k, seed++);
+      std::vector<float> want(static_cast<size_t>(s.m * s.n));
+      linear_reference(x.data(), s.m, w, want.data());
+      const PackedWeight packed = prepare_weight(w);
+      for (IsaLevel level : isa.levels()) {
+        set_isa_level(level);
+        const std::string what = std::string(dtype_name(dtype)) + " " + isa_name(level) +
+                                 " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
+                                 " k=" + std::to_string(k);
+        std::vector<float> got(want.size(), 12345.0f);
+        linear(x.data(), s.m, w, got.data(), pool);
+        check_close(x.data(), w, s.m, got, want, what + " (tensor)");
+        std::fill(got.begin(), got.end(), 12345.0f);
+        linear(x.data(), s.m, packed, got.data(), pool);
+        const bool split = level == IsaLevel::kAmx && dtype == DType::kBF16;
+        check_close(x.data(), w, s.m, got, want, what + " (packed)", split ? 2e-6 + 0x1p-16 : 2e-6);
+      }
+    }
+  }
+}
+
+TEST_CASE("linear gives the same result on 1, 2 and 5 threads") {
+  const Tensor w = random_tensor(DType::kBF16, {300, 200}, 7);
+  const std::vector<float> x = random_values(20 * 200, 8);
+  std::vector<float> base(20 * 300), got(base.size());
+  ThreadPool one(1);
+  linear(x.data(), 20, w, base.data(), one);
+  for (int threads : {2, 5}) {
+    ThreadPool pool(threads);
+    linear(x.data(), 20, w, got.data(), pool);
+    REQUIRE(got == base);  // the partition never changes a sum's order
+  }
+}
+
+TEST_CASE("prepare_weight round-trips and stacks rows") {
+  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0}) {
+    const Tensor a = random_tensor(dtype, {45, 64}, 3), b = random_tensor(dtype, {7, 64}, 4);
+    const PackedWeight pa = prepare_weight(a);
+    CHECK(pa.rows() == 45);
+    CHECK(pa.cols() == 64);
+    CHECK(pa.panelized() == (dtype != DType::kQ8_0));
+    const Tensor back = pa.unpack();
+    REQUIRE(back.nbytes() == a.nbytes());
+    CHECK(std::memcmp(back.raw(), a.raw(), a.nbytes()) == 0);
+
+    const PackedWeight ab = prepare_weight(std::vector{&a, &b});
+    const Tensor stacked = ab.unpack();
+    REQUIRE(stacked.dim(0) == 52);
+    CHECK(std::memcmp(stacked.raw(), a.raw(), a.nbytes()) == 0);
+    CHECK(std::memcmp(static_cast<const uint8_t*>(stacked.raw()) + a.nbytes(), b.raw(),
+                      b.nbytes()) == 0);
+  }
+}
+
+TEST_CASE("prepare_weight rejects weights that cannot be stacked") {
+  const Tensor a = random_tensor(DType::kF32, {4, 8}, 1), b = random_tensor(DType::kF32, {4, 9}, 2);
+  CHECK_THROWS_AS(prepare_weight(std::vector{&a, &b}), std::invalid_argument);
+  const Tensor c = convert_tensor(a, DType::kBF16);
+  CHECK_THROWS_AS(prepare_weight(std::vector{&a, &c}), std::invalid_argument);
+}
+
+TEST_CASE("linear with k = 0 writes zeros") {
+  ThreadPool pool(2);
+  const Tensor w = Tensor::zeros(DType::kF32, {5, 0});
+  std::vector<float> y(10, 1.0f);
+  linear(nullptr, 2, w, y.data(), pool);
+  for (float v : y) CHECK(v == 0.0f);
+}
+
+}  // namespace
+}  // namespace infergate

@@ -1,0 +1,158 @@
+#include "kernels/cpu/paged_attention.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace infergate {
+namespace {
+
+using testing::IsaLevels;
+using testing::random_values;
+
+struct Case {
+  DType dtype;
+  int head_dim, num_heads, num_kv_heads, block_size;
+  std::vector<std::pair<int, int>> seqs;  // (query_len, context_len)
+};
+
+// A cache filled through write_kv from random K/V, with shuffled block tables.
+struct Fixture {
+  KvLayerView view;
+  std::vector<uint8_t> k, v;
+  std::vector<std::vector<int32_t>> tables;
+  std::vector<AttentionSequence> seqs;
+  std::vector<float> q;
+  int64_t num_tokens = 0;
+
+  explicit Fixture(const Case& c, uint32_t seed) {
+    int64_t blocks = 0;
+    for (auto [ql, ctx] : c.seqs) blocks += (ctx + c.block_size - 1) / c.block_size;
+    const int64_t width = int64_t(c.num_kv_heads) * c.head_dim;
+    const size_t es = c.dtype == DType::kF32 ? 4 : 2;
+    k.resize(size_t(blocks * c.block_size * width) * es);
+    v.resize(k.size());
+    view = {k.data(), v.data(), c.dtype, blocks, c.block_size, c.num_kv_heads, c.head_dim};
+    std::vector<int32_t> ids(static_cast<size_t>(blocks));
+    std::iota(ids.begin(), ids.end(), 0);
+    std::shuffle(ids.begin(), ids.end(), std::mt19937(seed));
+    size_t next = 0;
+    for (auto [ql, ctx] : c.seqs) {
+      std::vector<int32_t> table;
+      for (int b = 0; b < (ctx + c.block_size - 1) / c.block_size; ++b)
+        table.push_back(ids[next++]);
+      std::vector<int64_t> slots;
+      for (int p = 0; p < ctx; ++p) {
+        slots.push_back(int64_t(table[size_t(p / c.block_size)]) * c.block_size + p % c.block_size);
+      }
+      const std::vector<float> kv = random_values(2 * ctx * width, seed++);
+      write_kv(kv.data(), kv.data() + ctx * width, slots.data(), ctx, view);
+      tables.push_back(std::move(table));
+      num_tokens += ql;
+    }
+    int64_t start = 0;
+    for (size_t s = 0; s < c.seqs.size(); ++s) {
+      seqs.push_back({start, c.seqs[s].first, c.seqs[s].second, tables[s].data()});
+      start += c.seqs[s].first;
+    }
+    q = random_values(num_tokens * c.num_heads * c.head_dim, seed + 1000);
+  }
+};
+
+// Double-precision attention over values read back from the cache.
+std::vector<float> reference(const Fixture& f, const Case& c, float scale) {
+  const int hd = c.head_dim, group = c.num_heads / c.num_kv_heads;
+  std::vector<float> out(f.q.size());
+  const Tensor k = Tensor::borrow(c.dtype, {int64_t(f.k.size() / (c.dtype == DType::kF32 ? 4 : 2))},
+                                  f.k.data(), nullptr);
+  const Tensor v = Tensor::borrow(c.dtype, k.shape(), f.v.data(), nullptr);
+  std::vector<float> kr(static_cast<size_t>(hd)), vr(static_cast<size_t>(hd));
+  for (const AttentionSequence& s : f.seqs) {
+    for (int64_t j = 0; j < s.query_len; ++j) {
+      const int64_t pos = s.context_len - s.query_len + j, token = s.query_start + j;
+      for (int h = 0; h < c.num_heads; ++h) {
+        const float* qv = f.q.data() + (token * c.num_heads + h) * hd;
+        std::vector<double> sc(static_cast<size_t>(pos + 1)), acc(static_cast<size_t>(hd), 0.0);
+        for (int64_t p = 0; p <= pos; ++p) {
+          const int64_t slot =
+              int64_t(s.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
+          to_f32(k, (slot * c.num_kv_heads + h / group) * hd, hd, kr.data());
+          double dot = 0;
+          for (int i = 0; i < hd; ++i) dot += double(qv[i]) * kr[size_t(i)];
+          sc[size_t(p)] = dot * scale;
+        }
+        const double mx = *std::max_element(sc.begin(), sc.end());
+        double sum = 0;
+        for (double& e : sc) sum += (e = std::exp(e - mx));
+        for (int64_t p = 0; p <= pos; ++p) {
+          const int64_t slot =
+              int64_t(s.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
+          to_f32(v, (slot * c.num_kv_heads + h / group) * hd, hd, vr.data());
+          for (int i = 0; i < hd; ++i) acc[size_t(i)] += sc[size_t(p)] / sum * vr[size_t(i)];
+        }
+        for (int i = 0; i < hd; ++i)
+          out[size_t((token * c.num_heads + h) * hd + i)] = float(acc[size_t(i)]);
+      }
+    }
+  }
+  return out;
+}
+
+TEST_CASE("paged_attention matches a double-precision reference (decode, prefill, chunks)") {
+  IsaLevels isa;
+  ThreadPool pool(3);
+  const std::vector<std::vector<std::pair<int, int>>> batches = {
+      {{1, 1}},                               // first decode step
+      {{1, 100}, {1, 17}, {1, 16}, {1, 33}},  // decode batch, chunk edges
+      {{37, 37}},                             // prefill, several query blocks
+      {{20, 50}, {1, 9}, {70, 70}},           // chunked prefill mixed with decode
+      {{40, 150}, {1, 200}},                  // several 64-position chunks, unaligned queries
+  };
+  uint32_t seed = 1;
+  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16}) {
+    for (auto [hd, nh, nkv, bs] : std::vector<std::array<int, 4>>{
+             {64, 12, 4, 16}, {48, 6, 6, 5}, {40, 4, 2, 16}, {128, 8, 1, 7}, {32, 32, 2, 16}}) {
+      for (const auto& batch : batches) {
+        const Case c{dtype, hd, nh, nkv, bs, batch};
+        const Fixture f(c, seed++);
+        const float scale = 1.0f / std::sqrt(float(hd));
+        const std::vector<float> want = reference(f, c, scale);
+        for (IsaLevel level : isa.levels()) {
+          set_isa_level(level);
+          std::vector<float> got(want.size(), 777.0f);
+          paged_attention(f.q.data(), f.seqs.data(), int64_t(f.seqs.size()), f.view, nh, scale,
+                          got.data(), pool);
+          for (size_t i = 0; i < got.size(); ++i) {
+            INFO(dtype_name(dtype) << " " << isa_name(level) << " hd=" << hd << " heads=" << nh
+                                   << "/" << nkv << " bs=" << bs << " at " << i);
+            REQUIRE(std::fabs(got[i] - want[i]) <= 2e-5 + 2e-5 * std::fabs(want[i]));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("write_kv skips negative slots and stores the rest in the cache dtype") {
+  std::vector<uint16_t> k(4 * 2 * 8, 0), v(k.size(), 0);
+  const KvLayerView view{k.data(), v.data(), DType::kBF16, 1, 4, 2, 8};
+  const std::vector<float> kv = random_values(2 * 2 * 16, 5);
+  const int64_t slots[2] = {2, -1};
+  write_kv(kv.data(), kv.data() + 32, slots, 2, view);
+  for (int i = 0; i < 16; ++i) {
+    CHECK(k[size_t(2 * 16 + i)] == f32_to_bf16(kv[size_t(i)]));
+    CHECK(v[size_t(2 * 16 + i)] == f32_to_bf16(kv[size_t(32 + i)]));
+  }
+  for (int s : {0, 1, 3}) {
+    for (int i = 0; i < 16; ++i) CHECK(k[size_t(s * 16 + i)] == 0);
+  }
+}
+
+}  // namespace
+}  // namespace infergate
