@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -15,6 +16,12 @@ namespace infergate {
 
 namespace {
 
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 // Sleeps most of the way, then spins: sleep_until alone overshoots by tens of microseconds.
 void wait_until(int64_t deadline_ns) {
   constexpr int64_t kSpinWindow = 200'000;
@@ -22,7 +29,7 @@ void wait_until(int64_t deadline_ns) {
   if (deadline_ns - now > kSpinWindow) {
     std::this_thread::sleep_for(std::chrono::nanoseconds(deadline_ns - now - kSpinWindow));
   }
-  while (now_ns() < deadline_ns) std::this_thread::yield();
+  while (now_ns() < deadline_ns) cpu_relax();  // not yield(): that hands the core away
 }
 
 class LoadRun {
@@ -30,6 +37,7 @@ class LoadRun {
   LoadRun(Target& target, const std::vector<BenchRequest>& requests, const DriverOptions& o)
       : target_(target), requests_(requests), o_(o), load_(o.load) {
     if (load_.num_requests > 0) planned_ = load_.warmup_requests + load_.num_requests;
+    preallocate_records();
   }
 
   DriverResult run() {
@@ -40,7 +48,9 @@ class LoadRun {
     generator.join();
     target_.stop();  // aborts anything still in flight (only after a stop request)
     DriverResult r;
-    r.records = std::move(records_);
+    records_.resize(size_t(sent_));  // drop preallocated records never sent
+    r.records.assign(std::make_move_iterator(records_.begin()),
+                     std::make_move_iterator(records_.end()));
     r.incomplete = stopped();
     r.start_ns = start_ns_;
     r.end_ns = now_ns();
@@ -54,17 +64,32 @@ class LoadRun {
     return double(scheduled_ns - start_ns_) * 1e-9 >= load_.duration_s;
   }
 
+  // Records (and their token-time buffers) for every request the plan is expected to send
+  // are allocated before the clock starts: first-touch page faults on the generator's path
+  // showed up as tens of microseconds of added latency in workloads/harness-overhead.json.
+  void preallocate_records() {
+    int64_t expected = planned_;
+    if (expected == 0 && load_.mode == "open") {
+      expected = load_.warmup_requests + int64_t(load_.rate * load_.duration_s * 1.1) + 16;
+    }
+    for (int64_t i = 0; i < expected; ++i) {
+      records_.emplace_back().token_times_ns.reserve(
+          size_t(requests_[size_t(i) % requests_.size()].max_tokens));
+    }
+  }
+
   void send(uint64_t index, int64_t scheduled_ns) {
     const BenchRequest& req = requests_[index % requests_.size()];
-    RequestRecord rec;
-    rec.index = index;
-    rec.warmup = int64_t(index) < load_.warmup_requests;
-    rec.scheduled_ns = scheduled_ns;
-    rec.input_tokens = int(req.prompt.size());
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      if (index >= records_.size()) records_.emplace_back();
+      RequestRecord& rec = records_[index];
+      rec.index = index;
+      rec.warmup = int64_t(index) < load_.warmup_requests;
+      rec.scheduled_ns = scheduled_ns;
+      rec.input_tokens = int(req.prompt.size());
       rec.sent_ns = now_ns();
-      records_.push_back(std::move(rec));
+      ++sent_;
       ++in_flight_;
     }
     target_.submit(index, req.prompt, req.max_tokens);
@@ -170,8 +195,11 @@ class LoadRun {
   int64_t start_ns_ = 0;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::vector<RequestRecord> records_;
+  // A deque never relocates: growing a vector of records mid-run stalled the generator for
+  // up to 140 ms at every doubling (measured with workloads/harness-overhead.json).
+  std::deque<RequestRecord> records_;
   std::deque<int64_t> ready_;  // closed loop: times at which users became free
+  int64_t sent_ = 0;
   int in_flight_ = 0;
   int64_t done_ = 0;
   bool generating_ = true;

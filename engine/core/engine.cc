@@ -52,6 +52,9 @@ Engine::Engine(EngineConfig config, ModelWeights weights)
   scheduler_ = std::make_unique<Scheduler>(sc, *kv_);
   executor_ = std::make_unique<LocalExecutor>(weights_, num_blocks, config_.block_size,
                                               config_.kv_cache_dtype, config_.num_threads);
+  // The executor packed its own copies of the projections; holding these too would double
+  // the weights' memory.
+  weights_.drop_projection_matrices();
 }
 
 Engine::~Engine() = default;

@@ -83,6 +83,8 @@ class Engine {
 
   EngineStats stats() const;
   const ModelConfig& model_config() const { return weights_.config; }
+  // Config, vocabulary, embeddings and norms. The projection matrices live, packed, in the
+  // executor and are dropped here (the caller's ModelWeights still has its own).
   const ModelWeights& weights() const { return weights_; }
   const EngineConfig& config() const { return config_; }
   int max_model_len() const { return max_model_len_; }

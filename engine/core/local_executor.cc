@@ -6,8 +6,7 @@ namespace infergate {
 
 LocalExecutor::LocalExecutor(const ModelWeights& weights, int num_kv_blocks, int block_size,
                              DType kv_dtype, int num_threads)
-    : weights_bytes_(weights.nbytes()),
-      block_size_(block_size),
+    : block_size_(block_size),
       pool_(num_threads),
       cache_(weights.config, num_kv_blocks, block_size, kv_dtype),
       model_(weights, pool_) {}
@@ -18,7 +17,7 @@ std::vector<float> LocalExecutor::execute(const SchedulerOutput& out) {
 
 MemoryLedger LocalExecutor::memory() const {
   MemoryLedger m;
-  m.weights_bytes = weights_bytes_;
+  m.weights_bytes = model_.weight_bytes();
   m.kv_cache_bytes = cache_.nbytes();
   m.workspace_bytes = model_.workspace_bytes();
   return m;

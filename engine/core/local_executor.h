@@ -20,7 +20,6 @@ class LocalExecutor final : public Executor {
   MemoryLedger memory() const override;
 
  private:
-  size_t weights_bytes_;
   int block_size_;
   ThreadPool pool_;
   KvCacheStorage cache_;

@@ -31,6 +31,17 @@ void ModelWeights::convert_matrices(DType dtype) {
   }
 }
 
+void ModelWeights::drop_projection_matrices() {
+  auto drop_ffn = [](FfnWeights& f) { f = FfnWeights(); };
+  for (LayerWeights& l : layers) {
+    l.wq = l.wk = l.wv = l.wo = Tensor();
+    drop_ffn(l.ffn);
+    drop_ffn(l.shared_expert);
+    for (FfnWeights& e : l.experts) drop_ffn(e);
+  }
+  lm_head = Tensor();
+}
+
 void ModelWeights::apply_weight_dtype(const std::string& weight_dtype) {
   if (weight_dtype != "auto") convert_matrices(parse_dtype(weight_dtype));
 }

@@ -51,6 +51,9 @@ struct ModelWeights {
   void for_each_tensor(Fn&& fn) const;
   // Converts every matrix except the MoE router (not norms/biases) to `dtype`.
   void convert_matrices(DType dtype);
+  // Forgets the projection matrices and the untied LM head (kept: embeddings, norms, biases,
+  // router), once a forward has packed its own copies, so their memory is not held twice.
+  void drop_projection_matrices();
   // A weight_dtype setting: "auto" keeps the loaded dtypes, any other name converts as above.
   void apply_weight_dtype(const std::string& weight_dtype);
 };

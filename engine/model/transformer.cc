@@ -24,8 +24,41 @@ void ensure(std::vector<float>& v, int64_t n) {
 
 }  // namespace
 
-Transformer::Transformer(const ModelWeights& weights, ThreadPool& pool)
-    : w_(weights), pool_(pool) {}
+Transformer::PackedFfn Transformer::pack_ffn(const FfnWeights& f) {
+  PackedFfn p;
+  if (!f.gate.defined()) return p;
+  p.gate_up = prepare_weight({&f.gate, &f.up});
+  p.down = prepare_weight(f.down);
+  return p;
+}
+
+Transformer::Transformer(const ModelWeights& weights, ThreadPool& pool) : w_(weights), pool_(pool) {
+  for (const LayerWeights& l : weights.layers) {
+    PackedLayer p;
+    p.qkv = prepare_weight({&l.wq, &l.wk, &l.wv});
+    p.o = prepare_weight(l.wo);
+    p.ffn = pack_ffn(l.ffn);
+    for (const FfnWeights& e : l.experts) p.experts.push_back(pack_ffn(e));
+    p.shared_expert = pack_ffn(l.shared_expert);
+    layers_.push_back(std::move(p));
+  }
+  lm_head_ = prepare_weight(weights.output_weight());
+}
+
+size_t Transformer::weight_bytes() const {
+  size_t total = lm_head_.nbytes() + w_.embed.nbytes() + w_.final_norm.nbytes();
+  auto ffn_bytes = [](const PackedFfn& f) { return f.gate_up.nbytes() + f.down.nbytes(); };
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    const PackedLayer& p = layers_[i];
+    const LayerWeights& l = w_.layers[i];
+    total += p.qkv.nbytes() + p.o.nbytes() + ffn_bytes(p.ffn) + ffn_bytes(p.shared_expert);
+    for (const PackedFfn& e : p.experts) total += ffn_bytes(e);
+    for (const Tensor* t : {&l.attn_norm, &l.ffn_norm, &l.bq, &l.bk, &l.bv, &l.router}) {
+      total += t->defined() ? t->nbytes() : 0;
+    }
+  }
+  return total;
+}
 
 void Transformer::grow(int64_t n) {
   const ModelConfig& c = w_.config;
@@ -33,17 +66,18 @@ void Transformer::grow(int64_t n) {
       c.is_moe() ? std::max(c.moe.expert_intermediate_size, c.moe.shared_expert_intermediate_size)
                  : c.intermediate_size;
   for (auto* v : {&s_.x, &s_.h, &s_.tmp}) ensure(*v, n * c.hidden_size);
+  ensure(s_.qkv, n * (c.q_size() + 2 * c.kv_size()));
   ensure(s_.q, n * c.q_size());
   ensure(s_.attn, n * c.q_size());
   ensure(s_.k, n * c.kv_size());
   ensure(s_.v, n * c.kv_size());
-  ensure(s_.gate, n * ffn);
-  ensure(s_.up, n * ffn);
+  ensure(s_.gate_up, 2 * n * ffn);
 }
 
 size_t Transformer::workspace_bytes() const {
   size_t floats = 0;
-  for (const auto* v : {&s_.x, &s_.h, &s_.q, &s_.k, &s_.v, &s_.attn, &s_.gate, &s_.up, &s_.tmp}) {
+  for (const auto* v :
+       {&s_.x, &s_.h, &s_.qkv, &s_.q, &s_.k, &s_.v, &s_.attn, &s_.gate_up, &s_.tmp}) {
     floats += v->capacity();
   }
   return floats * sizeof(float);
@@ -67,7 +101,7 @@ std::vector<float> Transformer::forward(const BatchInput& batch, KvCacheStorage&
              s_.h.data() + i * c.hidden_size);
   }
   std::vector<float> logits(size_t(rows) * size_t(c.vocab_size));
-  linear(s_.h.data(), rows, w_.output_weight(), logits.data(), pool_);
+  linear(s_.h.data(), rows, lm_head_, logits.data(), pool_);
   return logits;
 }
 
@@ -76,9 +110,8 @@ void Transformer::attention_block(int layer, const BatchInput& batch, KvCacheSto
   const LayerWeights& l = w_.layers[size_t(layer)];
   const int64_t n = batch.num_tokens();
   rms_norm(s_.x.data(), l.attn_norm.data<float>(), n, c.hidden_size, c.rms_norm_eps, s_.h.data());
-  linear(s_.h.data(), n, l.wq, s_.q.data(), pool_);
-  linear(s_.h.data(), n, l.wk, s_.k.data(), pool_);
-  linear(s_.h.data(), n, l.wv, s_.v.data(), pool_);
+  linear(s_.h.data(), n, layers_[size_t(layer)].qkv, s_.qkv.data(), pool_);
+  split_qkv(n);
   add_bias(s_.q.data(), l.bq, n, c.q_size());
   add_bias(s_.k.data(), l.bk, n, c.kv_size());
   add_bias(s_.v.data(), l.bv, n, c.kv_size());
@@ -88,7 +121,7 @@ void Transformer::attention_block(int layer, const BatchInput& batch, KvCacheSto
   write_kv(s_.k.data(), s_.v.data(), batch.slot_mapping.data(), n, kv);
   paged_attention(s_.q.data(), batch.sequences.data(), int64_t(batch.sequences.size()), kv,
                   c.num_heads, 1.0f / std::sqrt(float(c.head_dim)), s_.attn.data(), pool_);
-  linear(s_.attn.data(), n, l.wo, s_.tmp.data(), pool_);
+  linear(s_.attn.data(), n, layers_[size_t(layer)].o, s_.tmp.data(), pool_);
   add_inplace(s_.x.data(), s_.tmp.data(), n * c.hidden_size);
 }
 
@@ -97,25 +130,38 @@ void Transformer::ffn_block(int layer, int64_t n) {
   const LayerWeights& l = w_.layers[size_t(layer)];
   rms_norm(s_.x.data(), l.ffn_norm.data<float>(), n, c.hidden_size, c.rms_norm_eps, s_.h.data());
   if (c.is_moe()) {
-    moe_ffn(l, n);
+    moe_ffn(layer, n);
   } else {
-    dense_ffn(l.ffn, s_.h.data(), n, s_.tmp.data());
+    dense_ffn(layers_[size_t(layer)].ffn, s_.h.data(), n, s_.tmp.data());
   }
   add_inplace(s_.x.data(), s_.tmp.data(), n * c.hidden_size);
 }
 
-void Transformer::dense_ffn(const FfnWeights& ffn, const float* in, int64_t rows, float* out) {
-  const int64_t inter = ffn.gate.dim(0);
-  linear(in, rows, ffn.gate, s_.gate.data(), pool_);
-  linear(in, rows, ffn.up, s_.up.data(), pool_);
-  silu_mul(s_.gate.data(), s_.up.data(), rows * inter, s_.gate.data());
-  linear(s_.gate.data(), rows, ffn.down, out, pool_);
+// Rows of the fused projection are [q | k | v]; attention wants them apart.
+void Transformer::split_qkv(int64_t n) {
+  const ModelConfig& c = w_.config;
+  const int64_t q = c.q_size(), kv = c.kv_size(), width = q + 2 * kv;
+  for (int64_t t = 0; t < n; ++t) {
+    const float* row = s_.qkv.data() + t * width;
+    std::copy_n(row, q, s_.q.data() + t * q);
+    std::copy_n(row + q, kv, s_.k.data() + t * kv);
+    std::copy_n(row + q + kv, kv, s_.v.data() + t * kv);
+  }
+}
+
+void Transformer::dense_ffn(const PackedFfn& ffn, const float* in, int64_t rows, float* out) {
+  const int64_t inter = ffn.down.cols();
+  linear(in, rows, ffn.gate_up, s_.gate_up.data(), pool_);
+  silu_mul_rows(s_.gate_up.data(), rows, inter, s_.gate_up.data());
+  linear(s_.gate_up.data(), rows, ffn.down, out, pool_);
 }
 
 // Mixtral-style MoE: route every token, then run each expert once over the tokens it got
 // (gathered into a dense batch) and scatter-add the weighted results.
-void Transformer::moe_ffn(const LayerWeights& l, int64_t n) {
+void Transformer::moe_ffn(int layer, int64_t n) {
   const ModelConfig& c = w_.config;
+  const LayerWeights& l = w_.layers[size_t(layer)];
+  const PackedLayer& p = layers_[size_t(layer)];
   const MoeConfig& m = c.moe;
   const int64_t d = c.hidden_size;
   std::vector<float> router_logits(static_cast<size_t>(n * m.num_experts));
@@ -145,16 +191,16 @@ void Transformer::moe_ffn(const LayerWeights& l, int64_t n) {
     for (int64_t i = 0; i < rows; ++i) {
       std::copy_n(s_.h.data() + tokens[size_t(i)].first * d, d, in.data() + i * d);
     }
-    dense_ffn(l.experts[size_t(e)], in.data(), rows, out.data());
+    dense_ffn(p.experts[size_t(e)], in.data(), rows, out.data());
     for (int64_t i = 0; i < rows; ++i) {
       float* dst = s_.tmp.data() + tokens[size_t(i)].first * d;
       const float g = tokens[size_t(i)].second;
       for (int64_t j = 0; j < d; ++j) dst[j] += g * out[size_t(i * d + j)];
     }
   }
-  if (l.shared_expert.gate.defined()) {
+  if (p.shared_expert.down.defined()) {
     out.resize(size_t(n * d));
-    dense_ffn(l.shared_expert, s_.h.data(), n, out.data());
+    dense_ffn(p.shared_expert, s_.h.data(), n, out.data());
     add_inplace(s_.tmp.data(), out.data(), n * d);
   }
 }
