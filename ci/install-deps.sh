@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake g++ make git clang-format
   catch2 nlohmann-json3-dev libboost-program-options-dev
-  libbenchmark-dev libopenblas-dev
+  libbenchmark-dev libopenblas-dev libdnnl-dev
 )
 
 missing=()

@@ -143,6 +143,9 @@ inline void store_tile_row(float* c, __m512 v0, __m512 v1, int ncols, bool accum
   _mm512_mask_storeu_ps(c + 16, m1, v1);
 }
 
+// How many bf16 k pairs (128 bytes each) a streaming m = 1 tile prefetches ahead.
+constexpr int64_t kPrefetchPairs = 16;
+
 template <int MR, DType D>
 void tile(const float* a, int64_t lda, const void* panel, int64_t kc, float* c, int64_t ldc,
           int ncols, bool accumulate) {
@@ -151,6 +154,12 @@ void tile(const float* a, int64_t lda, const void* panel, int64_t kc, float* c, 
   for (int i = 0; i < MR; ++i) acc0[i] = acc1[i] = _mm512_setzero_ps();
   if constexpr (D == DType::kBF16) {
     for (int64_t t2 = 0; t2 < kc / 2; ++t2) {
+      if constexpr (MR == 1 && kPrefetchPairs > 0) {  // streaming: fetch well ahead
+        _mm_prefetch(static_cast<const char*>(panel) + (t2 + kPrefetchPairs) * 4 * kPanelWidth,
+                     _MM_HINT_T0);
+        _mm_prefetch(static_cast<const char*>(panel) + (t2 + kPrefetchPairs) * 4 * kPanelWidth + 64,
+                     _MM_HINT_T0);
+      }
       __m512 b[4];
       load_panel_pair(panel, t2, b);
 #pragma GCC unroll 16
