@@ -72,12 +72,13 @@ void Transformer::grow(int64_t n) {
   ensure(s_.k, n * c.kv_size());
   ensure(s_.v, n * c.kv_size());
   ensure(s_.gate_up, 2 * n * ffn);
+  ensure(s_.act, n * ffn);
 }
 
 size_t Transformer::workspace_bytes() const {
   size_t floats = 0;
   for (const auto* v :
-       {&s_.x, &s_.h, &s_.qkv, &s_.q, &s_.k, &s_.v, &s_.attn, &s_.gate_up, &s_.tmp}) {
+       {&s_.x, &s_.h, &s_.qkv, &s_.q, &s_.k, &s_.v, &s_.attn, &s_.gate_up, &s_.act, &s_.tmp}) {
     floats += v->capacity();
   }
   return floats * sizeof(float);
@@ -152,8 +153,14 @@ void Transformer::split_qkv(int64_t n) {
 void Transformer::dense_ffn(const PackedFfn& ffn, const float* in, int64_t rows, float* out) {
   const int64_t inter = ffn.down.cols();
   linear(in, rows, ffn.gate_up, s_.gate_up.data(), pool_);
-  silu_mul_rows(s_.gate_up.data(), rows, inter, s_.gate_up.data());
-  linear(s_.gate_up.data(), rows, ffn.down, out, pool_);
+  // Into a separate buffer, split over threads: in place, the possible aliasing kept the
+  // compiler from vectorizing it (it was ~17% of a 32-sequence decode step).
+  const float* gu = s_.gate_up.data();
+  float* act = s_.act.data();
+  pool_.parallel_for(rows, [&](int64_t b, int64_t e) {
+    silu_mul_rows(gu + b * 2 * inter, e - b, inter, act + b * inter);
+  });
+  linear(act, rows, ffn.down, out, pool_);
 }
 
 // Mixtral-style MoE: route every token, then run each expert once over the tokens it got

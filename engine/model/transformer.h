@@ -42,7 +42,7 @@ class Transformer {
   static PackedFfn pack_ffn(const FfnWeights& f);
 
   struct Scratch {
-    std::vector<float> x, h, qkv, q, k, v, attn, gate_up, tmp;
+    std::vector<float> x, h, qkv, q, k, v, attn, gate_up, act, tmp;
   };
   void attention_block(int layer, const BatchInput& batch, KvCacheStorage& cache);
   void ffn_block(int layer, int64_t num_tokens);
