@@ -6,13 +6,28 @@
 
 using namespace infergate;
 
-TEST_CASE("bad requests are refused with a clear error while others are served", "[engine]") {
+namespace {
+
+std::unique_ptr<Engine> test_engine() {
   EngineConfig c;
   c.num_threads = 2;
-  Engine engine(c, make_synthetic_model(testing::small_test_config(), 1));
+  return std::make_unique<Engine>(c, make_synthetic_model(testing::small_test_config(), 1));
+}
+
+// Fixed-length generation: EOS does not end it.
+SamplingParams fixed_tokens(int max_tokens) {
   SamplingParams p;
-  p.max_tokens = 4;
+  p.max_tokens = max_tokens;
   p.ignore_eos = true;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("bad requests are refused with a clear error while others are served", "[engine]") {
+  auto owned = test_engine();
+  Engine& engine = *owned;
+  SamplingParams p = fixed_tokens(4);
   engine.add_request("good", {1, 2, 3}, p);
 
   REQUIRE_THROWS_WITH(engine.add_request("empty", {}, p), Catch::Contains("empty prompt"));
@@ -42,12 +57,9 @@ TEST_CASE("bad requests are refused with a clear error while others are served",
 }
 
 TEST_CASE("abort frees the request's blocks and reports it once", "[engine]") {
-  EngineConfig c;
-  c.num_threads = 2;
-  Engine engine(c, make_synthetic_model(testing::small_test_config(), 1));
-  SamplingParams p;
-  p.max_tokens = 50;
-  p.ignore_eos = true;
+  auto owned = test_engine();
+  Engine& engine = *owned;
+  SamplingParams p = fixed_tokens(50);
   engine.add_request("a", {1, 2, 3}, p);
   engine.add_request("b", {4, 5, 6}, p);
   engine.step();
@@ -64,12 +76,9 @@ TEST_CASE("abort frees the request's blocks and reports it once", "[engine]") {
 }
 
 TEST_CASE("stop tokens, eos and max_tokens end a request with the right reason", "[engine]") {
-  EngineConfig c;
-  c.num_threads = 2;
-  Engine engine(c, make_synthetic_model(testing::small_test_config(), 1));
-  SamplingParams p;
-  p.max_tokens = 8;
-  p.ignore_eos = true;
+  auto owned = test_engine();
+  Engine& engine = *owned;
+  SamplingParams p = fixed_tokens(8);
   const GenerateResult free_run = engine.generate({{1, 2, 3}}, p)[0];
   REQUIRE(free_run.finish_reason == FinishReason::kLength);
   REQUIRE(free_run.token_ids.size() == 8u);
