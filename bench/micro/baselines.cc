@@ -109,17 +109,25 @@ double read_pass_bytes_per_second(const float* buffer, size_t bytes, ThreadPool&
   return double(granules) * 64 * sizeof(float) / s;
 }
 
-double openblas_sgemm_seconds(int64_t m, int64_t n, int64_t k, int reps) {
-#if defined(INFERGATE_HAVE_OPENBLAS)
-  std::vector<float> a(size_t(m * k), 0.5f), b(size_t(k * n), 0.25f), c(size_t(m * n));
+// Best of `reps` timed calls: on a shared machine the fastest pass is the machine's rate.
+template <typename Fn>
+[[maybe_unused]] double best_seconds(int reps, Fn&& fn) {
   double best = 1e30;
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0f, a.data(),
-                int(k), b.data(), int(n), 0.0f, c.data(), int(n));
+    fn();
     best = std::min(best, seconds_since(t0));
   }
   return best;
+}
+
+double openblas_sgemm_seconds(int64_t m, int64_t n, int64_t k, int reps) {
+#if defined(INFERGATE_HAVE_OPENBLAS)
+  std::vector<float> a(size_t(m * k), 0.5f), b(size_t(k * n), 0.25f), c(size_t(m * n));
+  return best_seconds(reps, [&] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0f, a.data(),
+                int(k), b.data(), int(n), 0.0f, c.data(), int(n));
+  });
 #else
   (void)m, (void)n, (void)k, (void)reps;
   return -1;
@@ -129,13 +137,9 @@ double openblas_sgemm_seconds(int64_t m, int64_t n, int64_t k, int reps) {
 double onednn_sgemm_seconds(int64_t m, int64_t n, int64_t k, int reps) {
 #if defined(INFERGATE_HAVE_DNNL)
   std::vector<float> a(size_t(m * k), 0.5f), b(size_t(k * n), 0.25f), c(size_t(m * n));
-  double best = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = Clock::now();
+  return best_seconds(reps, [&] {
     dnnl_sgemm('N', 'N', m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f, c.data(), n);
-    best = std::min(best, seconds_since(t0));
-  }
-  return best;
+  });
 #else
   (void)m, (void)n, (void)k, (void)reps;
   return -1;

@@ -6,7 +6,9 @@
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #include <immintrin.h>
 
+#include <array>
 #include <cstring>
+#include <utility>
 
 namespace infergate::detail {
 
@@ -231,6 +233,23 @@ void tile_m1(const float* a, const void* panel, int64_t kc, float* c, int ncols,
 constexpr int kMaxMr = 12;  // 24 accumulators + 2 panel vectors + 1 broadcast of 32 registers
 
 template <DType D>
+using TileFn = void (*)(const float*, int64_t, const void*, int64_t, float*, int64_t, int, bool);
+
+// tile<rows, D> for the 1 .. kMaxMr - 1 rows left after the full-height tiles.
+template <DType D, int... R>
+constexpr std::array<TileFn<D>, sizeof...(R)> make_remainder_tiles(
+    std::integer_sequence<int, R...>) {
+  return {&tile<R + 1, D>...};
+}
+
+template <DType D>
+TileFn<D> remainder_tile(int rows) {
+  static constexpr auto kTiles =
+      make_remainder_tiles<D>(std::make_integer_sequence<int, kMaxMr - 1>());
+  return kTiles[size_t(rows - 1)];
+}
+
+template <DType D>
 void gemm_panel_typed(const float* a, int64_t lda, int64_t m, const void* panel, int64_t kc,
                       float* c, int64_t ldc, int ncols, bool accumulate) {
   if (m == 1) return tile_m1<D>(a, panel, kc, c, ncols, accumulate);
@@ -240,32 +259,8 @@ void gemm_panel_typed(const float* a, int64_t lda, int64_t m, const void* panel,
   }
   const float* ar = a + i * lda;
   float* cr = c + i * ldc;
-  switch (m - i) {
-    case 0:
-      return;
-    case 1:
-      return tile<1, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 2:
-      return tile<2, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 3:
-      return tile<3, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 4:
-      return tile<4, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 5:
-      return tile<5, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 6:
-      return tile<6, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 7:
-      return tile<7, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 8:
-      return tile<8, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 9:
-      return tile<9, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    case 10:
-      return tile<10, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-    default:
-      return tile<11, D>(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
-  }
+  if (m == i) return;
+  remainder_tile<D>(int(m - i))(ar, lda, panel, kc, cr, ldc, ncols, accumulate);
 }
 
 void gemm_panel(const float* a, int64_t lda, int64_t m, const void* panel, DType dtype, int64_t kc,
