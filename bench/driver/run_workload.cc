@@ -116,16 +116,16 @@ std::string utc_now() {
   return buf;
 }
 
-struct RepetitionResult {
+struct RepetitionRun {
   nlohmann::json json;
   nlohmann::json summary;
   bool incomplete = false;
 };
 
-RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
-                                const std::vector<BenchRequest>& dataset, const LoadSpec& load,
-                                int repetition, const RunOptions& o, NvtxTraceRecorder* trace,
-                                ProgressPrinter& progress) {
+RepetitionRun run_repetition(const Workload& w, const TargetFactory& factory,
+                             const std::vector<BenchRequest>& dataset, const LoadSpec& load,
+                             int repetition, const RunOptions& o, NvtxTraceRecorder* trace,
+                             ProgressPrinter& progress) {
   std::unique_ptr<Target> target = factory.make();
   Target* t = target.get();
   ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
@@ -147,7 +147,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   // Lag held back on purpose by max_concurrency is the load model, not the harness failing.
   summary.harness_limited =
       !(load.mode == "open" && load.max_concurrency > 0) && send_lag_grew(run.records);
-  RepetitionResult r;
+  RepetitionRun r;
   r.incomplete = run.incomplete;
   r.summary = summary_to_json(summary);
   r.json = {{"repetition", repetition},
@@ -195,7 +195,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
-      RepetitionResult rep = run_repetition(w, factory, dataset, load, r, o, trace.get(), progress);
+      RepetitionRun rep = run_repetition(w, factory, dataset, load, r, o, trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       summaries.push_back(rep.summary);
       reps.push_back(std::move(rep.json));

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include "bench/results/request_samples.h"
+
 namespace infergate {
 
 namespace {
@@ -14,14 +16,6 @@ constexpr double kNsPerMs = 1e6;
 constexpr double kNsPerS = 1e9;
 
 double ms(int64_t ns) { return static_cast<double>(ns) / kNsPerMs; }
-
-// numpy.percentile(..., method="linear") of sorted, non-empty `x`.
-double percentile(const std::vector<double>& x, double p) {
-  const double rank = static_cast<double>(x.size() - 1) * p / 100.0;
-  const size_t lo = static_cast<size_t>(std::floor(rank));
-  const size_t hi = std::min(lo + 1, x.size() - 1);
-  return x[lo] + (x[hi] - x[lo]) * (rank - static_cast<double>(lo));
-}
 
 // The latencies one ok request contributes, in ms; absent ones are NaN.
 struct RequestLatencies {
@@ -146,10 +140,10 @@ StatSummary summarize_values(std::vector<double> values) {
   s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(s.count);
   s.min = values.front();
   s.max = values.back();
-  s.p50 = percentile(values, 50);
-  s.p90 = percentile(values, 90);
-  s.p95 = percentile(values, 95);
-  s.p99 = percentile(values, 99);
+  s.p50 = linear_percentile(values, 50);
+  s.p90 = linear_percentile(values, 90);
+  s.p95 = linear_percentile(values, 95);
+  s.p99 = linear_percentile(values, 99);
   return s;
 }
 

@@ -1,9 +1,5 @@
 #include "bench/results/results_json.h"
 
-#include <filesystem>
-
-#include "engine/model/atomic_file.h"
-
 namespace infergate {
 
 nlohmann::json stat_to_json(const StatSummary& s) {
@@ -59,50 +55,6 @@ nlohmann::json record_to_json(const RequestRecord& r, int64_t origin_ns) {
                       {"preemptions", r.preemptions}};
   if (!r.error.empty()) j["error"] = r.error;
   return j;
-}
-
-namespace {
-
-// Averages numbers; recurses into objects; keeps the first value of anything else.
-nlohmann::json mean_json(const std::vector<const nlohmann::json*>& values) {
-  const nlohmann::json& first = *values.front();
-  if (first.is_object()) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, _] : first.items()) {
-      std::vector<const nlohmann::json*> children;
-      for (const nlohmann::json* v : values) {
-        if (v->contains(key)) children.push_back(&(*v)[key]);
-      }
-      out[key] = mean_json(children);
-    }
-    return out;
-  }
-  if (first.is_boolean()) {  // a flag holds if it held in any repetition
-    bool any = false;
-    for (const nlohmann::json* v : values) any = any || v->get<bool>();
-    return any;
-  }
-  if (!first.is_number()) return first;
-  double sum = 0;
-  for (const nlohmann::json* v : values) sum += v->get<double>();
-  return sum / double(values.size());
-}
-
-}  // namespace
-
-nlohmann::json mean_of_summaries(const std::vector<nlohmann::json>& summaries) {
-  if (summaries.empty()) return nlohmann::json::object();
-  std::vector<const nlohmann::json*> ptrs;
-  for (const nlohmann::json& s : summaries) ptrs.push_back(&s);
-  return mean_json(ptrs);
-}
-
-void write_json_atomically(const nlohmann::json& doc, const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  AtomicFile file(path);
-  file.write(doc.dump(2) + "\n");
-  file.commit();
 }
 
 }  // namespace infergate

@@ -115,7 +115,13 @@ nlohmann::json engine_stats_json(const EngineStats& s) {
           {"num_steps", s.num_steps},
           {"last_step_tokens", s.last_step_tokens},
           {"total_scheduled_tokens", s.total_scheduled_tokens},
-          {"num_generated_tokens", s.num_generated_tokens}};
+          {"num_generated_tokens", s.num_generated_tokens},
+          {"step_time_ms",
+           {{"schedule", double(s.schedule_ns) / 1e6},
+            {"execute", double(s.execute_ns) / 1e6},
+            {"sample", double(s.sample_ns) / 1e6},
+            {"update", double(s.update_ns) / 1e6},
+            {"injected_delay", double(s.injected_delay_ns) / 1e6}}}};
 }
 
 }  // namespace infergate

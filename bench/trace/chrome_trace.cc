@@ -7,7 +7,7 @@
 #include <queue>
 #include <utility>
 
-#include "engine/model/atomic_file.h"
+#include "bench/results/atomic_file.h"
 
 namespace infergate {
 namespace {

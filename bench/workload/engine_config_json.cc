@@ -45,6 +45,12 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
   c.num_kv_blocks = r.get_int("num_kv_blocks", c.num_kv_blocks);
   c.num_threads = r.get_int("num_threads", c.num_threads);
   c.seed = r.get_uint64("seed", c.seed);
+  if (r.has("debug")) {
+    JsonObjectReader debug = r.child("debug");
+    c.debug_inject_decode_delay_us =
+        debug.get_int64("inject_decode_delay_us", c.debug_inject_decode_delay_us);
+    debug.finish();
+  }
   r.finish();
   try {
     c.validate();
@@ -68,7 +74,8 @@ nlohmann::json engine_config_to_json(const EngineConfig& c) {
           {"kv_cache_bytes", c.kv_cache_bytes},
           {"num_kv_blocks", c.num_kv_blocks},
           {"num_threads", c.num_threads},
-          {"seed", c.seed}};
+          {"seed", c.seed},
+          {"debug", {{"inject_decode_delay_us", c.debug_inject_decode_delay_us}}}};
 }
 
 }  // namespace infergate

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "bench/results/measured_workload.h"
+
 namespace infergate {
 
 uint64_t fnv1a64(std::string_view bytes) {
@@ -26,8 +28,7 @@ void relativize(nlohmann::json& doc, const char* pointer, const std::string& bas
 }  // namespace
 
 std::string workload_hash(const nlohmann::json& resolved, const std::string& base_dir) {
-  nlohmann::json measured = resolved;
-  for (const char* label : {"name", "description", "overrides"}) measured.erase(label);
+  nlohmann::json measured = measured_workload(resolved);
   for (const char* path : {"/dataset/path", "/target/model/gguf", "/target/model/safetensors"}) {
     relativize(measured, path, base_dir);
   }

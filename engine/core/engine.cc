@@ -101,9 +101,13 @@ std::vector<RequestOutput> Engine::step() {
   NvtxRange range("step");
   std::vector<RequestOutput> outputs = std::move(pending_);
   pending_.clear();
+  const int64_t t0 = now_ns();
   const SchedulerOutput out = scheduler_->schedule();
   if (out.empty()) return outputs;
+  const int64_t t1 = now_ns();
   const std::vector<float> logits = executor_->execute(out);
+  inject_decode_delay(out);
+  const int64_t t2 = now_ns();
   std::vector<Sequence*> sampling;  // decided before update() advances the sequences
   std::vector<int32_t> sampled;
   {
@@ -131,7 +135,28 @@ std::vector<RequestOutput> Engine::step() {
   for (const RequestOutput& o : outputs) {
     if (o.finished) requests_.erase(o.id);
   }
+  counters_.schedule_ns += t1 - t0;
+  counters_.execute_ns += t2 - t1;
+  counters_.sample_ns += t - t2;
+  counters_.update_ns += now_ns() - t;
   return outputs;
+}
+
+void Engine::inject_decode_delay(const SchedulerOutput& out) {
+  if (config_.debug_inject_decode_delay_us <= 0) return;
+  bool decodes = false;
+  for (const ScheduledSequence& s : out.scheduled) {
+    decodes = decodes || s.seq->num_computed_tokens >= s.seq->num_prompt_tokens;
+  }
+  if (!decodes) return;
+  // Busy-waits, as a slower kernel would keep the core; sleeping would overshoot by the OS's
+  // wake-up latency and make the injected cost imprecise.
+  NvtxRange range("inject_decode_delay");
+  const int64_t start = now_ns();
+  const int64_t until = start + config_.debug_inject_decode_delay_us * 1000;
+  while (now_ns() < until) {
+  }
+  counters_.injected_delay_ns += now_ns() - start;
 }
 
 bool Engine::abort(const RequestId& id) {

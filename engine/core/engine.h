@@ -54,6 +54,9 @@ struct EngineStats {
   int last_step_tokens = 0;  // tokens scheduled in the latest step
   int64_t total_scheduled_tokens = 0;
   int64_t num_generated_tokens = 0;
+  // Where the steps' time went (monotonic ns, summed over steps): the report's step breakdown.
+  int64_t schedule_ns = 0, execute_ns = 0, sample_ns = 0, update_ns = 0;
+  int64_t injected_delay_ns = 0;  // part of execute_ns: debug.inject_decode_delay_us
 };
 
 struct GenerateResult {
@@ -93,6 +96,8 @@ class Engine {
 
  private:
   RequestOutput make_output(const Sequence& seq) const;
+  // debug.inject_decode_delay_us, when the step decodes at least one sequence.
+  void inject_decode_delay(const SchedulerOutput& out);
 
   EngineConfig config_;
   ModelWeights weights_;

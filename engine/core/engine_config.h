@@ -29,6 +29,11 @@ struct EngineConfig {
   int num_threads = 0;  // 0: all hardware threads
   uint64_t seed = 0;    // seeds unseeded requests' sampling streams
 
+  // Regression injection (docs/engine.md): each step that decodes at least one sequence
+  // busy-waits this long inside its execute phase, as a slower kernel would. For testing gates,
+  // bisect and users' pipelines; 0 (off) in every real benchmark.
+  int64_t debug_inject_decode_delay_us = 0;
+
   // Throws std::invalid_argument naming the field, its value and what is allowed.
   void validate() const;
 };

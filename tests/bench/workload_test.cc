@@ -514,6 +514,20 @@ TEST_CASE("closest_match suggests plausible typos only") {
   CHECK(closest_match("zzzzzz", {"rate", "mode"}).empty());
 }
 
+TEST_CASE("repetitions and record_requests do not change the hash; debug switches do") {
+  const Workload plain = parse_workload(json::parse(kBase), "w");
+  const Workload repeated =
+      parse_workload(base_with(R"({"repetitions": 30, "record_requests": true})"), "w");
+  const Workload slowed = parse_workload(
+      base_with(R"({"target": {"engine": {"debug": {"inject_decode_delay_us": 100}}}})"), "w");
+  CHECK(repeated.hash == plain.hash);
+  CHECK(slowed.hash != plain.hash);
+  CHECK(slowed.resolved["target"]["engine"]["debug"]["inject_decode_delay_us"] == 100);
+  CHECK_THROWS_WITH(
+      parse_workload(base_with(R"({"target": {"engine": {"debug": {"inject_delay": 1}}}})"), "w"),
+      Catch::Contains("$.target.engine.debug.inject_delay"));
+}
+
 }  // namespace
 }  // namespace infergate
 

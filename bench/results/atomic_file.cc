@@ -1,4 +1,4 @@
-#include "engine/model/atomic_file.h"
+#include "bench/results/atomic_file.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

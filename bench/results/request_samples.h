@@ -1,0 +1,22 @@
+// Per-request latency samples recomputed from a repetition's request records, so the gates can
+// resample requests when estimating a percentile's uncertainty. Definitions are those of
+// docs/metrics.md (and bench/metrics/summarize.cc): measured (non-warm-up) ok requests only.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace infergate {
+
+// Values of `metric` (ttft_ms, tpot_ms, itl_ms or e2e_ms) from `requests` (the records array of
+// a repetition); empty when there are no records or the metric is not per request.
+std::vector<double> request_samples(const nlohmann::json& requests, std::string_view metric);
+// numpy.percentile(method="linear") of sorted, non-empty `sorted`; p in [0, 100].
+double linear_percentile(const std::vector<double>& sorted, double p);
+// A summary statistic (mean, min, max, p50, p90, p95, p99) of `samples`; nullopt when empty
+// or `stat` is unknown.
+std::optional<double> sample_statistic(std::vector<double> samples, std::string_view stat);
+
+}  // namespace infergate
