@@ -4,9 +4,14 @@
 #include <iostream>
 #include <string>
 
+#include "cli/baseline_command.h"
+#include "cli/bisect_command.h"
+#include "cli/calibrate_command.h"
+#include "cli/compare_command.h"
 #include "cli/export_command.h"
 #include "cli/generate_command.h"
 #include "cli/logits_command.h"
+#include "cli/report_command.h"
 #include "cli/run_command.h"
 #include "cli/validate_command.h"
 
@@ -19,7 +24,12 @@ void print_usage() {
                "  validate   check workload files without running them\n"
                "  generate   generate text from a model and report throughput\n"
                "  export     write a model as GGUF or safetensors\n"
-               "  logits     print a model's logits for a token sequence as JSON\n\n"
+               "  logits     print a model's logits for a token sequence as JSON\n"
+               "  compare    judge a candidate results file against a baseline (the gate)\n"
+               "  baseline   store, show and list the baselines under results/\n"
+               "  calibrate  measure run-to-run noise and the rules' false-alarm rate (A/A)\n"
+               "  report     write the HTML report of a run, or every report of a comparison\n"
+               "  bisect     find the commit that regressed a metric (drives git bisect run)\n\n"
                "`infergate <command> --help` lists a command's options.\n";
 }
 
@@ -37,8 +47,15 @@ int main(int argc, char** argv) {
     if (command == "export") return infergate::export_command(argc - 1, argv + 1);
     if (command == "logits") return infergate::logits_command(argc - 1, argv + 1);
     if (command == "validate") return infergate::validate_command(argc - 1, argv + 1);
+    if (command == "compare") return infergate::compare_command(argc - 1, argv + 1);
+    if (command == "baseline") return infergate::baseline_command(argc - 1, argv + 1);
+    if (command == "calibrate") return infergate::calibrate_command(argc - 1, argv + 1);
+    if (command == "report") return infergate::report_command(argc - 1, argv + 1);
+    if (command == "bisect") return infergate::bisect_command(argc - 1, argv + 1);
+    if (command == "bisect-step") return infergate::bisect_step_command(argc - 1, argv + 1);
     std::cerr << "infergate: unknown command '" << command
-              << "' (allowed: run, validate, generate, export, logits)\n";
+              << "' (allowed: run, validate, generate, export, logits, compare, baseline, "
+                 "calibrate, report, bisect)\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "infergate " << command << ": error: " << e.what() << "\n";

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The CI performance gate (docs/ci.md): build, run each workload with repetitions, compare it
+# with its stored baseline, write every report, and exit with the verdict.
+#
+#   ci/perf-gate.sh [--workloads "quickstart chat-short"] [--repeat 5] [--out DIR]
+#                   [--rules FILE] [--baselines DIR] [--auto-repeat N] [--skip-build]
+#                   [--update-baselines]
+#
+# Exit: 0 pass, 1 regression, 2 usage or input error (e.g. no baseline), 3 inconclusive,
+# 4 incomparable; over several workloads the most serious wins (2, then 1, 4, 3, 0).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+workloads="quickstart" repeat=5 out="out/perf-gate" rules="" baselines="results"
+auto_repeat=4 build=1 update=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --workloads) workloads="$2"; shift 2 ;;
+    --repeat) repeat="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --rules) rules="$2"; shift 2 ;;
+    --baselines) baselines="$2"; shift 2 ;;
+    --auto-repeat) auto_repeat="$2"; shift 2 ;;
+    --skip-build) build=0; shift ;;
+    --update-baselines) update=1; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "perf-gate: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$build" = 1 ]; then bash ci/build.sh infergate; fi
+infergate=build/release/cli/infergate
+[ -x "$infergate" ] || { echo "perf-gate: $infergate is not built" >&2; exit 2; }
+mkdir -p "$out"
+rules_args=()
+[ -n "$rules" ] && rules_args=(--rules "$rules")
+
+# Most serious first: input error, regression, incomparable, inconclusive, pass.
+rank() { case "$1" in 2) echo 4 ;; 1) echo 3 ;; 4) echo 2 ;; 3) echo 1 ;; *) echo 0 ;; esac; }
+overall=0
+: >"$out/summary.md"
+for w in $workloads; do
+  dir="$out/$w"
+  mkdir -p "$dir"
+  echo "== $w: $repeat repetitions"
+  "$infergate" run "workloads/$w.json" --repeat "$repeat" --requests --quiet \
+    --out "$dir/candidate.json"
+  set +e
+  "$infergate" compare "$dir/candidate.json" --baselines "$baselines" "${rules_args[@]}" \
+    --auto-repeat "$auto_repeat" --report-dir "$dir" 2>&1 | tee "$dir/compare.log"
+  code=${PIPESTATUS[0]}
+  set -e
+  if [ -f "$dir/summary.md" ]; then
+    cat "$dir/summary.md" >>"$out/summary.md"
+  else
+    printf '## %s: compare failed (exit %s)\n\n```\n%s\n```\n' "$w" "$code" \
+      "$(tail -5 "$dir/compare.log")" >>"$out/summary.md"
+  fi
+  if [ "$update" = 1 ] && [ "$code" = 0 ]; then
+    "$infergate" baseline update "$dir/candidate.json" --baselines "$baselines"
+  fi
+  if [ "$(rank "$code")" -gt "$(rank "$overall")" ]; then overall=$code; fi
+done
+
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat "$out/summary.md" >>"$GITHUB_STEP_SUMMARY"; fi
+echo "perf-gate: exit $overall (reports in $out)"
+exit "$overall"

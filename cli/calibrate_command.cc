@@ -1,0 +1,198 @@
+#include "cli/calibrate_command.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "bench/driver/run_workload.h"
+#include "bench/results/json_file.h"
+#include "bench/workload/workload_parser.h"
+#include "cli/command_line.h"
+#include "cli/gate_inputs.h"
+#include "gates/baseline/baseline_store.h"
+#include "gates/calibrate/noise_profile.h"
+#include "gates/calibrate/verdict_rates.h"
+#include "gates/verdict/verdict.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+namespace {
+
+struct CalibrateArguments {
+  std::string workload, from, slowed_from, rules, store, noise_out, runs_out;
+  std::vector<std::string> sets;
+  int repeat = 20, reps_per_side = 0, trials = 200;
+  double check_slowdown = 0;
+};
+
+// Runs the workload in this process with `sets` and returns its results (also written to
+// `out_path`).
+ResultsFile run_repetitions(const std::string& workload_path, std::vector<std::string> sets,
+                            int repeat, const std::string& out_path) {
+  sets.push_back("repetitions=" + std::to_string(repeat));
+  sets.push_back("record_requests=true");
+  const Workload workload = load_workload_file(workload_path, sets);
+  RunOptions options;
+  options.out_path = out_path;
+  options.progress_is_tty = isatty(STDERR_FILENO);
+  options.command_line = "infergate calibrate " + workload_path;
+  const RunOutcome outcome = run_workload(workload, options);
+  if (outcome.incomplete)
+    throw std::runtime_error(out_path + ": the calibration run stopped early");
+  std::cout << "runs: " << out_path << "\n";
+  return parse_results(outcome.results, out_path);
+}
+
+// The injected delay that makes each decoding step `fraction` slower: the mean execute time
+// per step of the A/A runs, times `fraction`.
+int64_t slowdown_delay_us(const ResultsFile& runs, double fraction) {
+  double execute_ms = 0, steps = 0;
+  for (const RepetitionResult& rep : runs.points.at(0).repetitions) {
+    if (!rep.engine.is_object() || !rep.engine.contains("step_time_ms")) {
+      throw std::runtime_error("--check-slowdown needs an engine target (no step times in " +
+                               runs.source + ")");
+    }
+    execute_ms += rep.engine["step_time_ms"].value("execute", 0.0);
+    steps += rep.engine.value("num_steps", 0.0);
+  }
+  return steps > 0 ? int64_t(execute_ms / steps * 1000 * fraction + 0.5) : 0;
+}
+
+void print_rates(const char* title, const std::vector<VerdictCounts>& counts) {
+  int trials = 0, regressed = 0, inconclusive = 0;
+  std::printf("%s\n  %-20s %8s %8s %10s %8s %13s\n", title, "rule", "trials", "pass", "regressed",
+              "improved", "inconclusive");
+  for (const VerdictCounts& c : counts) {
+    std::printf("  %-20s %8d %8d %10d %8d %13d\n", c.rule.c_str(), c.trials, c.pass, c.regressed,
+                c.improved, c.inconclusive);
+    trials += c.trials;
+    regressed += c.regressed;
+    inconclusive += c.inconclusive;
+  }
+  std::printf("  all rules: %d evaluations, regressed %.2f%%, inconclusive %.2f%%\n", trials,
+              trials ? 100.0 * regressed / trials : 0.0,
+              trials ? 100.0 * inconclusive / trials : 0.0);
+}
+
+std::optional<CalibrateArguments> parse(int argc, char** argv) {
+  CalibrateArguments a;
+  po::options_description desc("infergate calibrate WORKLOAD [options]");
+  desc.add_options()("help,h", "show this help")("workload", po::value(&a.workload),
+                                                 "workload file")(
+      "repeat", po::value(&a.repeat)->default_value(a.repeat), "A/A repetitions to run")(
+      "set", po::value(&a.sets)->composing(), "override a workload field (repeatable)")(
+      "from", po::value(&a.from), "use these results instead of running (A/A repetitions)")(
+      "rules", po::value(&a.rules), "rules file (default: built-in gates/default.json)")(
+      "baselines", po::value(&a.store)->default_value("results"), "baseline store folder")(
+      "noise-out", po::value(&a.noise_out), "noise file (default: beside the stored baseline)")(
+      "runs-out", po::value(&a.runs_out), "results file of the runs (default under out/)")(
+      "reps-per-side", po::value(&a.reps_per_side),
+      "repetitions per side in resampled comparisons (default: the rules' largest minimum)")(
+      "trials", po::value(&a.trials)->default_value(a.trials), "resampled comparisons")(
+      "check-slowdown", po::value(&a.check_slowdown),
+      "also run with each decoding step this fraction slower (e.g. 0.1) and report detection")(
+      "slowed-from", po::value(&a.slowed_from),
+      "use these results as the slowed runs instead of running them");
+  po::positional_options_description pos;
+  pos.add("workload", 1);
+  const auto vm = parse_command_line(argc, argv, desc, pos);
+  if (!vm) return std::nullopt;
+  if (a.workload.empty() == a.from.empty()) throw po::error("give WORKLOAD or --from RESULTS");
+  if (a.check_slowdown < 0 || a.check_slowdown > 10) throw po::error("--check-slowdown: 0..10");
+  if (a.check_slowdown > 0 && a.workload.empty() && a.slowed_from.empty()) {
+    throw po::error("--check-slowdown needs WORKLOAD (to run the slowed build) or --slowed-from");
+  }
+  return a;
+}
+
+int reps_per_side_of(const RuleSet& rules, int given) {
+  if (given > 0) return given;
+  int most = 0;
+  for (const GateRule& r : rules.rules) most = std::max(most, r.min_repetitions);
+  return most;
+}
+
+}  // namespace
+
+int calibrate_command(int argc, char** argv) {
+  std::optional<CalibrateArguments> args;
+  try {
+    args = parse(argc, argv);
+  } catch (const po::error& e) {
+    std::cerr << "infergate calibrate: " << e.what() << " (see --help)\n";
+    return kExitUsage;
+  }
+  if (!args) return kExitPass;
+  const RuleSet rules = load_rules_or_default(args->rules);
+  const std::string stamp = std::to_string(::time(nullptr));
+  const ResultsFile runs =
+      args->from.empty()
+          ? run_repetitions(
+                args->workload, args->sets, args->repeat,
+                args->runs_out.empty() ? "out/calibrate-" + stamp + ".json" : args->runs_out)
+          : load_results(args->from);
+  std::vector<std::string> keys;
+  for (const GateRule& r : rules.rules) {
+    if (r.applies_to(runs.workload_name)) keys.push_back(r.metric.text);
+  }
+  NoiseProfile noise = measure_noise(runs, keys);
+  const int k = reps_per_side_of(rules, args->reps_per_side);
+  const std::vector<VerdictCounts> aa =
+      resampled_verdicts(runs.points[0], nullptr, rules, runs.workload_name, k, args->trials, 1);
+  noise.verdict_rates = {
+      {"kind", "A/A"}, {"reps_per_side", k}, {"rules", verdict_counts_to_json(aa)}};
+  std::printf("run-to-run spread over %d repetitions (%s):\n", noise.repetitions,
+              runs.workload_name.c_str());
+  for (const MetricNoise& m : noise.metrics) {
+    std::printf("  %-32s mean %-12.4g cv %5.2f%%  detectable with %d per side: %5.1f%%\n",
+                m.key.c_str(), m.mean, 100 * m.cv, k,
+                100 * detectable_change(m.cv, k, rules.alpha));
+  }
+  print_rates(("A/A false alarms, " + std::to_string(k) + " vs " + std::to_string(k) +
+               " repetitions, " + std::to_string(args->trials) + " resampled comparisons:")
+                  .c_str(),
+              aa);
+  if (args->check_slowdown > 0) {
+    int64_t delay = 0;
+    ResultsFile slowed;
+    if (!args->slowed_from.empty()) {
+      slowed = load_results(args->slowed_from);
+      delay = slowed.workload.value(
+          nlohmann::json::json_pointer("/target/engine/debug/inject_decode_delay_us"), int64_t{0});
+      std::printf("slowed runs: %s (%lld us per decoding step)\n", slowed.source.c_str(),
+                  static_cast<long long>(delay));
+    } else {
+      delay = slowdown_delay_us(runs, args->check_slowdown);
+      std::printf("injecting %lld us per decoding step (%.0f%% of the mean step execute time)\n",
+                  static_cast<long long>(delay), 100 * args->check_slowdown);
+      std::vector<std::string> sets = args->sets;
+      sets.push_back("target.engine.debug.inject_decode_delay_us=" + std::to_string(delay));
+      slowed = run_repetitions(args->workload, sets, args->repeat,
+                               "out/calibrate-slowed-" + stamp + ".json");
+    }
+    const std::vector<VerdictCounts> ab = resampled_verdicts(
+        runs.points[0], &slowed.points[0], rules, runs.workload_name, k, args->trials, 2);
+    print_rates("detection of the injected slowdown:", ab);
+    noise.verdict_rates = {noise.verdict_rates,
+                           {{"kind", "injected slowdown"},
+                            {"fraction", args->check_slowdown},
+                            {"delay_us", delay},
+                            {"reps_per_side", k},
+                            {"rules", verdict_counts_to_json(ab)}}};
+  } else {
+    noise.verdict_rates = {noise.verdict_rates};
+  }
+  const std::string out =
+      !args->noise_out.empty()
+          ? args->noise_out
+          : BaselineStore(args->store).noise_path(noise.machine_key, noise.workload);
+  write_json_atomically(noise_to_json(noise), out);
+  std::cout << "noise: " << out << "\n";
+  return kExitPass;
+}
+
+}  // namespace infergate

@@ -1,0 +1,18 @@
+// The report folder `compare --report-dir` and `report` write: verdicts.json, report.html,
+// summary.md and junit.xml (docs/reports.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/results/results_file.h"
+#include "gates/verdict/comparison.h"
+
+namespace infergate {
+
+// Writes every report atomically into `dir` (created if needed); returns the paths written.
+std::vector<std::string> write_report_files(const std::string& dir, const Comparison& comparison,
+                                            const ResultsFile& baseline,
+                                            const ResultsFile& candidate);
+
+}  // namespace infergate

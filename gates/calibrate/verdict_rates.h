@@ -1,0 +1,31 @@
+// How often each rule gives each verdict when judging resampled pairs of real runs: on A/A
+// splits of one build's repetitions (false alarms) and on A/B pairs against runs with a known
+// injected slowdown (detection power). `infergate calibrate` reports both (docs/gates.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/results/results_file.h"
+#include "gates/rules/rule_set.h"
+
+namespace infergate {
+
+struct VerdictCounts {
+  std::string rule;
+  int trials = 0, pass = 0, regressed = 0, improved = 0, inconclusive = 0;
+};
+
+// Each trial draws `reps_per_side` repetitions without replacement for each side and evaluates
+// every rule that applies to `workload`. With `b` null the trial is A/A: 2 * reps_per_side
+// distinct repetitions of `a`, split in two. Throws std::invalid_argument when a pool is too
+// small. Trials overlap in repetitions, so they are not independent: the rates estimate what a
+// gate would do on this machine, not a sampling distribution.
+std::vector<VerdictCounts> resampled_verdicts(const PointResult& a, const PointResult* b,
+                                              const RuleSet& rules, const std::string& workload,
+                                              int reps_per_side, int trials, uint64_t seed);
+
+nlohmann::json verdict_counts_to_json(const std::vector<VerdictCounts>& counts);
+
+}  // namespace infergate

@@ -1,0 +1,14 @@
+// Text made safe for HTML, XML and the SVG inside HTML: markup characters become entities and
+// characters XML 1.0 forbids become U+FFFD, so a rule name or a path can never break a report.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace infergate {
+
+// Escapes & < > " ' (safe in element text and in quoted attribute values alike) and replaces
+// control characters other than tab, newline and carriage return with U+FFFD.
+std::string escape_markup(std::string_view text);
+
+}  // namespace infergate

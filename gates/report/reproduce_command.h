@@ -1,0 +1,19 @@
+// The command line that reruns a comparison, printed at the end of every report, with each
+// argument quoted for a POSIX shell where it needs it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "gates/verdict/comparison.h"
+
+namespace infergate {
+
+// `text` unchanged when it is made only of safe characters, else in single quotes.
+std::string shell_quote(std::string_view text);
+// "infergate compare BASELINE CANDIDATE --rules RULES", plus --allow-env-diff when the
+// fingerprints differed and the comparison went ahead anyway. --rules is left out when the
+// comparison has no rules path (the default rules).
+std::string reproduce_command(const Comparison& comparison);
+
+}  // namespace infergate

@@ -1,0 +1,28 @@
+#include "gates/rules/gate_rule.h"
+
+#include <fnmatch.h>
+
+namespace infergate {
+
+bool GateRule::applies_to(const std::string& workload_name) const {
+  for (const std::string& glob : workloads) {
+    if (::fnmatch(glob.c_str(), workload_name.c_str(), 0) == 0) return true;
+  }
+  return false;
+}
+
+const char* to_string(Direction d) { return d == Direction::kLowerIsBetter ? "lower" : "higher"; }
+
+const char* to_string(Severity s) {
+  switch (s) {
+    case Severity::kFail:
+      return "fail";
+    case Severity::kWarn:
+      return "warn";
+    case Severity::kNeedsJustification:
+      return "needs-justification";
+  }
+  return "?";
+}
+
+}  // namespace infergate

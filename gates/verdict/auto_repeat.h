@@ -1,0 +1,18 @@
+// `compare --auto-repeat`: more repetitions for a side of an inconclusive comparison, run by the
+// infergate binary that can reproduce it, on the workload its results file recorded.
+#pragma once
+
+#include <string>
+
+#include "bench/results/results_file.h"
+
+namespace infergate {
+
+// Runs `binary run WORKLOAD --repeat N --quiet --out FILE` (with --requests when `side` recorded
+// its requests) on the resolved workload of `side`, in `scratch_dir`, and appends the new
+// repetitions to the matching points of `side`, renumbered after the existing ones. Throws
+// std::runtime_error naming the command and its log when the run fails.
+void append_repetitions(ResultsFile& side, const std::string& binary, int repetitions,
+                        const std::string& scratch_dir, const std::string& label);
+
+}  // namespace infergate

@@ -1,0 +1,98 @@
+#include "gates/verdict/comparison.h"
+
+#include "gates/verdict/rule_evaluator.h"
+
+namespace infergate {
+
+namespace {
+
+void note_incomplete(const ResultsFile& r, const char* side, std::vector<std::string>& warnings) {
+  if (r.incomplete) {
+    warnings.push_back(std::string(side) + " " + r.source +
+                       " is marked incomplete (the run was stopped early)");
+  }
+}
+
+}  // namespace
+
+int Comparison::exit_code() const {
+  if (!comparable) return kExitIncomparable;
+  bool inconclusive = evaluations.empty();
+  for (const RuleEvaluation& e : evaluations) {
+    if (e.blocks()) return kExitRegression;
+    inconclusive = inconclusive || e.blocks_as_inconclusive();
+  }
+  return inconclusive ? kExitInconclusive : kExitPass;
+}
+
+const char* Comparison::overall_label() const {
+  switch (exit_code()) {
+    case kExitPass:
+      return "PASS";
+    case kExitRegression:
+      return "REGRESSED";
+    case kExitInconclusive:
+      return "INCONCLUSIVE";
+    default:
+      return "INCOMPARABLE";
+  }
+}
+
+std::string Comparison::headline() const {
+  const std::string label = overall_label();
+  if (!comparable) {
+    return label + ": " + std::to_string(differences.size()) +
+           " fingerprint field(s) differ (--allow-env-diff compares anyway)";
+  }
+  if (evaluations.empty()) return label + ": no rule applies to workload '" + workload_name + "'";
+  int blocking = 0, inconclusive = 0, improved = 0;
+  for (const RuleEvaluation& e : evaluations) {
+    blocking += e.blocks();
+    inconclusive += e.blocks_as_inconclusive();
+    improved += e.verdict == Verdict::kImproved;
+  }
+  const std::string of = " of " + std::to_string(evaluations.size()) + " rule evaluations";
+  if (blocking) return label + ": " + std::to_string(blocking) + of + " regressed";
+  if (inconclusive) return label + ": " + std::to_string(inconclusive) + of + " inconclusive";
+  return label + ": no regression in " + std::to_string(evaluations.size()) + " rule evaluations" +
+         (improved ? ", " + std::to_string(improved) + " improved" : "");
+}
+
+Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candidate,
+                           const RuleSet& rules, const CompareOptions& options) {
+  Comparison c;
+  c.baseline_path = baseline.source;
+  c.candidate_path = candidate.source;
+  c.rules_path = rules.source;
+  c.workload_name = candidate.workload_name;
+  c.alpha = rules.alpha;
+  c.confidence = rules.confidence;
+  c.differences = fingerprint_differences(baseline, candidate);
+  if (!c.differences.empty()) {
+    if (!options.allow_env_diff) {
+      c.comparable = false;
+      return c;
+    }
+    c.warnings.push_back(std::to_string(c.differences.size()) +
+                         " fingerprint field(s) differ; compared anyway (--allow-env-diff)");
+  }
+  note_incomplete(baseline, "baseline", c.warnings);
+  note_incomplete(candidate, "candidate", c.warnings);
+  const EvaluationSettings settings{rules.alpha, rules.confidence, rules.bootstrap_iterations,
+                                    options.seed, options.justification_root};
+  for (const PointResult& base_point : baseline.points) {
+    const PointResult* cand_point = point_with_same_sweep(candidate, base_point);
+    const std::string label = sweep_point_label(base_point);
+    if (!cand_point) {
+      c.warnings.push_back("the candidate has no point " + label + "; it was not compared");
+      continue;
+    }
+    for (const GateRule& rule : rules.rules) {
+      if (!rule.applies_to(c.workload_name)) continue;
+      c.evaluations.push_back(evaluate_rule(rule, base_point, *cand_point, label, settings));
+    }
+  }
+  return c;
+}
+
+}  // namespace infergate

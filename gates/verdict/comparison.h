@@ -1,0 +1,45 @@
+// A whole comparison of a candidate results file against a baseline under a rule set: every
+// applicable rule evaluated at every sweep point, the fingerprint check, and the overall
+// verdict with its exit code (docs/gates.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/results/results_file.h"
+#include "gates/rules/rule_set.h"
+#include "gates/verdict/comparability.h"
+#include "gates/verdict/rule_evaluation.h"
+
+namespace infergate {
+
+struct CompareOptions {
+  bool allow_env_diff = false;
+  // Where rules' justification files are looked up (the change's checkout).
+  std::string justification_root = ".";
+  uint64_t seed = 1;  // of the bootstrap: verdicts are reproducible
+};
+
+struct Comparison {
+  std::string baseline_path, candidate_path, rules_path;
+  std::string workload_name;
+  double alpha = 0.05, confidence = 0.95;    // of the rule set: the test level and interval width
+  std::vector<FieldDifference> differences;  // fingerprint fields that differ
+  bool comparable = true;  // false: differences and not allowed; no rule was evaluated
+  std::vector<RuleEvaluation> evaluations;
+  std::vector<std::string> warnings;  // e.g. incomplete results, uncalibrated thresholds
+  int extra_repetitions = 0;          // added by --auto-repeat
+
+  // kExitIncomparable, else kExitRegression (a blocking regression), else kExitInconclusive (a
+  // rule that could fail is inconclusive), else kExitPass (improvements pass).
+  int exit_code() const;
+  // "PASS", "REGRESSED", "INCONCLUSIVE" or "INCOMPARABLE", following exit_code().
+  const char* overall_label() const;
+  // The banner: "REGRESSED: 1 of 6 rules", "INCOMPARABLE: 2 fingerprint fields differ", ...
+  std::string headline() const;
+};
+
+Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candidate,
+                           const RuleSet& rules, const CompareOptions& options);
+
+}  // namespace infergate

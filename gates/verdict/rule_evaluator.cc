@@ -1,0 +1,155 @@
+#include "gates/verdict/rule_evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+
+#include "bench/results/request_samples.h"
+#include "gates/stats/bootstrap.h"
+#include "gates/stats/descriptive.h"
+#include "gates/stats/mann_whitney.h"
+
+namespace infergate {
+
+namespace {
+
+std::string percent(double fraction) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(1);
+  s << (fraction >= 0 ? "+" : "") << fraction * 100 << "%";
+  return s.str();
+}
+
+// The metric's value in every repetition, or the reason it cannot be had.
+std::optional<std::string> repetition_values(const PointResult& point, const MetricKey& key,
+                                             const char* side, std::vector<double>& out) {
+  for (const RepetitionResult& rep : point.repetitions) {
+    const std::optional<double> v = metric_value(rep.summary, key);
+    if (!v || !std::isfinite(*v)) {
+      return key.text + " is absent from " + side + " repetition " + std::to_string(rep.index);
+    }
+    out.push_back(*v);
+  }
+  return std::nullopt;
+}
+
+// Per-request samples of every repetition when the metric is a latency statistic and every
+// repetition recorded its requests; otherwise each repetition's single value.
+RepetitionSamples bootstrap_samples(const PointResult& point, const MetricKey& key,
+                                    const std::vector<double>& values) {
+  RepetitionSamples s;
+  bool per_request = key.is_per_request_stat() && key.stat != "min" && key.stat != "max";
+  for (const RepetitionResult& rep : point.repetitions) {
+    if (!per_request) break;
+    s.repetitions.push_back(request_samples(rep.requests, key.metric));
+    per_request = !s.repetitions.back().empty();
+  }
+  if (per_request) return s;
+  s.repetitions.clear();
+  for (double v : values) s.repetitions.push_back({v});
+  return s;
+}
+
+SampleStatistic statistic_for(const MetricKey& key) {
+  if (key.stat == "mean") return mean_statistic();
+  if (key.stat.size() > 1 && key.stat[0] == 'p') {
+    return percentile_statistic(std::stod(key.stat.substr(1)));
+  }
+  return mean_statistic();  // one value per repetition: the statistic is never asked to reduce
+}
+
+void decide(RuleEvaluation& e, double p_better, const EvaluationSettings& settings) {
+  const bool lower = e.rule.better == Direction::kLowerIsBetter;
+  // Worse-direction change and interval: positive means worse.
+  const double worse = lower ? e.relative_change : -e.relative_change;
+  const double worse_lo = lower ? e.interval_lo : -e.interval_hi;
+  const double worse_hi = lower ? e.interval_hi : -e.interval_lo;
+  const double t = e.effective_threshold;
+  std::ostringstream why;
+  why.precision(3);
+  const std::string interval = "[" + percent(e.interval_lo) + ", " + percent(e.interval_hi) + "]";
+  if (worse > t && e.p_value < settings.alpha && worse_lo > 0) {
+    e.verdict = Verdict::kRegressed;
+    why << percent(e.relative_change) << " is beyond the " << percent(t).substr(1)
+        << " threshold and significant (p = " << e.p_value << ", interval " << interval << ")";
+  } else if (-worse > t && p_better < settings.alpha && worse_hi < 0) {
+    e.verdict = Verdict::kImproved;
+    why << percent(e.relative_change)
+        << " is better beyond the threshold and significant (p = " << p_better << ")";
+  } else if (worse_hi <= t) {
+    e.verdict = Verdict::kPass;
+    why << "the interval " << interval << " rules out a change worse than " << percent(t).substr(1);
+  } else {
+    e.verdict = Verdict::kInconclusive;
+    why << "the interval " << interval << " reaches past the " << percent(t).substr(1)
+        << " threshold but the change is not shown (p = " << e.p_value
+        << "); more repetitions would decide";
+  }
+  e.reason = why.str();
+}
+
+void check_justification(RuleEvaluation& e, const EvaluationSettings& settings) {
+  if (e.verdict != Verdict::kRegressed || e.rule.severity != Severity::kNeedsJustification) return;
+  const std::filesystem::path file =
+      std::filesystem::path(settings.justification_root) / e.rule.justification_file;
+  e.justified = std::filesystem::exists(file);
+  e.reason += e.justified ? "; justified by " + e.rule.justification_file
+                          : "; needs a justification: add " + e.rule.justification_file +
+                                " to the change saying why";
+}
+
+}  // namespace
+
+RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
+                             const PointResult& candidate, const std::string& point,
+                             const EvaluationSettings& settings) {
+  RuleEvaluation e;
+  e.rule = rule;
+  e.point = point;
+  std::optional<std::string> missing =
+      repetition_values(baseline, rule.metric, "baseline", e.baseline_values);
+  if (!missing)
+    missing = repetition_values(candidate, rule.metric, "candidate", e.candidate_values);
+  if (missing) {
+    e.reason = *missing;
+    return e;
+  }
+  e.baseline = mean(e.baseline_values);
+  e.candidate = mean(e.candidate_values);
+  e.effective_threshold =
+      std::max(rule.relative_threshold.value_or(0),
+               e.baseline != 0 ? rule.absolute_threshold.value_or(0) / std::fabs(e.baseline) : 0.0);
+  const int have = int(std::min(e.baseline_values.size(), e.candidate_values.size()));
+  e.relative_change = e.baseline != 0 ? e.candidate / e.baseline - 1 : NAN;
+  e.interval_lo = e.interval_hi = e.p_value = NAN;  // until estimated below
+  if (have < rule.min_repetitions) {
+    e.reason = "needs " + std::to_string(rule.min_repetitions) + " repetitions per side, has " +
+               std::to_string(e.baseline_values.size()) + " (baseline) and " +
+               std::to_string(e.candidate_values.size()) + " (candidate)";
+    return e;
+  }
+  if (e.baseline == 0) {
+    e.verdict = e.candidate == 0 ? Verdict::kPass : Verdict::kInconclusive;
+    e.reason = e.candidate == 0 ? "zero on both sides"
+                                : "the baseline is zero: a relative change is undefined";
+    return e;
+  }
+  const RelativeChange change = bootstrap_relative_change(
+      bootstrap_samples(baseline, rule.metric, e.baseline_values),
+      bootstrap_samples(candidate, rule.metric, e.candidate_values), statistic_for(rule.metric),
+      BootstrapOptions{settings.bootstrap_iterations, settings.confidence, settings.seed});
+  e.relative_change = change.estimate;
+  e.interval_lo = change.interval.lo;
+  e.interval_hi = change.interval.hi;
+  const MannWhitneyResult u = mann_whitney_u(e.candidate_values, e.baseline_values);
+  const bool lower = rule.better == Direction::kLowerIsBetter;
+  e.p_value = lower ? u.p_greater : u.p_less;
+  decide(e, lower ? u.p_less : u.p_greater, settings);
+  check_justification(e, settings);
+  return e;
+}
+
+}  // namespace infergate

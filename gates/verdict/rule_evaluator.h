@@ -1,0 +1,33 @@
+// One rule judged on one sweep point: the change is estimated with a bootstrap interval
+// (over repetitions, and over each repetition's requests for latency percentiles) and tested
+// with a one-sided Mann-Whitney U test over repetitions (docs/gates.md, "Verdicts").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "bench/results/results_file.h"
+#include "gates/rules/gate_rule.h"
+#include "gates/verdict/rule_evaluation.h"
+
+namespace infergate {
+
+struct EvaluationSettings {
+  double alpha = 0.05;
+  double confidence = 0.95;
+  int bootstrap_iterations = 2000;
+  uint64_t seed = 1;
+  std::string justification_root = ".";
+};
+
+// regressed: beyond the threshold in the worse direction, U test significant, and the interval
+//            excludes no change;
+// improved:  the same in the better direction;
+// pass:      the interval's worse end is within the threshold;
+// otherwise inconclusive (and always when a side has fewer than min_repetitions, or a metric
+// is missing).
+RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
+                             const PointResult& candidate, const std::string& point,
+                             const EvaluationSettings& settings);
+
+}  // namespace infergate
