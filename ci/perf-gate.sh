@@ -5,6 +5,7 @@
 #   ci/perf-gate.sh [--workloads "quickstart chat-short"] [--repeat 5] [--out DIR]
 #                   [--rules FILE] [--baselines DIR] [--auto-repeat N] [--skip-build]
 #                   [--update-baselines]
+# INFERGATE=PATH uses that binary instead of build/release/cli/infergate (with --skip-build).
 #
 # Exit: 0 pass, 1 regression, 2 usage or input error (e.g. no baseline), 3 inconclusive,
 # 4 incomparable; over several workloads the most serious wins (2, then 1, 4, 3, 0).
@@ -23,13 +24,13 @@ while [ $# -gt 0 ]; do
     --auto-repeat) auto_repeat="$2"; shift 2 ;;
     --skip-build) build=0; shift ;;
     --update-baselines) update=1; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "perf-gate: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 
 if [ "$build" = 1 ]; then bash ci/build.sh infergate; fi
-infergate=build/release/cli/infergate
+infergate=${INFERGATE:-build/release/cli/infergate}
 [ -x "$infergate" ] || { echo "perf-gate: $infergate is not built" >&2; exit 2; }
 mkdir -p "$out"
 rules_args=()

@@ -25,7 +25,7 @@ namespace {
 struct CalibrateArguments {
   std::string workload, from, slowed_from, rules, store, noise_out, runs_out;
   std::vector<std::string> sets;
-  int repeat = 20, reps_per_side = 0, trials = 200;
+  int repeat = 20, reps_per_side = 0, trials = 200, auto_repeat = 0;
   double check_slowdown = 0;
 };
 
@@ -69,13 +69,17 @@ void print_rates(const char* title, const std::vector<VerdictCounts>& counts) {
   for (const VerdictCounts& c : counts) {
     std::printf("  %-20s %8d %8d %10d %8d %13d\n", c.rule.c_str(), c.trials, c.pass, c.regressed,
                 c.improved, c.inconclusive);
+    if (c.rule == kGateRow) continue;
     trials += c.trials;
     regressed += c.regressed;
     inconclusive += c.inconclusive;
   }
-  std::printf("  all rules: %d evaluations, regressed %.2f%%, inconclusive %.2f%%\n", trials,
+  std::printf("  rule evaluations: %d, regressed %.2f%%, inconclusive %.2f%%\n", trials,
               trials ? 100.0 * regressed / trials : 0.0,
               trials ? 100.0 * inconclusive / trials : 0.0);
+  const VerdictCounts& gate = counts.back();
+  std::printf("  comparisons the gate failed: %d of %d (%.1f%%)\n", gate.regressed, gate.trials,
+              gate.trials ? 100.0 * gate.regressed / gate.trials : 0.0);
 }
 
 std::optional<CalibrateArguments> parse(int argc, char** argv) {
@@ -93,6 +97,8 @@ std::optional<CalibrateArguments> parse(int argc, char** argv) {
       "reps-per-side", po::value(&a.reps_per_side),
       "repetitions per side in resampled comparisons (default: the rules' largest minimum)")(
       "trials", po::value(&a.trials)->default_value(a.trials), "resampled comparisons")(
+      "auto-repeat", po::value(&a.auto_repeat)->default_value(0),
+      "model compare --auto-repeat N: more repetitions while the gate is inconclusive")(
       "check-slowdown", po::value(&a.check_slowdown),
       "also run with each decoding step this fraction slower (e.g. 0.1) and report detection")(
       "slowed-from", po::value(&a.slowed_from),
@@ -141,10 +147,13 @@ int calibrate_command(int argc, char** argv) {
   }
   NoiseProfile noise = measure_noise(runs, keys);
   const int k = reps_per_side_of(rules, args->reps_per_side);
+  const ResamplingPlan plan{k, args->auto_repeat, args->trials, 1};
   const std::vector<VerdictCounts> aa =
-      resampled_verdicts(runs.points[0], nullptr, rules, runs.workload_name, k, args->trials, 1);
-  noise.verdict_rates = {
-      {"kind", "A/A"}, {"reps_per_side", k}, {"rules", verdict_counts_to_json(aa)}};
+      resampled_verdicts(runs.points[0], nullptr, rules, runs.workload_name, plan);
+  noise.verdict_rates = {{"kind", "A/A"},
+                         {"reps_per_side", k},
+                         {"auto_repeat", args->auto_repeat},
+                         {"rules", verdict_counts_to_json(aa)}};
   std::printf("run-to-run spread over %d repetitions (%s):\n", noise.repetitions,
               runs.workload_name.c_str());
   for (const MetricNoise& m : noise.metrics) {
@@ -152,10 +161,11 @@ int calibrate_command(int argc, char** argv) {
                 m.key.c_str(), m.mean, 100 * m.cv, k,
                 100 * detectable_change(m.cv, k, rules.alpha));
   }
-  print_rates(("A/A false alarms, " + std::to_string(k) + " vs " + std::to_string(k) +
-               " repetitions, " + std::to_string(args->trials) + " resampled comparisons:")
-                  .c_str(),
-              aa);
+  const std::string design =
+      std::to_string(k) + " vs " + std::to_string(k) + " repetitions" +
+      (args->auto_repeat ? " (auto-repeat " + std::to_string(args->auto_repeat) + ")" : "") + ", " +
+      std::to_string(args->trials) + " resampled comparisons";
+  print_rates(("A/A false alarms, " + design + ":").c_str(), aa);
   if (args->check_slowdown > 0) {
     int64_t delay = 0;
     ResultsFile slowed;
@@ -174,14 +184,16 @@ int calibrate_command(int argc, char** argv) {
       slowed = run_repetitions(args->workload, sets, args->repeat,
                                "out/calibrate-slowed-" + stamp + ".json");
     }
-    const std::vector<VerdictCounts> ab = resampled_verdicts(
-        runs.points[0], &slowed.points[0], rules, runs.workload_name, k, args->trials, 2);
-    print_rates("detection of the injected slowdown:", ab);
+    const std::vector<VerdictCounts> ab =
+        resampled_verdicts(runs.points[0], &slowed.points[0], rules, runs.workload_name,
+                           {k, args->auto_repeat, args->trials, 2});
+    print_rates(("detection of the injected slowdown, " + design + ":").c_str(), ab);
     noise.verdict_rates = {noise.verdict_rates,
                            {{"kind", "injected slowdown"},
                             {"fraction", args->check_slowdown},
                             {"delay_us", delay},
                             {"reps_per_side", k},
+                            {"auto_repeat", args->auto_repeat},
                             {"rules", verdict_counts_to_json(ab)}}};
   } else {
     noise.verdict_rates = {noise.verdict_rates};

@@ -42,37 +42,55 @@ void count(const RuleEvaluation& e, VerdictCounts& c) {
 
 std::vector<VerdictCounts> resampled_verdicts(const PointResult& a, const PointResult* b,
                                               const RuleSet& rules, const std::string& workload,
-                                              int reps_per_side, int trials, uint64_t seed) {
-  const size_t k = size_t(reps_per_side);
-  const size_t need_a = b ? k : 2 * k;
-  if (a.repetitions.size() < need_a || (b && b->repetitions.size() < k)) {
-    throw std::invalid_argument("resampling " + std::to_string(reps_per_side) +
+                                              const ResamplingPlan& plan) {
+  const size_t k = size_t(plan.reps_per_side), most = k + size_t(plan.auto_repeat);
+  const size_t need_a = b ? most : 2 * most;
+  if (a.repetitions.size() < need_a || (b && b->repetitions.size() < most)) {
+    throw std::invalid_argument("resampling " + std::to_string(most) +
                                 " repetitions per side needs at least " + std::to_string(need_a) +
                                 " runs" + (b ? " on each side" : "") + "; have " +
                                 std::to_string(a.repetitions.size()));
   }
-  std::vector<VerdictCounts> counts;
   std::vector<const GateRule*> applicable;
   for (const GateRule& r : rules.rules) {
-    if (!r.applies_to(workload)) continue;
-    applicable.push_back(&r);
-    counts.push_back({r.name});
+    if (r.applies_to(workload)) applicable.push_back(&r);
   }
-  std::mt19937_64 rng(seed);
+  std::vector<VerdictCounts> counts;
+  for (const GateRule* r : applicable) counts.push_back({r->name});
+  VerdictCounts gate{kGateRow};
+  std::mt19937_64 rng(plan.seed);
   std::vector<size_t> order_a(a.repetitions.size()), order_b(b ? b->repetitions.size() : 0);
   std::iota(order_a.begin(), order_a.end(), 0);
   std::iota(order_b.begin(), order_b.end(), 0);
-  for (int t = 0; t < trials; ++t) {
+  for (int t = 0; t < plan.trials; ++t) {
     std::shuffle(order_a.begin(), order_a.end(), rng);
     std::shuffle(order_b.begin(), order_b.end(), rng);
-    const PointResult base = subset(a, order_a, 0, k);
-    const PointResult cand = b ? subset(*b, order_b, 0, k) : subset(a, order_a, k, k);
-    EvaluationSettings settings{rules.alpha, rules.confidence, rules.bootstrap_iterations,
-                                uint64_t(t) + 1, "/nonexistent"};  // no justification counts
-    for (size_t r = 0; r < applicable.size(); ++r) {
-      count(evaluate_rule(*applicable[r], base, cand, "", settings), counts[r]);
+    const EvaluationSettings settings{rules.alpha, rules.confidence, rules.bootstrap_iterations,
+                                      uint64_t(t) + 1, "/nonexistent"};  // no justifications
+    // As compare --auto-repeat does: while the gate is inconclusive, two more per side.
+    std::vector<RuleEvaluation> verdicts;
+    for (size_t n = k;; n = std::min(n + 2, most)) {
+      const PointResult base = subset(a, order_a, 0, n);
+      const PointResult cand = b ? subset(*b, order_b, 0, n) : subset(a, order_a, most, n);
+      verdicts.clear();
+      bool blocks = false, inconclusive = false;
+      for (const GateRule* r : applicable) {
+        verdicts.push_back(evaluate_rule(*r, base, cand, "", settings));
+        blocks = blocks || verdicts.back().blocks();
+        inconclusive = inconclusive || verdicts.back().blocks_as_inconclusive();
+      }
+      if (blocks || !inconclusive || n == most) break;
     }
+    bool fails = false;
+    for (size_t r = 0; r < verdicts.size(); ++r) {
+      count(verdicts[r], counts[r]);
+      fails = fails || verdicts[r].blocks();
+    }
+    ++gate.trials;
+    gate.regressed += fails;
+    gate.pass += !fails;
   }
+  counts.push_back(gate);
   return counts;
 }
 

@@ -12,19 +12,32 @@
 
 namespace infergate {
 
+// The last row of resampled_verdicts(): per trial, whether the whole gate failed (some rule's
+// regression blocks it), counted as regressed; otherwise as pass.
+inline constexpr const char* kGateRow = "(gate)";
+
 struct VerdictCounts {
   std::string rule;
   int trials = 0, pass = 0, regressed = 0, improved = 0, inconclusive = 0;
 };
 
-// Each trial draws `reps_per_side` repetitions without replacement for each side and evaluates
-// every rule that applies to `workload`. With `b` null the trial is A/A: 2 * reps_per_side
-// distinct repetitions of `a`, split in two. Throws std::invalid_argument when a pool is too
-// small. Trials overlap in repetitions, so they are not independent: the rates estimate what a
-// gate would do on this machine, not a sampling distribution.
+struct ResamplingPlan {
+  int reps_per_side = 5;
+  int auto_repeat = 0;  // up to this many more per side while the gate is inconclusive
+  int trials = 200;
+  uint64_t seed = 1;
+};
+
+// Each trial draws repetitions without replacement for each side and evaluates every rule that
+// applies to `workload`, starting with `reps_per_side` and, like `compare --auto-repeat`, adding
+// two per side while the gate is inconclusive; one row per rule (its final verdicts), then
+// kGateRow. With `b` null the trial is A/A: distinct repetitions of `a`, split in two. Throws
+// std::invalid_argument when a pool is too small. Trials overlap in repetitions, so they are
+// not independent: the rates estimate what a gate would do on this machine, not a sampling
+// distribution.
 std::vector<VerdictCounts> resampled_verdicts(const PointResult& a, const PointResult* b,
                                               const RuleSet& rules, const std::string& workload,
-                                              int reps_per_side, int trials, uint64_t seed);
+                                              const ResamplingPlan& plan);
 
 nlohmann::json verdict_counts_to_json(const std::vector<VerdictCounts>& counts);
 

@@ -12,8 +12,8 @@ namespace infergate {
 // `text` unchanged when it is made only of safe characters, else in single quotes.
 std::string shell_quote(std::string_view text);
 // "infergate compare BASELINE CANDIDATE --rules RULES", plus --allow-env-diff when the
-// fingerprints differed and the comparison went ahead anyway. --rules is left out when the
-// comparison has no rules path (the default rules).
+// fingerprints differed and the comparison went ahead anyway. --rules is left out for the
+// built-in default rules.
 std::string reproduce_command(const Comparison& comparison);
 
 }  // namespace infergate

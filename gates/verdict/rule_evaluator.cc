@@ -65,12 +65,12 @@ void decide(RuleEvaluation& e, double p_better, const EvaluationSettings& settin
   const bool lower = e.rule.better == Direction::kLowerIsBetter;
   // Worse-direction change and interval: positive means worse.
   const double worse = lower ? e.relative_change : -e.relative_change;
-  const double worse_lo = lower ? e.interval_lo : -e.interval_hi;
   const double worse_hi = lower ? e.interval_hi : -e.interval_lo;
   const double t = e.effective_threshold;
   std::ostringstream why;
   why.precision(3);
   const std::string interval = "[" + percent(e.interval_lo) + ", " + percent(e.interval_hi) + "]";
+  const double worse_lo = lower ? e.interval_lo : -e.interval_hi;
   if (worse > t && e.p_value < settings.alpha && worse_lo > 0) {
     e.verdict = Verdict::kRegressed;
     why << percent(e.relative_change) << " is beyond the " << percent(t).substr(1)

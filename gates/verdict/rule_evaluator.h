@@ -20,8 +20,8 @@ struct EvaluationSettings {
   std::string justification_root = ".";
 };
 
-// regressed: beyond the threshold in the worse direction, U test significant, and the interval
-//            excludes no change;
+// regressed: the estimate is beyond the threshold in the worse direction, the U test is
+//            significant, and the interval excludes no change;
 // improved:  the same in the better direction;
 // pass:      the interval's worse end is within the threshold;
 // otherwise inconclusive (and always when a side has fewer than min_repetitions, or a metric

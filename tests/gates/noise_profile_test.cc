@@ -69,14 +69,17 @@ TEST_CASE("A/A splits of quiet runs give no false alarms; a 15% slowdown is caug
   const ResultsFile a = results_of(noisy("tpot_ms.p95", 20, 0.01, 20, 1));
   const ResultsFile b = results_of(noisy("tpot_ms.p95", 23, 0.01, 20, 2));
   const std::vector<VerdictCounts> aa =
-      resampled_verdicts(a.points[0], nullptr, rules, "synthetic", 5, 100, 1);
-  REQUIRE(aa.size() == 1);
+      resampled_verdicts(a.points[0], nullptr, rules, "synthetic", {5, 0, 100, 1});
+  REQUIRE(aa.size() == 2);  // the rule, then the whole gate
   CHECK(aa[0].trials == 100);
   CHECK(aa[0].regressed == 0);
   CHECK(aa[0].pass + aa[0].inconclusive + aa[0].improved == 100);
+  CHECK(aa[1].rule == kGateRow);
+  CHECK(aa[1].regressed == 0);
   const std::vector<VerdictCounts> ab =
-      resampled_verdicts(a.points[0], &b.points[0], rules, "synthetic", 5, 100, 1);
+      resampled_verdicts(a.points[0], &b.points[0], rules, "synthetic", {5, 0, 100, 1});
   CHECK(ab[0].regressed == 100);
-  CHECK_THROWS_WITH(resampled_verdicts(a.points[0], nullptr, rules, "synthetic", 11, 10, 1),
+  CHECK(ab[1].regressed == 100);
+  CHECK_THROWS_WITH(resampled_verdicts(a.points[0], nullptr, rules, "synthetic", {11, 0, 10, 1}),
                     Catch::Contains("needs at least 22 runs"));
 }

@@ -78,7 +78,7 @@ TEST_CASE("too few repetitions is inconclusive, never a pass") {
 }
 
 TEST_CASE("a change near the threshold under heavy noise is inconclusive") {
-  const RuleEvaluation e = judge(tpot_rule(), 0.06, 0.10, 5);
+  const RuleEvaluation e = judge(tpot_rule(), 0.03, 0.10, 5);
   CHECK(e.verdict == Verdict::kInconclusive);
   CHECK(e.interval_hi > 0.05);
   CHECK(e.interval_lo < 0.05);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# ci/perf-gate.sh end to end against a baseline stored moments before by the same build: it must
+# run the workload, compare, write every report, and exit with the verdict its reports record.
+# (An A/A pair passes or, on a noisy machine, is inconclusive; about 1 in 100 is a false alarm,
+# docs/gates.md, so the verdict itself is not asserted here: the plumbing is.)
+#   perf_gate_end_to_end.sh INFERGATE WORK_DIR
+set -uo pipefail
+infergate=${1:?usage: perf_gate_end_to_end.sh INFERGATE WORK_DIR}
+work=${2:?usage: perf_gate_end_to_end.sh INFERGATE WORK_DIR}
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+rm -rf "$work" && mkdir -p "$work"
+status=0
+
+"$infergate" run "$repo/workloads/quickstart.json" --repeat 5 --requests --quiet \
+  --out "$work/baseline.json" >/dev/null || exit 1
+"$infergate" baseline update "$work/baseline.json" --baselines "$work/results" || exit 1
+
+INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads quickstart \
+  --repeat 5 --auto-repeat 0 --baselines "$work/results" --out "$work/gate" >"$work/gate.log" 2>&1
+code=$?
+cat "$work/gate.log"
+recorded=$(grep -o '"exit_code": *[0-9]' "$work/gate/quickstart/verdicts.json" | grep -o '[0-9]$')
+case "$code" in
+  0|1|3) if [ "$code" = "$recorded" ]; then echo "ok: perf-gate exit $code, as verdicts.json says"
+         else echo "FAIL: perf-gate exit $code but verdicts.json says $recorded"; status=1; fi ;;
+  *) echo "FAIL: perf-gate exited $code on an A/A pair"; status=1 ;;
+esac
+for f in candidate.json verdicts.json report.html summary.md junit.xml compare.log; do
+  [ -s "$work/gate/quickstart/$f" ] || { echo "FAIL: $work/gate/quickstart/$f missing"; status=1; }
+done
+grep -q "infergate compare" "$work/gate/summary.md" || { echo "FAIL: no summary.md"; status=1; }
+
+# A missing baseline is an input error (2) that names the expected file, never a pass.
+INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads quickstart \
+  --repeat 5 --auto-repeat 0 --baselines "$work/none" --out "$work/gate2" >"$work/gate2.log" 2>&1
+code=$?
+if [ "$code" != 2 ] || ! grep -q "no baseline for workload 'quickstart'" "$work/gate2.log"; then
+  echo "FAIL: missing baseline gave exit $code"; cat "$work/gate2.log"; status=1
+else
+  echo "ok: missing baseline -> exit 2"
+fi
+exit $status
