@@ -2,7 +2,7 @@
 # The CI performance gate (docs/ci.md): build, run each workload with repetitions, compare it
 # with its stored baseline, write every report, and exit with the verdict.
 #
-#   ci/perf-gate.sh [--workloads "quickstart chat-short"] [--repeat 5] [--out DIR]
+#   ci/perf-gate.sh [--workloads "quickstart chat-short"] [--repeat 6] [--out DIR]
 #                   [--rules FILE] [--baselines DIR] [--auto-repeat N] [--skip-build]
 #                   [--update-baselines]
 # INFERGATE=PATH uses that binary instead of build/release/cli/infergate (with --skip-build).
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-workloads="quickstart" repeat=5 out="out/perf-gate" rules="" baselines="results"
+workloads="quickstart" repeat=6 out="out/perf-gate" rules="" baselines="results"
 auto_repeat=4 build=1 update=0
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -28,7 +28,7 @@ expect() {
 
 expect 4 "workload.target.engine.debug.inject_decode_delay_us: 0 -> 5000" -- \
   "$infergate" compare "$base" "$cand"
-expect 3 "needs 5 repetitions per side, has 3" -- \
+expect 3 "needs 6 repetitions per side, has 3" -- \
   "$infergate" compare "$base" "$cand" --allow-env-diff
 expect 1 "REGRESSED" -- \
   "$infergate" compare "$base" "$cand" --allow-env-diff --rules "$data/report-rules.json"

@@ -11,12 +11,12 @@ repo="$(cd "$(dirname "$0")/../.." && pwd)"
 rm -rf "$work" && mkdir -p "$work"
 status=0
 
-"$infergate" run "$repo/workloads/quickstart.json" --repeat 5 --requests --quiet \
+"$infergate" run "$repo/workloads/quickstart.json" --repeat 6 --requests --quiet \
   --out "$work/baseline.json" >/dev/null || exit 1
 "$infergate" baseline update "$work/baseline.json" --baselines "$work/results" || exit 1
 
 INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads quickstart \
-  --repeat 5 --auto-repeat 0 --baselines "$work/results" --out "$work/gate" >"$work/gate.log" 2>&1
+  --repeat 6 --auto-repeat 0 --baselines "$work/results" --out "$work/gate" >"$work/gate.log" 2>&1
 code=$?
 cat "$work/gate.log"
 recorded=$(grep -o '"exit_code": *[0-9]' "$work/gate/quickstart/verdicts.json" | grep -o '[0-9]$')
@@ -32,7 +32,7 @@ grep -q "infergate compare" "$work/gate/summary.md" || { echo "FAIL: no summary.
 
 # A missing baseline is an input error (2) that names the expected file, never a pass.
 INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads quickstart \
-  --repeat 5 --auto-repeat 0 --baselines "$work/none" --out "$work/gate2" >"$work/gate2.log" 2>&1
+  --repeat 6 --auto-repeat 0 --baselines "$work/none" --out "$work/gate2" >"$work/gate2.log" 2>&1
 code=$?
 if [ "$code" != 2 ] || ! grep -q "no baseline for workload 'quickstart'" "$work/gate2.log"; then
   echo "FAIL: missing baseline gave exit $code"; cat "$work/gate2.log"; status=1
