@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "engine/model/gguf_file.h"
+#include "engine/model/gguf_vocab.h"
 #include "engine/model/model_load_error.h"
 #include "engine/model/rotary_permute.h"
 #include "engine/model/tensor_table.h"
@@ -72,47 +73,6 @@ ModelConfig read_config(const GgufFile& g, const std::string& arch) {
   read_ffn_shape(g, p, c);
   c.architecture = arch == "llama" && c.is_moe() ? "mixtral" : arch;
   return c;
-}
-
-int32_t token_id(const GgufFile& g, const std::string& key, int32_t fallback, size_t n) {
-  const int64_t id = g.get_int(key, fallback);
-  if (g.find(key) && (id < 0 || uint64_t(id) >= n)) {
-    throw ModelLoadError(g.path(), "metadata '" + key + "' = " + std::to_string(id) +
-                                       " is outside the " + std::to_string(n) +
-                                       "-token vocabulary");
-  }
-  return int32_t(id);
-}
-
-// Per-token arrays are optional, but when present must have one entry per token.
-std::vector<double> per_token(const GgufFile& g, const std::string& key, size_t n,
-                              double fallback) {
-  if (!g.find(key)) return std::vector<double>(n, fallback);
-  const GgufValue& v = g.get_array(key, GgufValueType::kFloat32);
-  if (v.numbers.size() != n) {
-    throw ModelLoadError(g.path(), "metadata '" + key + "' has " +
-                                       std::to_string(v.numbers.size()) + " entries for " +
-                                       std::to_string(n) + " tokens");
-  }
-  return v.numbers;
-}
-
-Vocabulary read_vocab(const GgufFile& g) {
-  Vocabulary v;
-  v.model = g.get_string("tokenizer.ggml.model");
-  v.tokens = g.get_array("tokenizer.ggml.tokens", GgufValueType::kString).strings;
-  const size_t n = v.tokens.size();
-  for (double s : per_token(g, "tokenizer.ggml.scores", n, 0.0)) v.scores.push_back(float(s));
-  for (double t : per_token(g, "tokenizer.ggml.token_type", n, 1.0)) {
-    v.types.push_back(TokenType(int32_t(t)));
-  }
-  if (g.find("tokenizer.ggml.merges")) {
-    v.merges = g.get_array("tokenizer.ggml.merges", GgufValueType::kString).strings;
-  }
-  v.bos_id = token_id(g, "tokenizer.ggml.bos_token_id", v.bos_id, n);
-  v.eos_id = token_id(g, "tokenizer.ggml.eos_token_id", v.eos_id, n);
-  v.unk_id = token_id(g, "tokenizer.ggml.unknown_token_id", v.unk_id, n);
-  return v;
 }
 
 TensorTable read_tensor_table(const GgufFile& g) {
@@ -207,7 +167,7 @@ ModelWeights read_gguf(const std::string& path) {
   }
   ModelWeights w;
   w.config = read_config(g, arch);
-  w.vocab = read_vocab(g);
+  w.vocab = read_gguf_vocab(g);
   TensorTable t = read_tensor_table(g);
   ModelConfig& c = w.config;
   c.vocab_size = read_vocab_size(g, t, arch, w.vocab.size());
