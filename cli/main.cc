@@ -13,6 +13,7 @@
 #include "cli/logits_command.h"
 #include "cli/report_command.h"
 #include "cli/run_command.h"
+#include "cli/serve_command.h"
 #include "cli/validate_command.h"
 
 namespace {
@@ -22,6 +23,7 @@ void print_usage() {
                "commands:\n"
                "  run        run a workload file against a target and write a results file\n"
                "  validate   check workload files without running them\n"
+               "  serve      serve a model over an OpenAI-compatible HTTP API\n"
                "  generate   generate text from a model and report throughput\n"
                "  export     write a model as GGUF or safetensors\n"
                "  logits     print a model's logits for a token sequence as JSON\n"
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   try {
     if (command == "run") return infergate::run_command(argc - 1, argv + 1);
+    if (command == "serve") return infergate::serve_command(argc - 1, argv + 1);
     if (command == "generate") return infergate::generate_command(argc - 1, argv + 1);
     if (command == "export") return infergate::export_command(argc - 1, argv + 1);
     if (command == "logits") return infergate::logits_command(argc - 1, argv + 1);

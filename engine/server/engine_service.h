@@ -1,0 +1,70 @@
+// The engine on its own thread, shared by every HTTP session (as bench's EngineTarget drives
+// it): submissions and aborts queue under a mutex and are taken in at the top of every step;
+// each request's outputs go to the sink it was submitted with, called on the engine thread.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/core/engine.h"
+
+namespace infergate {
+
+// One step's output for one request, or its refusal (`error` set, then nothing more comes).
+struct ServiceEvent {
+  RequestOutput output;
+  std::string error;
+};
+// Called on the engine thread: must not block (post the event to the session and return).
+using EventSink = std::function<void(ServiceEvent)>;
+
+class EngineService {
+ public:
+  // Starts the engine thread.
+  explicit EngineService(std::unique_ptr<Engine> engine);
+  ~EngineService();  // stop()
+
+  // The engine, for what does not change after construction (model config, vocabulary, limits).
+  const Engine& engine() const { return *engine_; }
+
+  // Thread-safe. The sink sees every output of the request, the last one with `finished`.
+  void submit(RequestId id, std::vector<int32_t> prompt, SamplingParams params, EventSink sink);
+  // Thread-safe. Frees the request's KV blocks at the next step; its sink gets the abort.
+  void abort(const RequestId& id);
+  // Aborts everything in flight (each sink gets its abort or a refusal) and joins the thread.
+  void stop();
+
+  // As of the latest step (thread-safe).
+  EngineStats stats() const;
+
+ private:
+  struct Submission {
+    RequestId id;
+    std::vector<int32_t> prompt;
+    SamplingParams params;
+    EventSink sink;
+  };
+  void loop();
+  void admit(std::vector<Submission>& batch);
+  void publish(std::vector<RequestOutput> outputs);
+  void abort_all();
+
+  std::unique_ptr<Engine> engine_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<Submission> queue_;
+  std::vector<RequestId> aborts_;
+  bool stopping_ = false;
+  std::unordered_map<RequestId, EventSink> sinks_;  // admitted, not finished (engine thread)
+  mutable std::mutex stats_mutex_;
+  EngineStats stats_;
+  std::thread thread_;  // last: starts once everything above exists
+};
+
+}  // namespace infergate

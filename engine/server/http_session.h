@@ -1,0 +1,20 @@
+// One client connection: reads requests (keep-alive), routes them, writes responses. Runs as a
+// coroutine on the connection's strand; a completion waits on the engine through an
+// EventChannel and never blocks a thread.
+#pragma once
+
+// Boost 1.74's asio/awaitable.hpp uses std::exchange without including <utility>.
+#include <utility>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include "engine/server/server_context.h"
+
+namespace infergate {
+
+// Routes: GET /health, GET /v1/models, POST /v1/completions (docs/server.md).
+boost::asio::awaitable<void> serve_session(boost::asio::ip::tcp::socket socket,
+                                           ServerContext& context);
+
+}  // namespace infergate

@@ -1,0 +1,69 @@
+#include "engine/server/completion_request.h"
+
+#include <catch2/catch.hpp>
+
+#include "engine/server/openai_error.h"
+
+namespace infergate {
+namespace {
+
+TEST_CASE("completion request: bad input gets a 4xx naming the problem") {
+  const ServedModel model{"tiny", 100, 64, nullptr};
+  struct Case {
+    const char* body;
+    int status;
+    const char* fragment;
+  };
+  const Case cases[] = {
+      {"{not json", 400, "not valid JSON"},
+      {"[1, 2]", 400, "JSON object"},
+      {R"({"prompt": [1], "bogus": 1})", 400, "unknown field 'bogus'"},
+      {R"({"max_tokens": 4})", 400, "'prompt' is required"},
+      {R"({"prompt": []})", 400, "'prompt' is empty"},
+      {R"({"prompt": "hello"})", 400, "text prompts need a tokenizer: not supported yet"},
+      {R"({"prompt": [1, 100]})", 400, "outside the vocabulary"},
+      {R"({"prompt": [-1]})", 400, "outside the vocabulary"},
+      {R"({"prompt": [1.5]})", 400, "array of token ids"},
+      {R"({"prompt": [[1], [2]]})", 400, "batched prompts"},
+      {R"({"prompt": [1], "max_tokens": 0})", 400, "'max_tokens' must be >= 1"},
+      {R"({"prompt": [1], "max_tokens": -3})", 400, "'max_tokens' must be >= 1"},
+      {R"({"prompt": [1], "max_tokens": 64})", 400, "only 63 tokens fit"},
+      {R"({"prompt": [1], "max_tokens": "8"})", 400, "'max_tokens' must be an integer"},
+      {R"({"prompt": [1], "temperature": "hot"})", 400, "'temperature' must be a number"},
+      {R"({"prompt": [1], "temperature": -1})", 400, "temperature must be"},
+      {R"({"prompt": [1], "top_p": 0})", 400, "top_p must be"},
+      {R"({"prompt": [1], "seed": -2})", 400, "'seed' must be >= 0"},
+      {R"({"prompt": [1], "stream": 1})", 400, "'stream' must be a boolean"},
+      {R"({"prompt": [1], "stream_options": {"include_usage": true}})", 400, "needs"},
+      {R"({"prompt": [1], "model": "other"})", 404, "does not exist"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.body);
+    try {
+      parse_completion_request(c.body, model);
+      FAIL("accepted");
+    } catch (const ApiError& e) {
+      CHECK(e.status() == c.status);
+      CHECK_THAT(e.what(), Catch::Contains(c.fragment));
+    }
+  }
+}
+
+TEST_CASE("completion request: a good body becomes sampling params") {
+  const ServedModel model{"tiny", 100, 64, nullptr};
+  const CompletionRequest r = parse_completion_request(
+      R"({"model": "tiny", "prompt": [1, 2, 3], "max_tokens": 5, "temperature": 0.5,
+          "top_p": 0.9, "top_k": -1, "seed": 7, "ignore_eos": true, "stream": true,
+          "stream_options": {"include_usage": true}})",
+      model);
+  CHECK(r.prompt == std::vector<int32_t>{1, 2, 3});
+  CHECK(r.sampling.max_tokens == 5);
+  CHECK(r.sampling.top_k == 0);
+  CHECK(r.sampling.seed == 7u);
+  CHECK(r.sampling.ignore_eos);
+  CHECK(r.stream);
+  CHECK(r.include_usage);
+}
+
+}  // namespace
+}  // namespace infergate
