@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The official OpenAI Node SDK (npm package `openai`, pinned, installed once into
+# $INFERGATE_CACHE/openai-sdk from the npm registry, no install scripts) talks to a real
+# `infergate serve` process on loopback; then SIGTERM must stop the server with exit 0.
+# Exit 77 (skip) when Node.js or the package cannot be had, e.g. without the registry.
+#   openai_node_sdk.sh INFERGATE
+set -uo pipefail
+readonly OPENAI_SDK_VERSION=4.95.0
+infergate=${1:?usage: openai_node_sdk.sh INFERGATE}
+here="$(cd "$(dirname "$0")" && pwd)"
+cache=${INFERGATE_CACHE:-${HOME:-/tmp}/.cache/infergate}/openai-sdk
+
+command -v node >/dev/null && command -v npm >/dev/null || { echo "SKIP: no Node.js/npm"; exit 77; }
+if [ ! -f "$cache/node_modules/openai/package.json" ] ||
+   ! grep -q "\"version\": \"$OPENAI_SDK_VERSION\"" "$cache/node_modules/openai/package.json"; then
+  mkdir -p "$cache"
+  timeout 300 npm install --no-audit --no-fund --ignore-scripts --prefix "$cache" \
+    "openai@$OPENAI_SDK_VERSION" >/dev/null 2>&1 ||
+    { echo "SKIP: cannot install openai@$OPENAI_SDK_VERSION from npm"; exit 77; }
+fi
+
+log=$(mktemp)
+"$infergate" serve --model tiny --port 0 --api-key secret-key --threads 2 >"$log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null; rm -f "$log"' EXIT
+for _ in $(seq 100); do
+  grep -q "listening on" "$log" && break
+  sleep 0.1
+done
+url=$(grep -o "http://[0-9.]*:[0-9]*" "$log" | head -1)
+[ -n "$url" ] || { echo "FAIL: the server did not start:"; cat "$log"; exit 1; }
+
+INFERGATE_NODE_MODULES="$cache" node "$here/openai_node_sdk.mjs" "$url/v1" secret-key
+status=$?
+kill -TERM "$server"
+wait "$server"
+code=$?
+if [ "$code" != 0 ]; then echo "FAIL: infergate serve exited $code after SIGTERM"; status=1; fi
+exit $status
