@@ -14,6 +14,7 @@
 #include "engine/tokenizer/gpt2_byte_map.h"
 #include "engine/tokenizer/spm_tokenizer.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "gpt2_test_vocab.h"
 #include "model_formats_util.h"
 
 using namespace infergate;
@@ -29,15 +30,7 @@ Vocabulary gpt2_vocab(int size) {
   for (int b = 0; b < 256; ++b) v.tokens.push_back(gpt2_bytes_to_text(std::string(1, char(b))));
   v.tokens.insert(v.tokens.end(), {"he", "ll", "hell", "hello", "\xC4\xA0w", "or", "ld"});
   v.merges = {"h e", "l l", "he ll", "hell o", "\xC4\xA0 w", "o r", "l d"};
-  while (static_cast<int>(v.tokens.size()) < size - 1) {
-    v.tokens.push_back("<pad" + std::to_string(v.tokens.size()) + ">");
-  }
-  v.tokens.push_back("<|endoftext|>");
-  v.types.assign(v.tokens.size(), TokenType::kNormal);
-  v.types.back() = TokenType::kControl;
-  v.scores.assign(v.tokens.size(), 0.0f);
-  v.bos_id = v.eos_id = size - 1;
-  v.unk_id = 0;
+  finish_gpt2_vocab(v, size);
   return v;
 }
 

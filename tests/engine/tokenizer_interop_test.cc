@@ -22,6 +22,7 @@
 #include "engine/tokenizer/gpt2_pre_tokenizer.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "engine/tokenizer/utf8.h"
+#include "gpt2_test_vocab.h"
 #include "model_formats_util.h"
 
 using namespace infergate;
@@ -137,15 +138,7 @@ Vocabulary gpt2_vocab() {
       w = std::move(merged);
     }
   }
-  while (static_cast<int>(v.tokens.size()) < kVocabSize - 1) {
-    v.tokens.push_back("<pad" + std::to_string(v.tokens.size()) + ">");
-  }
-  v.tokens.push_back("<|endoftext|>");
-  v.types.assign(v.tokens.size(), TokenType::kNormal);
-  v.types.back() = TokenType::kControl;
-  v.scores.assign(v.tokens.size(), 0.0f);
-  v.bos_id = v.eos_id = kVocabSize - 1;
-  v.unk_id = 0;
+  finish_gpt2_vocab(v, kVocabSize);
   return v;
 }
 
