@@ -7,7 +7,7 @@ packages=(
   cmake g++ make git clang-format
   catch2 nlohmann-json3-dev libboost-program-options-dev
   libbenchmark-dev libopenblas-dev libdnnl-dev
-  chromium
+  chromium python3-prometheus-client
 )
 
 missing=()

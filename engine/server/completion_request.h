@@ -1,6 +1,6 @@
-// POST /v1/completions: the JSON body, parsed and checked against the served model before the
-// engine sees it. Every refusal is an ApiError naming the field, so a bad request costs one
-// 4xx and nothing else.
+// POST /v1/completions and /v1/chat/completions: the JSON body, parsed and checked against the
+// served model before the engine sees it. Every refusal is an ApiError naming the field, so a
+// bad request costs one 4xx and nothing else.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/core/sampling_params.h"
-#include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/tokenizer.h"
 
 namespace infergate {
 
@@ -18,12 +18,17 @@ struct ServedModel {
   std::string name;
   int32_t vocab_size = 0;
   int max_model_len = 0;
-  const ByteTokenizer* tokenizer = nullptr;  // null: text prompts are refused
+  const Tokenizer* tokenizer = nullptr;  // null: text prompts and chat are refused
+  bool add_bos = true;                   // text prompts start with the BOS token
 };
 
+enum class ApiKind { kCompletions, kChat };
+
 struct CompletionRequest {
+  ApiKind api = ApiKind::kCompletions;
   std::vector<int32_t> prompt;
   SamplingParams sampling;
+  std::vector<std::string> stop;  // stop strings: the text ends before the first one found
   bool stream = false;
   bool include_usage = false;  // stream_options.include_usage
 };

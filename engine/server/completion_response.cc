@@ -4,60 +4,89 @@ namespace infergate {
 
 namespace {
 
-nlohmann::json reason_json(FinishReason reason) {
-  return reason == FinishReason::kNone ? nlohmann::json() : finish_reason_name(reason);
+using nlohmann::json;
+
+json reason_json(FinishReason reason) {
+  return reason == FinishReason::kNone ? json() : finish_reason_name(reason);
+}
+
+const char* object_name(ApiKind api, bool streamed) {
+  if (api == ApiKind::kCompletions) return "text_completion";
+  return streamed ? "chat.completion.chunk" : "chat.completion";
 }
 
 }  // namespace
 
-CompletionRenderer::CompletionRenderer(std::string id, std::string model, int64_t created,
-                                       const ByteTokenizer* tokenizer)
-    : id_(std::move(id)), model_(std::move(model)), created_(created), tokenizer_(tokenizer) {}
+CompletionRenderer::CompletionRenderer(ApiKind api, std::string id, std::string model,
+                                       int64_t created, const Tokenizer* tokenizer)
+    : api_(api),
+      id_(std::move(id)),
+      model_(std::move(model)),
+      created_(created),
+      tokenizer_(tokenizer) {}
 
 std::string CompletionRenderer::decode(const std::vector<int32_t>& ids) {
   if (!tokenizer_) return "";
-  return utf8_.push(tokenizer_->decode(ids));
+  std::string bytes;
+  for (const int32_t id : ids) bytes += tokenizer_->decode_token(id);
+  return utf8_.push(bytes);
 }
 
-nlohmann::json CompletionRenderer::envelope() const {
-  return {{"id", id_}, {"object", "text_completion"}, {"created", created_}, {"model", model_}};
+json CompletionRenderer::envelope(bool streamed) const {
+  return {{"id", id_},
+          {"object", object_name(api_, streamed)},
+          {"created", created_},
+          {"model", model_}};
 }
 
-nlohmann::json CompletionRenderer::completion(const std::string& text,
-                                              const std::vector<int32_t>& ids, FinishReason reason,
-                                              int prompt_tokens) const {
-  nlohmann::json j = envelope();
-  j["choices"] = nlohmann::json::array(
-      {{{"index", 0}, {"text", text}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}}});
+json CompletionRenderer::completion(const std::string& text, const std::vector<int32_t>& ids,
+                                    FinishReason reason, int prompt_tokens) const {
+  json choice = {{"index", 0}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}};
+  if (api_ == ApiKind::kChat) {
+    choice["message"] = {{"role", "assistant"}, {"content", text}};
+  } else {
+    choice["text"] = text;
+    choice["logprobs"] = nullptr;
+  }
+  json j = envelope(false);
+  j["choices"] = json::array({choice});
   j["usage"] = usage_json(prompt_tokens, int(ids.size()));
   return j;
 }
 
-nlohmann::json CompletionRenderer::chunk(const std::string& text, const std::vector<int32_t>& ids,
-                                         FinishReason reason) const {
-  nlohmann::json j = envelope();
-  j["choices"] = nlohmann::json::array(
-      {{{"index", 0}, {"text", text}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}}});
+json CompletionRenderer::chunk(const std::string& text, const std::vector<int32_t>& ids,
+                               FinishReason reason) {
+  json choice = {{"index", 0}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}};
+  if (api_ == ApiKind::kChat) {
+    choice["delta"] = {{"content", text}};
+    if (!role_sent_) choice["delta"]["role"] = "assistant";
+    role_sent_ = true;
+  } else {
+    choice["text"] = text;
+    choice["logprobs"] = nullptr;
+  }
+  json j = envelope(true);
+  j["choices"] = json::array({choice});
   return j;
 }
 
-nlohmann::json CompletionRenderer::usage_chunk(int prompt_tokens, int completion_tokens) const {
-  nlohmann::json j = envelope();
-  j["choices"] = nlohmann::json::array();
+json CompletionRenderer::usage_chunk(int prompt_tokens, int completion_tokens) const {
+  json j = envelope(true);
+  j["choices"] = json::array();
   j["usage"] = usage_json(prompt_tokens, completion_tokens);
   return j;
 }
 
-nlohmann::json usage_json(int prompt_tokens, int completion_tokens) {
+json usage_json(int prompt_tokens, int completion_tokens) {
   return {{"prompt_tokens", prompt_tokens},
           {"completion_tokens", completion_tokens},
           {"total_tokens", prompt_tokens + completion_tokens}};
 }
 
-std::string dump_json(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+std::string dump_json(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string sse_event(const nlohmann::json& data) { return "data: " + dump_json(data) + "\n\n"; }
+std::string sse_event(const json& data) { return "data: " + dump_json(data) + "\n\n"; }
 
 }  // namespace infergate

@@ -1,7 +1,7 @@
-// Engine outputs rendered as OpenAI completions: one JSON object for a whole completion, or
-// Server-Sent Events ("data: {...}\n\n" per chunk, then "data: [DONE]\n\n") for a stream.
-// Each choice also carries `token_ids` (as vLLM's return_token_ids does): models without a
-// text tokenizer have no text, and benchmarks count tokens, not characters.
+// Engine outputs rendered as OpenAI completions or chat completions: one JSON object for a
+// whole answer, or Server-Sent Events ("data: {...}\n\n" per chunk, then "data: [DONE]\n\n")
+// for a stream. Each choice also carries `token_ids` (as vLLM's return_token_ids does): models
+// without a text tokenizer have no text, and benchmarks count tokens, not characters.
 #pragma once
 
 #include <cstdint>
@@ -11,38 +11,43 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/sequence.h"
+#include "engine/server/completion_request.h"
 #include "engine/server/utf8_stream.h"
-#include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/tokenizer.h"
 
 namespace infergate {
 
 class CompletionRenderer {
  public:
   // `tokenizer` may be null: text stays empty, token_ids carry the output.
-  CompletionRenderer(std::string id, std::string model, int64_t created,
-                     const ByteTokenizer* tokenizer);
+  CompletionRenderer(ApiKind api, std::string id, std::string model, int64_t created,
+                     const Tokenizer* tokenizer);
 
-  // The text `ids` complete (an incomplete UTF-8 character waits for the next tokens).
+  // The text `ids` complete (an incomplete UTF-8 character waits for the next tokens). Tokens
+  // decode one by one: a completion continues its prompt, so a leading space is kept.
   std::string decode(const std::vector<int32_t>& ids);
   // The text still held back, at the end of the completion.
   std::string finish_text() { return utf8_.finish(); }
 
-  // A whole completion (non-streaming).
+  // A whole answer (non-streaming).
   nlohmann::json completion(const std::string& text, const std::vector<int32_t>& ids,
                             FinishReason reason, int prompt_tokens) const;
-  // One streamed chunk; `reason` kNone while the completion goes on.
+  // One streamed chunk; `reason` kNone while the answer goes on. A chat stream's first chunk
+  // carries the assistant role.
   nlohmann::json chunk(const std::string& text, const std::vector<int32_t>& ids,
-                       FinishReason reason) const;
+                       FinishReason reason);
   // The last streamed chunk when stream_options.include_usage: no choices, only usage.
   nlohmann::json usage_chunk(int prompt_tokens, int completion_tokens) const;
 
  private:
-  nlohmann::json envelope() const;
+  nlohmann::json envelope(bool streamed) const;
 
+  ApiKind api_;
   std::string id_, model_;
   int64_t created_;
-  const ByteTokenizer* tokenizer_;
+  const Tokenizer* tokenizer_;
   Utf8Stream utf8_;
+  bool role_sent_ = false;
 };
 
 nlohmann::json usage_json(int prompt_tokens, int completion_tokens);

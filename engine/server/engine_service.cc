@@ -2,6 +2,18 @@
 
 namespace infergate {
 
+namespace {
+
+ServiceEvent shutting_down(RequestId id) {
+  ServiceEvent refused;
+  refused.output.id = std::move(id);
+  refused.error = "the server is shutting down";
+  refused.error_status = 503;
+  return refused;
+}
+
+}  // namespace
+
 EngineService::EngineService(std::unique_ptr<Engine> engine)
     : engine_(std::move(engine)), stats_(engine_->stats()), thread_([this] { loop(); }) {}
 
@@ -17,10 +29,7 @@ void EngineService::submit(RequestId id, std::vector<int32_t> prompt, SamplingPa
       return;
     }
   }
-  ServiceEvent refused;
-  refused.output.id = std::move(id);
-  refused.error = "the server is shutting down";
-  sink(std::move(refused));
+  sink(shutting_down(std::move(id)));
 }
 
 void EngineService::abort(const RequestId& id) {
@@ -99,12 +108,7 @@ void EngineService::abort_all() {
     std::lock_guard<std::mutex> lock(mutex_);
     never_admitted.swap(queue_);
   }
-  for (Submission& s : never_admitted) {
-    ServiceEvent refused;
-    refused.output.id = s.id;
-    refused.error = "the server is shutting down";
-    s.sink(std::move(refused));
-  }
+  for (Submission& s : never_admitted) s.sink(shutting_down(s.id));
   for (const auto& [id, sink] : sinks_) engine_->abort(id);
   publish(engine_->step());  // reports each abort once
 }

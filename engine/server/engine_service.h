@@ -16,10 +16,12 @@
 
 namespace infergate {
 
-// One step's output for one request, or its refusal (`error` set, then nothing more comes).
+// One step's output for one request, or its refusal (`error` set, then nothing more comes):
+// 400 for a request the engine refuses, 503 once the server is shutting down.
 struct ServiceEvent {
   RequestOutput output;
   std::string error;
+  int error_status = 400;
 };
 // Called on the engine thread: must not block (post the event to the session and return).
 using EventSink = std::function<void(ServiceEvent)>;

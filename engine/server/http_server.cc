@@ -19,7 +19,7 @@ using net::ip::tcp;
 
 HttpServer::HttpServer(ServerOptions options, EngineService& service, ServedModel model)
     : io_(options.num_threads),
-      context_{service, std::move(model), options, int64_t(std::time(nullptr)), {}},
+      context_{service, std::move(model), options, int64_t(std::time(nullptr)), {}, {}, {}},
       acceptor_(io_),
       signals_(io_),
       grace_(io_) {

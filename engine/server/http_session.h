@@ -13,7 +13,8 @@
 
 namespace infergate {
 
-// Routes: GET /health, GET /v1/models, POST /v1/completions (docs/server.md).
+// Routes: GET /health, /metrics, /v1/models; POST /v1/completions, /v1/chat/completions
+// (docs/server.md).
 boost::asio::awaitable<void> serve_session(boost::asio::ip::tcp::socket socket,
                                            ServerContext& context);
 

@@ -27,7 +27,7 @@ std::string spaces_from_sentencepiece(const std::string& piece) {
 
 }  // namespace
 
-ByteTokenizer::ByteTokenizer(const Vocabulary& vocab) : bos_id_(vocab.bos_id) {
+ByteTokenizer::ByteTokenizer(const Vocabulary& vocab) : Tokenizer(vocab) {
   byte_to_id_.fill(-1);
   pieces_.resize(vocab.size());
   for (size_t id = 0; id < vocab.size(); ++id) {
@@ -64,17 +64,17 @@ std::vector<int32_t> ByteTokenizer::encode(std::string_view text, bool add_bos) 
   std::vector<int32_t> ids;
   ids.reserve(text.size() + (add_bos ? 1 : 0));
   if (add_bos) {
-    if (bos_id_ < 0 || bos_id_ >= vocab_size()) {
+    if (bos_id() < 0 || bos_id() >= vocab_size()) {
       throw std::invalid_argument("ByteTokenizer::encode: add_bos but the vocabulary's bos_id " +
-                                  std::to_string(bos_id_) + " is not a token id");
+                                  std::to_string(bos_id()) + " is not a token id");
     }
-    ids.push_back(bos_id_);
+    ids.push_back(bos_id());
   }
   for (const char c : text) ids.push_back(byte_to_id_[static_cast<unsigned char>(c)]);
   return ids;
 }
 
-std::string ByteTokenizer::decode(const std::vector<int32_t>& ids) const {
+std::string ByteTokenizer::decode(std::span<const int32_t> ids) const {
   std::string text;
   text.reserve(ids.size());
   for (const int32_t id : ids) text += piece(id);

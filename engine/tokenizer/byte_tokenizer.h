@@ -5,15 +5,17 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/model/vocabulary.h"
+#include "engine/tokenizer/tokenizer.h"
 
 namespace infergate {
 
-class ByteTokenizer {
+class ByteTokenizer final : public Tokenizer {
  public:
   // Finds the byte tokens by their "<0xNN>" pieces, so a real llama vocabulary's byte-fallback
   // entries work too. Throws std::invalid_argument naming the first missing byte if the
@@ -21,27 +23,23 @@ class ByteTokenizer {
   explicit ByteTokenizer(const Vocabulary& vocab);
 
   // One byte token per byte of `text`, preceded by the vocabulary's BOS id when add_bos.
-  std::vector<int32_t> encode(std::string_view text, bool add_bos) const;
+  std::vector<int32_t> encode(std::string_view text, bool add_bos) const override;
 
   // Concatenation of decode_token over ids; multi-byte UTF-8 split across byte tokens is
   // reassembled byte for byte.
-  std::string decode(const std::vector<int32_t>& ids) const;
+  std::string decode(std::span<const int32_t> ids) const override;
 
   // A byte token's single raw byte (which, alone, may be an incomplete UTF-8 sequence: streaming
   // callers must hold it until the sequence completes); control, unknown and unused tokens
   // decode to ""; other pieces decode with "▁" (U+2581) replaced by a space, so "▁t300" is
   // " t300". Throws std::out_of_range for an id outside the vocabulary.
-  std::string decode_token(int32_t id) const;
-
-  int32_t bos_id() const { return bos_id_; }
-  int32_t vocab_size() const { return static_cast<int32_t>(pieces_.size()); }
+  std::string decode_token(int32_t id) const override;
 
  private:
   const std::string& piece(int32_t id) const;  // bounds-checked pieces_[id]
 
   std::array<int32_t, 256> byte_to_id_;
   std::vector<std::string> pieces_;  // the decoded text of every id
-  int32_t bos_id_;
 };
 
 }  // namespace infergate

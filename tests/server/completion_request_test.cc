@@ -20,7 +20,7 @@ TEST_CASE("completion request: bad input gets a 4xx naming the problem") {
       {R"({"prompt": [1], "bogus": 1})", 400, "unknown field 'bogus'"},
       {R"({"max_tokens": 4})", 400, "'prompt' is required"},
       {R"({"prompt": []})", 400, "'prompt' is empty"},
-      {R"({"prompt": "hello"})", 400, "text prompts need a tokenizer: not supported yet"},
+      {R"({"prompt": "hello"})", 400, "text prompts need a tokenizer"},
       {R"({"prompt": [1, 100]})", 400, "outside the vocabulary"},
       {R"({"prompt": [-1]})", 400, "outside the vocabulary"},
       {R"({"prompt": [1.5]})", 400, "array of token ids"},

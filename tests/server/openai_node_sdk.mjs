@@ -1,6 +1,6 @@
 // A real third-party client against `infergate serve`: the official OpenAI Node SDK lists the
-// models, then creates a completion twice, whole and streamed, and checks they agree token for
-// token and that the stream's last chunk carries usage.
+// models, then creates a completion and a chat completion twice each, whole and streamed, and
+// checks they agree and that the stream's last chunk carries usage.
 //
 //   node openai_node_sdk.mjs BASE_URL API_KEY
 //
@@ -47,10 +47,33 @@ if (usage?.completion_tokens !== 12 || usage?.prompt_tokens !== 4) {
   fail(`stream usage ${JSON.stringify(usage)}`);
 }
 
+const chatRequest = {
+  model,
+  messages: [{role: "system", content: "Be brief."}, {role: "user", content: "Hello!"}],
+  max_completion_tokens: 10,
+  temperature: 0,
+};
+const chat = await client.chat.completions.create(chatRequest);
+const reply = chat.choices[0].message.content;
+if (chat.choices[0].message.role !== "assistant") fail(`chat role ${chat.choices[0].message.role}`);
+const chatStream = await client.chat.completions.create(
+    {...chatRequest, stream: true, stream_options: {include_usage: true}});
+let streamedReply = "";
+let chatUsage = null;
+for await (const chunk of chatStream) {
+  for (const choice of chunk.choices) streamedReply += choice.delta?.content ?? "";
+  if (chunk.usage) chatUsage = chunk.usage;
+}
+if (streamedReply !== reply) fail(`chat streamed ${JSON.stringify(streamedReply)} != ${JSON.stringify(reply)}`);
+if (chatUsage?.completion_tokens !== chat.usage.completion_tokens) {
+  fail(`chat stream usage ${JSON.stringify(chatUsage)} vs ${JSON.stringify(chat.usage)}`);
+}
+
 try {
   await new OpenAI({baseURL, apiKey: "wrong", maxRetries: 0}).models.list();
   fail("a wrong API key was accepted");
 } catch (e) {
   if (e.status !== 401) fail(`wrong key gave ${e.status}, want 401`);
 }
-console.log(`ok: ${model}: ${JSON.stringify(text)} whole and streamed, usage in the last chunk`);
+console.log(`ok: ${model}: ${JSON.stringify(text)} and chat ${JSON.stringify(reply)} whole and ` +
+            "streamed, usage in the last chunk");

@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "engine/model/model_loader.h"
+#include "engine/server/chat_template.h"
 #include "engine/server/http_server.h"
+#include "engine/tokenizer/byte_tokenizer.h"
 
 namespace infergate {
 namespace {
@@ -34,26 +36,82 @@ http::response<http::string_body> call(uint16_t port, http::verb verb, const std
   return res;
 }
 
+// The built-in tiny model behind a server on a free port, running on its own thread.
+struct RunningServer {
+  explicit RunningServer(int max_pending = 4096) {
+    ServerOptions options;
+    options.port = 0;
+    options.api_key = "k";
+    options.max_pending_requests = max_pending;
+    server =
+        std::make_unique<HttpServer>(options, service,
+                                     ServedModel{"tiny", service.engine().model_config().vocab_size,
+                                                 service.engine().max_model_len(), &tokenizer});
+    runner = std::thread([this] { server->run(); });
+  }
+  ~RunningServer() {
+    server->stop();
+    runner.join();
+  }
+  uint16_t port() const { return server->port(); }
+
+  static EngineConfig config() {
+    EngineConfig c;
+    c.num_threads = 2;
+    return c;
+  }
+  EngineService service{std::make_unique<Engine>(config(), load_model({}))};
+  const ByteTokenizer tokenizer{service.engine().weights().vocab};
+  std::unique_ptr<HttpServer> server;
+  std::thread runner;
+};
+
+// The data of each SSE event, up to [DONE].
+std::vector<json> sse_events(const std::string& sse) {
+  std::vector<json> events;
+  for (size_t at = 0; (at = sse.find("data: ", at)) != std::string::npos; at += 6) {
+    const std::string data = sse.substr(at + 6, sse.find("\n\n", at) - at - 6);
+    if (data == "[DONE]") break;
+    events.push_back(json::parse(data));
+  }
+  return events;
+}
+
+// A connection with a streaming request sent and its first bytes read: the request is running.
+struct OpenStream {
+  OpenStream(uint16_t port, const json& body) : s(io) {
+    s.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    http::request<http::string_body> req(http::verb::post, "/v1/completions", 11);
+    req.set(http::field::authorization, "Bearer k");
+    req.body() = body.dump();
+    req.prepare_payload();
+    http::write(s, req);
+    char first[64];
+    s.socket().read_some(net::buffer(first));
+  }
+  net::io_context io;
+  boost::beast::tcp_stream s;
+};
+
+void wait_until_idle(const EngineService& service) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (service.stats().num_running + service.stats().num_waiting > 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 TEST_CASE("server: health, models, completions, streaming, errors and disconnects") {
-  EngineConfig config;
-  config.num_threads = 2;
-  EngineService service(std::make_unique<Engine>(config, load_model({})));
-  const ByteTokenizer tokenizer(service.engine().weights().vocab);
-  ServerOptions options;
-  options.port = 0;
-  options.api_key = "k";
-  HttpServer server(options, service,
-                    {"tiny", service.engine().model_config().vocab_size,
-                     service.engine().max_model_len(), &tokenizer});
-  std::thread runner([&] { server.run(); });
-  const uint16_t port = server.port();
+  RunningServer running;
+  const uint16_t port = running.port();
+  const EngineService& service = running.service;
 
   CHECK(call(port, http::verb::get, "/health", "", "").body() == "ok");
   CHECK(json::parse(call(port, http::verb::get, "/v1/models", "").body())["data"][0]["id"] ==
         "tiny");
 
   const std::vector<int32_t> prompt = {1, 5, 9, 200};
-  Engine reference(config, load_model({}));
+  Engine reference(RunningServer::config(), load_model({}));
   SamplingParams greedy;
   greedy.max_tokens = 12;
   greedy.ignore_eos = true;
@@ -70,13 +128,11 @@ TEST_CASE("server: health, models, completions, streaming, errors and disconnect
   streamed["stream_options"] = {{"include_usage", true}};
   const std::string sse = call(port, http::verb::post, "/v1/completions", streamed.dump()).body();
   std::string text;
-  json last;
-  for (size_t at = 0; (at = sse.find("data: ", at)) != std::string::npos; at += 6) {
-    const std::string data = sse.substr(at + 6, sse.find("\n\n", at) - at - 6);
-    if (data == "[DONE]") break;
-    last = json::parse(data);
-    if (!last["choices"].empty()) text += last["choices"][0]["text"].get<std::string>();
+  const std::vector<json> events = sse_events(sse);
+  for (const json& e : events) {
+    if (!e["choices"].empty()) text += e["choices"][0]["text"].get<std::string>();
   }
+  const json& last = events.back();
   CHECK(text == full["choices"][0]["text"]);
   CHECK(last["usage"]["completion_tokens"] == 12);
 
@@ -97,29 +153,91 @@ TEST_CASE("server: health, models, completions, streaming, errors and disconnect
   CHECK(call(port, http::verb::get, "/nope", "").result_int() == 404);
 
   {  // a client that leaves mid-stream: its request is aborted, its blocks return
-    net::io_context io;
-    boost::beast::tcp_stream s(io);
-    s.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-    http::request<http::string_body> req(http::verb::post, "/v1/completions", 11);
-    req.set(http::field::authorization, "Bearer k");
-    req.body() =
-        json{{"prompt", prompt}, {"max_tokens", 1000}, {"ignore_eos", true}, {"stream", true}}
-            .dump();
-    req.prepare_payload();
-    http::write(s, req);
-    char first[64];
-    s.socket().read_some(net::buffer(first));
+    OpenStream leaving(
+        port, {{"prompt", prompt}, {"max_tokens", 1000}, {"ignore_eos", true}, {"stream", true}});
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (service.stats().num_running > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  wait_until_idle(service);
   CHECK(service.stats().num_running == 0);
   CHECK(service.stats().kv_usage == 0);
   CHECK(call(port, http::verb::get, "/health", "", "").body() == "ok");
+}
 
-  server.stop();
-  runner.join();
+TEST_CASE("server: chat completions, whole and streamed, with stop strings") {
+  RunningServer running;
+  const uint16_t port = running.port();
+  const json messages = json::array({{{"role", "user"}, {"content", "Say something."}}});
+  const json body = {
+      {"messages", messages}, {"max_tokens", 24}, {"temperature", 0}, {"ignore_eos", true}};
+  const json full =
+      json::parse(call(port, http::verb::post, "/v1/chat/completions", body.dump()).body());
+  CHECK(full["object"] == "chat.completion");
+  const std::string content = full["choices"][0]["message"]["content"];
+  CHECK(full["choices"][0]["message"]["role"] == "assistant");
+  CHECK(full["usage"]["prompt_tokens"] ==
+        running.tokenizer.encode(render_chatml({{"user", "Say something."}}), true).size());
+
+  json streamed = body;
+  streamed["stream"] = true;
+  streamed["stream_options"] = {{"include_usage", true}};
+  const std::vector<json> events =
+      sse_events(call(port, http::verb::post, "/v1/chat/completions", streamed.dump()).body());
+  std::string text;
+  for (const json& e : events) {
+    CHECK(e["object"] == "chat.completion.chunk");
+    if (!e["choices"].empty()) text += e["choices"][0]["delta"]["content"].get<std::string>();
+  }
+  CHECK(events.front()["choices"][0]["delta"]["role"] == "assistant");
+  CHECK(text == content);
+  CHECK(events.back()["usage"]["completion_tokens"] == 24);
+
+  // A stop string taken from the middle of the greedy answer: the answer ends just before it.
+  REQUIRE(content.size() > 8);
+  const std::string stop = content.substr(5, 3);
+  const std::string expected = content.substr(0, content.find(stop));
+  json stopping = body;
+  stopping["stop"] = stop;
+  const json stopped =
+      json::parse(call(port, http::verb::post, "/v1/chat/completions", stopping.dump()).body());
+  CHECK(stopped["choices"][0]["message"]["content"] == expected);
+  CHECK(stopped["choices"][0]["finish_reason"] == "stop");
+  stopping["stream"] = true;
+  std::string streamed_text;
+  for (const json& e :
+       sse_events(call(port, http::verb::post, "/v1/chat/completions", stopping.dump()).body())) {
+    streamed_text += e["choices"][0]["delta"]["content"].get<std::string>();
+  }
+  CHECK(streamed_text == expected);
+  wait_until_idle(running.service);
+  CHECK(running.service.stats().kv_usage == 0);  // the stopped requests were aborted
+}
+
+TEST_CASE("server: beyond --max-pending a request gets 429 at once, and /metrics counts it") {
+  RunningServer running(/*max_pending=*/1);
+  const uint16_t port = running.port();
+  const json body = {{"prompt", {1, 2, 3}}, {"max_tokens", 8}, {"ignore_eos", true}};
+  {
+    OpenStream busy(
+        running.port(),
+        {{"prompt", {1, 2, 3}}, {"max_tokens", 1000}, {"ignore_eos", true}, {"stream", true}});
+    const auto res = call(port, http::verb::post, "/v1/completions", body.dump());
+    CHECK(res.result_int() == 429);
+    CHECK(res[http::field::retry_after] == "1");
+    CHECK_THAT(res.body(), Catch::Contains("overloaded"));
+  }
+  wait_until_idle(running.service);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  int status = 0;
+  while ((status = call(port, http::verb::post, "/v1/completions", body.dump()).result_int()) ==
+             429 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // the slot frees on write error
+  }
+  CHECK(status == 200);
+  const std::string metrics = call(port, http::verb::get, "/metrics", "", "").body();
+  CHECK_THAT(metrics, Catch::Contains("infergate:request_refused_total{model_name=\"tiny\","
+                                      "status=\"429\"} 1"));
+  CHECK_THAT(metrics, Catch::Contains("infergate:time_to_first_token_seconds_bucket"));
+  CHECK_THAT(metrics, Catch::Contains("infergate:num_requests_running{model_name=\"tiny\"} 0"));
 }
 
 }  // namespace

@@ -1,0 +1,87 @@
+#include "engine/server/chat_request.h"
+
+#include <catch2/catch.hpp>
+
+#include "engine/model/vocabulary.h"
+#include "engine/server/chat_template.h"
+#include "engine/server/openai_error.h"
+#include "engine/tokenizer/byte_tokenizer.h"
+
+namespace infergate {
+namespace {
+
+TEST_CASE("chat request: bad input gets a 4xx naming the problem") {
+  const ByteTokenizer tokenizer(synthetic_vocabulary(300));
+  const ServedModel model{"tiny", 300, 256, &tokenizer};
+  const ServedModel no_text{"ids-only", 300, 256, nullptr};
+  struct Case {
+    const char* body;
+    int status;
+    const char* fragment;
+    const ServedModel* model;
+  };
+  const Case cases[] = {
+      {"{", 400, "not valid JSON", &model},
+      {R"({"max_tokens": 4})", 400, "'messages' is required", &model},
+      {R"({"messages": []})", 400, "'messages' is empty", &model},
+      {R"({"messages": "hi"})", 400, "'messages' must be an array", &model},
+      {R"({"messages": [1]})", 400, "'messages[0]' must be an object", &model},
+      {R"({"messages": [{"role": "robot", "content": "x"}]})", 400, "messages[0].role", &model},
+      {R"({"messages": [{"role": "user"}]})", 400, "'messages[0].content' is required", &model},
+      {R"({"messages": [{"role": "user", "content": 5}]})", 400, "string or an array", &model},
+      {R"({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]})", 400,
+       "other content types are not supported", &model},
+      {R"({"messages": [{"role": "user", "content": "x", "mood": 1}]})", 400,
+       "unknown field 'messages[0].mood'", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "prompt": [1]})", 400,
+       "unknown field 'prompt'", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": 4,
+           "max_completion_tokens": 4})",
+       400, "not both", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "max_completion_tokens": 0})", 400,
+       "must be >= 1", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": 250})", 400,
+       "tokens fit after", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "stop": ["a","b","c","d","e"]})", 400,
+       "at most 4", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "stop": [""]})", 400, "non-empty",
+       &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "n": 2})", 400, "'n': 1", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}]})", 400, "chat needs a text tokenizer",
+       &no_text},
+      {R"({"messages": [{"role": "user", "content": "x"}], "model": "gpt-4"})", 404,
+       "does not exist", &model},
+  };
+  for (const Case& c : cases) {
+    INFO(c.body);
+    try {
+      parse_chat_request(c.body, *c.model);
+      FAIL("accepted");
+    } catch (const ApiError& e) {
+      CHECK(e.status() == c.status);
+      CHECK_THAT(e.what(), Catch::Contains(c.fragment));
+    }
+  }
+}
+
+TEST_CASE("chat request: messages become the ChatML prompt, tokenized") {
+  const ByteTokenizer tokenizer(synthetic_vocabulary(300));
+  const ServedModel model{"tiny", 300, 256, &tokenizer};
+  const CompletionRequest r = parse_chat_request(
+      R"({"model": "tiny", "messages": [{"role": "system", "content": "Be brief."},
+          {"role": "user", "content": [{"type": "text", "text": "Hi"}, {"type": "text",
+          "text": "!"}]}], "max_completion_tokens": 7, "stop": "\n", "stream": true})",
+      model);
+  const std::string expected =
+      "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi!<|im_end|>\n"
+      "<|im_start|>assistant\n";
+  CHECK(render_chatml({{"system", "Be brief."}, {"user", "Hi!"}}) == expected);
+  CHECK(r.api == ApiKind::kChat);
+  CHECK(r.prompt == tokenizer.encode(expected, true));
+  CHECK(r.sampling.max_tokens == 7);
+  CHECK(r.stop == std::vector<std::string>{"\n"});
+  CHECK(r.stream);
+}
+
+}  // namespace
+}  // namespace infergate
