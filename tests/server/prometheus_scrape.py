@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """GET /metrics of a real `infergate serve` process, parsed back by the official Prometheus
 Python client's text parser (python3-prometheus-client): after a known set of completions the
-histograms, counters and gauges must agree with what the clients saw.
+histograms, counters and gauges must agree with what the clients saw. Then a client drops a
+stream mid-answer, and /metrics must show its KV blocks returned.
 
     prometheus_scrape.py INFERGATE
 Exit 77 (skip) when the prometheus_client module is missing."""
 import json
 import re
 import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.parse
 import urllib.request
 
 try:
@@ -23,6 +27,46 @@ def post(url, body):
     req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=60) as res:
         return res.read().decode()
+
+
+def scrape(base):
+    with urllib.request.urlopen(base + "/metrics", timeout=30) as res:
+        assert res.headers["Content-Type"].startswith("text/plain; version=0.0.4"), res.headers
+        return res.read().decode()
+
+
+def sample(text, name):
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if s.name == name:
+                return s.value
+    raise AssertionError(f"no sample {name}")
+
+
+def check_dropped_stream_frees_kv(base):
+    """A raw socket sends a long streaming request, reads its first bytes and closes."""
+    url = urllib.parse.urlparse(base)
+    body = json.dumps({"prompt": list(range(1, 200)), "max_tokens": 800, "ignore_eos": True,
+                       "stream": True}).encode()
+    with socket.create_connection((url.hostname, url.port)) as s:
+        s.sendall(b"POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        head = s.recv(4096)
+        assert b"200 OK" in head, head
+        during = scrape(base)
+        assert sample(during, "infergate:num_requests_running") == 1, during
+        assert sample(during, "infergate:kv_cache_usage_perc") > 0, during
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        after = scrape(base)
+        if sample(after, "infergate:kv_cache_usage_perc") == 0:
+            break
+        time.sleep(0.05)
+    assert sample(after, "infergate:kv_cache_usage_perc") == 0, after
+    assert sample(after, "infergate:num_requests_running") == 0, after
+    aborted = [s.value for f in text_string_to_metric_families(after) for s in f.samples
+               if s.name == "infergate:request_success_total" and s.labels["finished_reason"] == "abort"]
+    assert aborted == [1], aborted
 
 
 def main():
@@ -44,9 +88,7 @@ def main():
             prompt_tokens += usage["prompt_tokens"]
             completion_tokens += usage["completion_tokens"]
 
-        with urllib.request.urlopen(base + "/metrics", timeout=30) as res:
-            assert res.headers["Content-Type"].startswith("text/plain; version=0.0.4"), res.headers
-            text = res.read().decode()
+        text = scrape(base)
         families = {f.name: f for f in text_string_to_metric_families(text)}
 
         def value(name, **labels):
@@ -75,7 +117,9 @@ def main():
             assert buckets == sorted(buckets), f"{name}: buckets not cumulative"
             assert all(s.labels.get("model_name") == "tiny" for s in family.samples)
         assert value("infergate:prefix_cache_queries_total") >= 0
-        print(f"ok: {len(families)} metric families parsed; {completion_tokens} tokens counted")
+        check_dropped_stream_frees_kv(base)
+        print(f"ok: {len(families)} metric families parsed; {completion_tokens} tokens counted; "
+              "a dropped stream's KV blocks returned")
     finally:
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=30)
