@@ -8,6 +8,8 @@ packages=(
   catch2 nlohmann-json3-dev libboost-program-options-dev
   libbenchmark-dev libopenblas-dev libdnnl-dev
   chromium python3-prometheus-client
+  clang libclang-rt-14-dev  # ci/fuzz.sh: clang's libFuzzer and sanitizer runtimes (rt is only
+                            # recommended by clang, and apt runs with --no-install-recommends)
 )
 
 missing=()

@@ -15,7 +15,11 @@ std::vector<int32_t> parse_prompt(const json& v, const ServedModel& model) {
                                     " has none infergate can use (send token ids)");
     }
     if (v.get_ref<const std::string&>().empty()) throw bad_field("prompt", "'prompt' is empty");
-    return model.tokenizer->encode(v.get<std::string>(), model.add_bos);
+    std::vector<int32_t> ids = model.tokenizer->encode(v.get<std::string>(), model.add_bos);
+    // A vocabulary without byte fallback drops what it cannot spell (as llama.cpp does).
+    if (ids.empty())
+      throw bad_field("prompt", "'prompt' has no text this model's vocabulary can spell");
+    return ids;
   }
   if (!v.is_array()) {
     throw bad_field("prompt", "'prompt' must be a string or an array of token ids");

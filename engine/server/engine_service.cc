@@ -70,6 +70,10 @@ void EngineService::admit(std::vector<Submission>& batch) {
 }
 
 void EngineService::publish(std::vector<RequestOutput> outputs) {
+  {  // before the outputs: a client that has its answer must not then read older gauges
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    stats_ = engine_->stats();
+  }
   for (RequestOutput& o : outputs) {
     auto it = sinks_.find(o.id);
     if (it == sinks_.end()) continue;
@@ -77,8 +81,6 @@ void EngineService::publish(std::vector<RequestOutput> outputs) {
     it->second(ServiceEvent{std::move(o), ""});
     if (finished) sinks_.erase(it);
   }
-  std::lock_guard<std::mutex> lock(stats_mutex_);
-  stats_ = engine_->stats();
 }
 
 void EngineService::loop() {

@@ -42,6 +42,10 @@ void HttpServer::accept() {
   acceptor_.async_accept(
       net::make_strand(io_), [this](boost::system::error_code ec, tcp::socket socket) {
         if (ec) return;  // closed by stop()
+        // Each SSE chunk is small and latency-bound: Nagle would hold it for the client's
+        // delayed ACK (~40 ms on the first chunk after the header).
+        boost::system::error_code ignored;
+        socket.set_option(tcp::no_delay(true), ignored);
         const auto executor = socket.get_executor();
         net::co_spawn(executor, serve_session(std::move(socket), context_), net::detached);
         accept();

@@ -1,0 +1,184 @@
+#include "fuzz/request_invariants.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/server/chat_template.h"
+#include "fuzz/fuzz_failure.h"
+
+namespace infergate::fuzz {
+
+namespace {
+
+using nlohmann::json;
+
+bool ids_in_vocab(const std::vector<int32_t>& ids, int32_t vocab_size) {
+  for (const int32_t id : ids) {
+    if (id < 0 || id >= vocab_size) return false;
+  }
+  return true;
+}
+
+bool stops_valid(const std::vector<std::string>& stops) {
+  for (const std::string& s : stops) {
+    if (s.empty()) return false;
+  }
+  return stops.size() <= 4;
+}
+
+// What every accepted request, from either endpoint, must satisfy.
+void check_fits_and_valid(const CompletionRequest& r, const ServedModel& model,
+                          std::string_view body) {
+  const SamplingParams& s = r.sampling;
+  require(!r.prompt.empty(), "accepted an empty prompt", body);
+  require(ids_in_vocab(r.prompt, model.vocab_size), "a prompt id is outside the vocabulary", body);
+  require(ids_in_vocab(s.stop_token_ids, model.vocab_size),
+          "a stop token id is outside the vocabulary", body);
+  require(s.max_tokens >= 1, "accepted max_tokens < 1", body);
+  require(int64_t(r.prompt.size()) + s.max_tokens <= model.max_model_len,
+          "prompt + max_tokens exceeds max_model_len", body);
+  try {
+    s.validate();
+  } catch (const std::invalid_argument& e) {
+    fail(std::string("accepted invalid sampling params: ") + e.what(), body);
+  }
+  require(stops_valid(r.stop), "accepted more than 4 or empty stop strings", body);
+  require(r.stream || !r.include_usage, "include_usage without stream", body);
+}
+
+// The request as a /v1/completions body of token ids with every field spelled out.
+std::string canonical_completion_body(const CompletionRequest& r, const ServedModel& model) {
+  const SamplingParams& s = r.sampling;
+  json j = {{"model", model.name},
+            {"prompt", r.prompt},
+            {"max_tokens", s.max_tokens},
+            {"temperature", s.temperature},
+            {"top_p", s.top_p},
+            {"top_k", s.top_k},
+            {"seed", s.seed ? json(*s.seed) : json()},
+            {"ignore_eos", s.ignore_eos},
+            {"stop_token_ids", s.stop_token_ids},
+            {"stop", r.stop},
+            {"n", 1},
+            {"stream", r.stream}};
+  if (r.stream) j["stream_options"] = {{"include_usage", r.include_usage}};
+  return j.dump();
+}
+
+// Equal in everything but the endpoint it came through.
+bool same_request(const CompletionRequest& a, const CompletionRequest& b) {
+  const SamplingParams& x = a.sampling;
+  const SamplingParams& y = b.sampling;
+  return a.prompt == b.prompt && a.stop == b.stop && a.stream == b.stream &&
+         a.include_usage == b.include_usage && x.temperature == y.temperature &&
+         x.top_k == y.top_k && x.top_p == y.top_p && x.seed == y.seed &&
+         x.max_tokens == y.max_tokens && x.stop_token_ids == y.stop_token_ids &&
+         x.ignore_eos == y.ignore_eos;
+}
+
+// What was accepted once is accepted again, as the same request, when spelled canonically.
+void check_round_trip(const CompletionRequest& r, const ServedModel& model, std::string_view body) {
+  const std::string again = canonical_completion_body(r, model);
+  try {
+    require(same_request(r, parse_completion_request(again, model)),
+            "the canonical rendering of an accepted request parses to another request", body);
+  } catch (const ApiError& e) {
+    fail(std::string("the canonical rendering of an accepted request is refused: ") + e.what() +
+             "\ncanonical body: " + again,
+         body);
+  }
+}
+
+json parse_accepted(std::string_view body) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  require(j.is_object(), "accepted a body that is not a JSON object", body);
+  return j;
+}
+
+// The prompt a completion body asked for: its ids, or its text through the model's tokenizer.
+void check_completion_prompt(const CompletionRequest& r, const ServedModel& model,
+                             std::string_view body) {
+  const json j = parse_accepted(body);
+  require(j.contains("prompt"), "accepted a completion body without a prompt", body);
+  const json& prompt = j["prompt"];
+  if (prompt.is_string()) {
+    require(model.tokenizer != nullptr, "accepted a text prompt for a model without tokenizer",
+            body);
+    require(r.prompt == model.tokenizer->encode(prompt.get<std::string>(), model.add_bos),
+            "the prompt is not the tokenized text", body);
+    return;
+  }
+  require(prompt.is_array() && prompt.size() == r.prompt.size(),
+          "the prompt is not the body's array of ids", body);
+  for (size_t i = 0; i < r.prompt.size(); ++i) {
+    require(prompt[i].is_number_integer() && prompt[i].get<int64_t>() == r.prompt[i],
+            "the prompt is not the body's array of ids", body);
+  }
+}
+
+// The text of an accepted message's content: the string, or its text parts concatenated.
+std::string content_text(const json& content, std::string_view body) {
+  if (content.is_string()) return content.get<std::string>();
+  require(content.is_array(), "accepted a message content that is neither string nor array", body);
+  std::string text;
+  for (const json& part : content) {
+    require(part.is_object() && part.contains("text") && part["text"].is_string(),
+            "accepted a content part without text", body);
+    text += part["text"].get<std::string>();
+  }
+  return text;
+}
+
+void check_chat_prompt(const CompletionRequest& r, const ServedModel& model,
+                       std::string_view body) {
+  require(model.tokenizer != nullptr, "accepted a chat for a model without tokenizer", body);
+  const json j = parse_accepted(body);
+  require(j.contains("messages") && j["messages"].is_array() && !j["messages"].empty(),
+          "accepted a chat without messages", body);
+  std::vector<ChatMessage> messages;
+  for (const json& m : j["messages"]) {
+    require(m.is_object() && m.contains("role") && m["role"].is_string() && m.contains("content"),
+            "accepted a message without a role or content", body);
+    messages.push_back({m["role"].get<std::string>(), content_text(m["content"], body)});
+  }
+  require(r.prompt == model.tokenizer->encode(render_chatml(messages), model.add_bos),
+          "the prompt is not the tokenized ChatML of the messages", body);
+  if (j.contains("max_completion_tokens") && !j["max_completion_tokens"].is_null()) {
+    require(j["max_completion_tokens"] == json(r.sampling.max_tokens),
+            "max_tokens is not max_completion_tokens", body);
+  }
+}
+
+}  // namespace
+
+void check_refusal(const ApiError& e, std::string_view body) {
+  require(e.status() == 400 || (e.status() == 404 && e.param() == "model"),
+          "a refusal is neither 400 nor a 404 for the 'model' field", body);
+  require(e.what()[0] != '\0', "a refusal has an empty message", body);
+  try {
+    (void)e.to_json().dump();  // strict: throws on invalid UTF-8
+  } catch (const json::exception& x) {
+    fail(std::string("a refusal does not render as JSON: ") + x.what(), body);
+  }
+}
+
+void check_accepted_completion(const CompletionRequest& r, const ServedModel& model,
+                               std::string_view body) {
+  require(r.api == ApiKind::kCompletions, "a completion request is not marked kCompletions", body);
+  check_fits_and_valid(r, model, body);
+  check_completion_prompt(r, model, body);
+  check_round_trip(r, model, body);
+}
+
+void check_accepted_chat(const CompletionRequest& r, const ServedModel& model,
+                         std::string_view body) {
+  require(r.api == ApiKind::kChat, "a chat request is not marked kChat", body);
+  check_fits_and_valid(r, model, body);
+  check_chat_prompt(r, model, body);
+  check_round_trip(r, model, body);
+}
+
+}  // namespace infergate::fuzz
