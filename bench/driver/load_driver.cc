@@ -153,6 +153,8 @@ class LoadRun {
                               e.token_times_ns.end());
       r.output_tokens = int(r.token_times_ns.size());
     }
+    if (e.sent_ns > 0) r.sent_ns = e.sent_ns;
+    if (e.input_tokens > 0) r.input_tokens = e.input_tokens;
     r.cached_tokens = std::max(r.cached_tokens, e.cached_tokens);
     r.preemptions = std::max(r.preemptions, e.preemptions);
     if (!e.finished) return;

@@ -18,6 +18,7 @@
 #include "bench/results/results_json.h"
 #include "bench/target/echo_target.h"
 #include "bench/target/engine_target.h"
+#include "bench/target/openai_target.h"
 #include "bench/telemetry/resource_sampler.h"
 #include "bench/trace/nvtx_trace_recorder.h"
 
@@ -25,33 +26,36 @@ namespace infergate {
 
 namespace {
 
-// Builds a fresh target for one repetition; model weights are loaded once and shared.
+// Builds a fresh target for one repetition; model weights are loaded once and shared, and an
+// HTTP server is asked what the workload leaves out (model, vocabulary size) once.
 class TargetFactory {
  public:
   explicit TargetFactory(const TargetSpec& spec) : spec_(spec) {
-    if (spec.type == "openai") {
-      throw std::invalid_argument(
-          "target.type \"openai\" is not implemented yet (the HTTP target comes with the "
-          "server issue); use \"engine\" or \"echo\"");
-    }
     if (spec.type == "engine") {
       weights_ = load_model(spec.model);
       weights_.apply_weight_dtype(spec.engine.weight_dtype);
     }
+    if (spec.type == "openai") endpoint_ = resolve_openai_endpoint(spec);
   }
 
   std::unique_ptr<Target> make() const {
     if (spec_.type == "echo") return std::make_unique<EchoTarget>(spec_.echo_token_delay_us);
+    if (spec_.type == "openai") return std::make_unique<OpenAiTarget>(endpoint_);
     EngineConfig config = spec_.engine;
     config.weight_dtype = "auto";  // already converted once above
     return std::make_unique<EngineTarget>(std::make_unique<Engine>(config, weights_));
   }
 
-  int32_t vocab_size() const { return spec_.type == "engine" ? weights_.config.vocab_size : 32000; }
+  int32_t vocab_size() const {
+    if (spec_.type == "engine") return weights_.config.vocab_size;
+    if (spec_.type == "openai") return endpoint_.vocab_size;
+    return 32000;
+  }
 
  private:
   const TargetSpec& spec_;
   ModelWeights weights_;
+  OpenAiEndpoint endpoint_;
 };
 
 int dataset_size(const Workload& w) {

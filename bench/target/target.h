@@ -1,5 +1,5 @@
-// What the harness drives: the in-process engine, a zero-cost echo, and (later) any
-// OpenAI-compatible endpoint. A target takes requests without blocking and reports tokens
+// What the harness drives: the in-process engine, a zero-cost echo, and any OpenAI-compatible
+// endpoint over HTTP. A target takes requests without blocking and reports tokens
 // and completions as events, from whatever thread it runs on.
 #pragma once
 
@@ -22,6 +22,11 @@ struct TargetEvent {
   std::string error;
   int cached_tokens = 0;
   int preemptions = 0;
+  // Set by targets that know better than the driver (0: keep the driver's): when the request
+  // really left for the target (an HTTP client's event loop may queue it first), and the
+  // prompt's token count as the target counted it (an HTTP server's usage.prompt_tokens).
+  int64_t sent_ns = 0;
+  int input_tokens = 0;
 };
 
 // The final event of a request that produced no (more) tokens: an error or an abort.

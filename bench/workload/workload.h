@@ -44,15 +44,17 @@ struct DatasetSpec {
 
 struct TargetSpec {
   std::string type = "engine";  // engine | echo (zero-cost, for measuring the harness) |
-                                // openai (reserved: a later issue)
+                                // openai (an OpenAI-compatible server over HTTP)
   ModelSource model;
   EngineConfig engine;
   // echo: emits output tokens with no model; optional per-token delay to shape timings.
   double echo_token_delay_us = 0;
-  // openai (not implemented yet): endpoint description kept so files can be validated.
-  std::string url;
-  std::string model_name;
+  // openai (bench/target/openai_target.h): the server, the model and API to ask for.
+  std::string url;                  // http://HOST[:PORT][/PREFIX], the server's root
+  std::string model_name;           // "" : the first model GET /v1/models lists
   std::string api = "completions";  // completions | chat
+  double timeout_s = 600;           // per request; an unfinished request is an error after it
+  int32_t vocab_size = 0;           // 0: the server's (GET /v1/models)
 };
 
 struct LoadSpec {

@@ -11,7 +11,13 @@ using nlohmann::json;
 json target_to_json(const TargetSpec& t) {
   if (t.type == "echo") return {{"type", t.type}, {"token_delay_us", t.echo_token_delay_us}};
   if (t.type == "openai") {
-    return {{"type", t.type}, {"url", t.url}, {"model", t.model_name}, {"api", t.api}};
+    json j = {{"type", t.type},
+              {"url", t.url},
+              {"model", t.model_name},
+              {"api", t.api},
+              {"timeout_s", t.timeout_s}};
+    if (t.vocab_size > 0) j["vocab_size"] = t.vocab_size;  // absent: the server's
+    return j;
   }
   return {{"type", t.type},
           {"model", model_source_to_json(t.model)},

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench/http/http_url.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
@@ -95,7 +96,8 @@ ModelSource read_model(JsonObjectReader& target, const std::string& base_dir) {
 
 void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
   r.allow({"model", "engine"});
-  r.set_context("with type \"engine\"", {"token_delay_us", "url", "api"});
+  r.set_context("with type \"engine\"",
+                {"token_delay_us", "url", "api", "timeout_s", "vocab_size"});
   r.finish();
   t.model = read_model(r, base_dir);
   JsonObjectReader engine = r.child("engine");
@@ -104,7 +106,7 @@ void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
 
 void read_echo_target(JsonObjectReader& r, TargetSpec& t) {
   t.echo_token_delay_us = r.get_double("token_delay_us", t.echo_token_delay_us);
-  r.set_context("with type \"echo\"", {"model", "engine", "url", "api"});
+  r.set_context("with type \"echo\"", {"model", "engine", "url", "api", "timeout_s", "vocab_size"});
   r.finish();
   r.check(t.echo_token_delay_us >= 0, "token_delay_us", "must be >= 0");
 }
@@ -113,9 +115,20 @@ void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
   t.url = r.get_string("url", t.url);
   t.model_name = r.get_string("model", t.model_name);
   t.api = r.get_choice("api", t.api, {"completions", "chat"});
+  t.timeout_s = r.get_double("timeout_s", t.timeout_s);
+  t.vocab_size = r.get_int("vocab_size", t.vocab_size);
   r.set_context("with type \"openai\"", {"engine", "token_delay_us"});
   r.finish();
   r.check(!t.url.empty(), "url", "must be a non-empty URL, e.g. http://localhost:8000");
+  try {
+    parse_http_url(t.url);
+  } catch (const std::invalid_argument& e) {
+    throw WorkloadError(r.file(), r.path_of("url"), json_quoted(t.url),
+                        "http://HOST[:PORT][/PREFIX]", e.what());
+  }
+  r.check(t.timeout_s > 0 && std::isfinite(t.timeout_s), "timeout_s", "must be > 0 (seconds)");
+  r.check(!r.has("vocab_size") || t.vocab_size >= 1, "vocab_size",
+          "must be >= 1 (leave it out to ask the server)");
 }
 
 TargetSpec read_target(JsonObjectReader& top, const std::string& base_dir) {

@@ -1,0 +1,76 @@
+#include "bench/http/http_get_json.h"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <chrono>
+#include <stdexcept>
+
+#include "bench/http/http_request_text.h"
+#include "bench/http/http_response_reader.h"
+#include "bench/http/stream_chunk.h"
+
+namespace infergate {
+
+namespace {
+
+namespace net = boost::asio;
+
+struct GetResult {
+  std::string failure;  // transport failure, "" if none
+  HttpResponseRead response;
+  std::string body;
+};
+
+// `request` by value: the coroutine runs after the caller's full-expression has ended.
+net::awaitable<void> get(net::io_context& io, const HttpUrl& url, std::string request,
+                         std::chrono::steady_clock::time_point deadline, GetResult& out) {
+  boost::beast::error_code ec;
+  net::ip::tcp::resolver resolver(io);
+  const auto endpoints = resolver.resolve(url.host, std::to_string(url.port), ec);
+  if (ec) {
+    out.failure = "cannot resolve " + url.host + ": " + ec.message();
+    co_return;
+  }
+  HttpConnection c(io.get_executor());
+  c.stream.expires_at(deadline);
+  co_await c.connect(endpoints, ec);
+  if (!ec) {
+    co_await net::async_write(c.stream, net::buffer(request),
+                              net::redirect_error(net::use_awaitable, ec));
+  }
+  if (ec) {
+    out.failure = ec.message();
+    co_return;
+  }
+  out.response =
+      co_await read_http_response(c, [&](std::string_view piece, int64_t) { out.body += piece; });
+  if (out.response.ec) out.failure = out.response.ec.message();
+}
+
+}  // namespace
+
+nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const std::string& api_key,
+                             double timeout_s) {
+  net::io_context io(1);
+  GetResult result;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(timeout_s * 1e6));
+  net::co_spawn(io, get(io, url, http_get(url, path, api_key), deadline, result), net::detached);
+  io.run();
+  const std::string what = "GET " + url.text() + std::string(path);
+  if (!result.failure.empty()) throw std::runtime_error(what + ": " + result.failure);
+  const HttpResponseRead& r = result.response;
+  if (r.status != 200) {
+    throw std::runtime_error(what + ": HTTP " + std::to_string(r.status) + ": " +
+                             error_message_of(r.error_body));
+  }
+  nlohmann::json doc = nlohmann::json::parse(result.body, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) throw std::runtime_error(what + ": the answer is not JSON");
+  return doc;
+}
+
+}  // namespace infergate

@@ -1,0 +1,19 @@
+// One blocking GET of a JSON document (e.g. /v1/models), for setting up a run rather than
+// measuring one.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "bench/http/http_url.h"
+
+namespace infergate {
+
+// GET url.target(path). Throws std::runtime_error naming the URL when the server cannot be
+// reached within timeout_s, answers another status than 200 (with its error message), or
+// answers something that is not JSON.
+nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const std::string& api_key,
+                             double timeout_s);
+
+}  // namespace infergate

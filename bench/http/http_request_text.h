@@ -1,0 +1,20 @@
+// HTTP/1.1 requests as the bytes that go on the wire, built once per request so the client's
+// event loop only writes them.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "bench/http/http_url.h"
+
+namespace infergate {
+
+// A keep-alive POST of a JSON body to url.target(path), asking for an event stream.
+// `api_key` non-empty adds "Authorization: Bearer KEY".
+std::string http_post_json(const HttpUrl& url, std::string_view path, const std::string& api_key,
+                           std::string_view body);
+
+// A GET of url.target(path) that closes the connection after the answer.
+std::string http_get(const HttpUrl& url, std::string_view path, const std::string& api_key);
+
+}  // namespace infergate

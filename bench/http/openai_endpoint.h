@@ -1,0 +1,30 @@
+// Everything the openai target needs to know about the server before a run: where it is, which
+// model to ask for, and the model's vocabulary size (the datasets draw token ids below it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "bench/http/http_url.h"
+#include "bench/workload/workload.h"
+
+namespace infergate {
+
+struct OpenAiEndpoint {
+  HttpUrl url;
+  std::string api = "completions";  // completions | chat
+  std::string model;                // the served model's name, as requests give it
+  int32_t vocab_size = 0;
+  double timeout_s = 600;  // per request, from handing it to the client to its last byte
+  std::string api_key;     // $OPENAI_API_KEY, sent as "Authorization: Bearer KEY" when set
+};
+
+// The endpoint of a workload's openai target. What the workload leaves out is asked of the
+// server, once, with GET /v1/models: an empty `model` becomes the first model listed (as `vllm
+// bench serve` does), a vocab_size of 0 the listed model's `vocab_size` (an extension field
+// infergate serve adds). Nothing is asked when both are given, so a run against a server that
+// is down records errors rather than refusing to start. Throws std::runtime_error naming the
+// workload field to set when the server cannot tell.
+OpenAiEndpoint resolve_openai_endpoint(const TargetSpec& target);
+
+}  // namespace infergate

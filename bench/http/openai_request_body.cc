@@ -1,0 +1,63 @@
+#include "bench/http/openai_request_body.h"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace infergate {
+
+namespace {
+
+void append_int(std::string& out, int64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof(digits), value).ptr;
+  out.append(digits, end);
+}
+
+// Written by hand rather than through nlohmann::json: the body is built on the load
+// generator's thread for every request, and a prompt is mostly integers.
+void append_token_ids(std::string& out, const std::vector<int32_t>& ids) {
+  out += '[';
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) out += ',';
+    append_int(out, ids[i]);
+  }
+  out += ']';
+}
+
+constexpr const char* kStreamTail =
+    ",\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
+
+}  // namespace
+
+OpenAiRequestBody::OpenAiRequestBody(const std::string& api, const std::string& model,
+                                     int32_t vocab_size)
+    : chat_(api == "chat"), model_json_(nlohmann::json(model).dump()) {
+  if (api != "chat" && api != "completions") {
+    throw std::invalid_argument("openai target: api \"" + api +
+                                "\" is not one of completions, chat");
+  }
+  if (chat_) chat_text_.emplace(vocab_size);
+}
+
+std::string OpenAiRequestBody::operator()(const std::vector<int32_t>& prompt,
+                                          int max_tokens) const {
+  std::string body;
+  body.reserve(96 + prompt.size() * 6);
+  body += "{\"model\":";
+  body += model_json_;
+  if (chat_) {
+    body += ",\"messages\":[{\"role\":\"user\",\"content\":";
+    body += nlohmann::json((*chat_text_)(prompt)).dump();
+    body += "}],\"max_completion_tokens\":";
+  } else {
+    body += ",\"prompt\":";
+    append_token_ids(body, prompt);
+    body += ",\"max_tokens\":";
+  }
+  append_int(body, max_tokens);
+  body += kStreamTail;
+  return body;
+}
+
+}  // namespace infergate

@@ -1,0 +1,33 @@
+// What one streamed event of an OpenAI-compatible server says, for counting tokens: the
+// `data:` payload of a /v1/completions or /v1/chat/completions stream read as JSON.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace infergate {
+
+struct StreamUsage {
+  int prompt_tokens = 0;
+  int completion_tokens = 0;
+};
+
+struct StreamChunk {
+  bool done = false;  // "data: [DONE]", the end of an OpenAI stream
+  // Output tokens the chunk's first choice carries: the length of its `token_ids` (vLLM's
+  // return_token_ids, infergate serve always), or -1 when it has no `token_ids`.
+  int token_ids = -1;
+  bool has_text = false;      // non-empty `text` (completions) or `delta.content` (chat)
+  std::string finish_reason;  // "" while the completion goes on
+  std::optional<StreamUsage> usage;
+  std::string error;  // an {"error": ...} event, or a payload that is not a JSON object
+};
+
+StreamChunk parse_stream_chunk(std::string_view data);
+
+// The message of an OpenAI-style error body ({"error": {"message": ...}}, {"error": "..."},
+// {"message": ...}, {"detail": ...}), else the body itself, shortened to `max_chars`.
+std::string error_message_of(std::string_view body, size_t max_chars = 300);
+
+}  // namespace infergate

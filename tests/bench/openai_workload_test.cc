@@ -1,0 +1,78 @@
+// The openai target's fields in workload files: defaults, the resolved form, and the refusals.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/workload/workload_error.h"
+#include "bench/workload/workload_parser.h"
+
+namespace infergate {
+namespace {
+
+using nlohmann::json;
+
+json openai_doc(const json& target_patch) {
+  json doc = {{"schema", "infergate.workload/v1"},
+              {"name", "http"},
+              {"target", {{"type", "openai"}, {"url", "http://127.0.0.1:8000"}}},
+              {"load", {{"mode", "closed"}, {"num_requests", 4}}}};
+  doc["target"].merge_patch(target_patch);
+  return doc;
+}
+
+TEST_CASE("openai targets: defaults and the resolved form") {
+  const Workload w = parse_workload(openai_doc(json::object()), "w.json");
+  CHECK(w.target.timeout_s == 600);
+  CHECK(w.target.vocab_size == 0);
+  CHECK(w.target.model_name.empty());
+  CHECK(w.resolved["target"] == json{{"type", "openai"},
+                                     {"url", "http://127.0.0.1:8000"},
+                                     {"model", ""},
+                                     {"api", "completions"},
+                                     {"timeout_s", 600.0}});
+  const Workload set = parse_workload(
+      openai_doc({{"model", "tiny"}, {"vocab_size", 32000}, {"timeout_s", 2.5}, {"api", "chat"}}),
+      "w.json");
+  CHECK(set.resolved["target"]["vocab_size"] == 32000);
+  CHECK(set.resolved["target"]["timeout_s"] == 2.5);
+  CHECK(parse_workload(set.resolved, "resolved.json").resolved == set.resolved);
+  CHECK(set.hash != w.hash);
+}
+
+TEST_CASE("openai targets: bad fields are refused at their JSON path") {
+  const std::vector<std::pair<json, std::vector<std::string>>> cases = {
+      {{{"url", "https://api.example.com"}},
+       {"w.json: $.target.url: \"https://api.example.com\": https is not supported"}},
+      {{{"url", "http://127.0.0.1:8000/v1"}}, {"$.target.url:", "without /v1"}},
+      {{{"timeout_s", 0}}, {"$.target.timeout_s: 0 is out of range (must be > 0 (seconds))"}},
+      {{{"timeout_s", "5"}}, {"$.target.timeout_s: expected a number"}},
+      {{{"vocab_size", 0}}, {"$.target.vocab_size: 0 is out of range", "ask the server"}},
+      {{{"vocab_size", 1.5}}, {"$.target.vocab_size: expected an integer"}},
+      {{{"api", "responses"}}, {"$.target.api: \"responses\" is not allowed"}},
+      {{{"token_delay_us", 3}}, {"$.target.token_delay_us: not used with type \"openai\""}},
+  };
+  for (const auto& [patch, expected] : cases) {
+    INFO(patch.dump());
+    try {
+      parse_workload(openai_doc(patch), "w.json");
+      FAIL("accepted");
+    } catch (const WorkloadError& e) {
+      for (const std::string& part : expected) CHECK_THAT(e.what(), Catch::Contains(part));
+    }
+  }
+}
+
+TEST_CASE("openai fields are refused on the other target types") {
+  json engine = openai_doc(json::object());
+  engine["target"] = {{"type", "engine"}, {"timeout_s", 5}};
+  CHECK_THROWS_WITH(parse_workload(engine, "w.json"),
+                    Catch::Contains("$.target.timeout_s: not used with type \"engine\""));
+  json echo = openai_doc(json::object());
+  echo["target"] = {{"type", "echo"}, {"vocab_size", 5}};
+  CHECK_THROWS_WITH(parse_workload(echo, "w.json"),
+                    Catch::Contains("$.target.vocab_size: not used with type \"echo\""));
+}
+
+}  // namespace
+}  // namespace infergate

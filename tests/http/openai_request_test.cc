@@ -1,0 +1,94 @@
+// What the openai target puts on the wire: the URL it accepts, the JSON bodies it posts, the
+// text a chat request carries for token ids.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "bench/http/chat_prompt_text.h"
+#include "bench/http/http_request_text.h"
+#include "bench/http/http_url.h"
+#include "bench/http/openai_request_body.h"
+
+namespace infergate {
+namespace {
+
+using nlohmann::json;
+
+TEST_CASE("target URLs: host, port, prefix, and clear refusals") {
+  const HttpUrl a = parse_http_url("http://127.0.0.1:8000");
+  CHECK(a.host == "127.0.0.1");
+  CHECK(a.port == 8000);
+  CHECK(a.target("/v1/completions") == "/v1/completions");
+  const HttpUrl b = parse_http_url("http://gateway/llm/");
+  CHECK(b.port == 80);
+  CHECK(b.target("/v1/models") == "/llm/v1/models");
+  CHECK(b.text() == "http://gateway:80/llm");
+  const HttpUrl v6 = parse_http_url("http://[::1]:9000");
+  CHECK(v6.host == "::1");
+  CHECK(v6.authority() == "[::1]:9000");
+
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"https://api.openai.com", "https is not supported"},
+      {"localhost:8000", "expected http://HOST[:PORT][/PREFIX]"},
+      {"http://:8000", "no host"},
+      {"http://h:0", "not a number in 1..65535"},
+      {"http://h:80x", "not a number in 1..65535"},
+      {"http://h:8000/v1", "without /v1"},
+      {"http://h:8000/?x=1", "a query or fragment is not allowed"},
+  };
+  for (const auto& [url, message] : bad) {
+    INFO(url);
+    CHECK_THROWS_WITH(parse_http_url(url), Catch::Contains(message) && Catch::Contains(url));
+  }
+}
+
+TEST_CASE("completions bodies send token ids, fixed lengths and ask for usage") {
+  const OpenAiRequestBody body("completions", "tiny", 32000);
+  CHECK(std::string(body.path()) == "/v1/completions");
+  const json j = json::parse(body({1, 300, 31999}, 24));
+  CHECK(j == json{{"model", "tiny"},
+                  {"prompt", {1, 300, 31999}},
+                  {"max_tokens", 24},
+                  {"ignore_eos", true},
+                  {"stream", true},
+                  {"stream_options", {{"include_usage", true}}}});
+}
+
+TEST_CASE("chat bodies send one user message and max_completion_tokens") {
+  const OpenAiRequestBody body("chat", "m\"odel", 512);
+  CHECK(std::string(body.path()) == "/v1/chat/completions");
+  // BOS, the bytes of "Hé" (0xC3 0xA9 as byte tokens 3 + b), a space, an ordinary piece
+  const json j = json::parse(body({1, 3 + 'H', 3 + 0xC3, 3 + 0xA9, 259, 260}, 5));
+  CHECK(j["model"] == "m\"odel");
+  CHECK(j["messages"] == json::array({{{"role", "user"}, {"content", "H\xC3\xA9 a"}}}));
+  CHECK(j["max_completion_tokens"] == 5);
+  CHECK_FALSE(j.contains("max_tokens"));
+  CHECK(j["stream_options"]["include_usage"] == true);
+  CHECK_THROWS_WITH(OpenAiRequestBody("responses", "m", 512),
+                    Catch::Contains("not one of completions, chat"));
+}
+
+TEST_CASE("chat text is one byte per id, valid UTF-8") {
+  const ChatPromptText text(1000);
+  CHECK(text({1, 3 + 'a', 3 + 'b'}) == "ab");  // BOS is nothing
+  CHECK(text({3 + 0xFF, 3 + 'z'}) == "?z");    // a lone 0xFF is no UTF-8
+  CHECK(text({3 + 0xE2, 3 + 0x82}) == "??");   // a truncated sequence
+  CHECK(text({260, 261, 285}) == "abz");       // pieces: 'a' + id % 26
+  CHECK(valid_utf8_or_question_marks("\xF0\x9F\x98\x80!") == "\xF0\x9F\x98\x80!");
+  CHECK(valid_utf8_or_question_marks("\xC0\xAF") == "??");       // overlong
+  CHECK(valid_utf8_or_question_marks("\xED\xA0\x80") == "???");  // a surrogate
+}
+
+TEST_CASE("requests on the wire are complete HTTP/1.1 messages") {
+  const HttpUrl url = parse_http_url("http://127.0.0.1:8000/p");
+  const std::string post = http_post_json(url, "/v1/completions", "k", "{}");
+  CHECK(post.rfind("POST /p/v1/completions HTTP/1.1\r\nHost: 127.0.0.1:8000\r\n", 0) == 0);
+  CHECK_THAT(post, Catch::Contains("Authorization: Bearer k\r\n") &&
+                       Catch::Contains("Content-Length: 2\r\n\r\n{}") &&
+                       Catch::Contains("Accept: text/event-stream"));
+  CHECK_THAT(http_get(url, "/v1/models", ""), Catch::StartsWith("GET /p/v1/models HTTP/1.1\r\n") &&
+                                                  Catch::Contains("Connection: close") &&
+                                                  !Catch::Contains("Authorization"));
+}
+
+}  // namespace
+}  // namespace infergate
