@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/baseline_command.h"
+#include "cli/bench_comm_command.h"
 #include "cli/bisect_command.h"
 #include "cli/calibrate_command.h"
 #include "cli/compare_command.h"
@@ -31,7 +32,9 @@ void print_usage() {
                "  baseline   store, show and list the baselines under results/\n"
                "  calibrate  measure run-to-run noise and the rules' false-alarm rate (A/A)\n"
                "  report     write the HTML report of a run, or every report of a comparison\n"
-               "  bisect     find the commit that regressed a metric (drives git bisect run)\n\n"
+               "  bisect     find the commit that regressed a metric (drives git bisect run)\n"
+               "  bench-comm measure collectives over MPI or NCCL, nccl-tests style (under "
+               "mpirun)\n\n"
                "`infergate <command> --help` lists a command's options.\n";
 }
 
@@ -56,9 +59,10 @@ int main(int argc, char** argv) {
     if (command == "report") return infergate::report_command(argc - 1, argv + 1);
     if (command == "bisect") return infergate::bisect_command(argc - 1, argv + 1);
     if (command == "bisect-step") return infergate::bisect_step_command(argc - 1, argv + 1);
+    if (command == "bench-comm") return infergate::bench_comm_command(argc - 1, argv + 1);
     std::cerr << "infergate: unknown command '" << command
               << "' (allowed: run, validate, generate, export, logits, compare, baseline, "
-                 "calibrate, report, bisect)\n";
+                 "calibrate, report, bisect, bench-comm)\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "infergate " << command << ": error: " << e.what() << "\n";
