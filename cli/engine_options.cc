@@ -18,7 +18,17 @@ void add_engine_options(po::options_description& desc, EngineConfig& c, std::str
       po::value(&c.max_num_batched_tokens)->default_value(c.max_num_batched_tokens),
       "")("max-model-len", po::value(&c.max_model_len)->default_value(0), "0: the model's")(
       "num-kv-blocks", po::value(&c.num_kv_blocks)->default_value(0), "0: from --kv-cache-mib")(
-      "threads", po::value(&c.num_threads)->default_value(0), "0: all hardware threads");
+      "threads", po::value(&c.num_threads)->default_value(0), "0: all hardware threads")(
+      "tensor-parallel", po::value(&c.tensor_parallel)->default_value(1),
+      "ranks splitting each layer (Megatron); run under mpirun")(
+      "pipeline-parallel", po::value(&c.pipeline_parallel)->default_value(1),
+      "pipeline stages (layers split evenly); run under mpirun")(
+      "expert-parallel", po::value(&c.expert_parallel)->default_value(1),
+      "ranks splitting the experts of a MoE model; run under mpirun")(
+      "micro-batches", po::value(&c.pipeline_micro_batches)->default_value(0),
+      "micro-batches per step in the pipeline; 0: one per stage")(
+      "comm-timeout", po::value(&c.comm_timeout_s)->default_value(c.comm_timeout_s),
+      "seconds before a collective is declared stuck (a dead rank)");
 }
 
 void apply_engine_switches(const po::variables_map& vm, EngineConfig& c,

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "cli/baseline_command.h"
@@ -16,6 +17,9 @@
 #include "cli/run_command.h"
 #include "cli/serve_command.h"
 #include "cli/validate_command.h"
+#ifdef INFERGATE_HAVE_PARALLEL
+#include "engine/parallel/parallel_job.h"
+#endif
 
 namespace {
 
@@ -46,6 +50,15 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
+#ifdef INFERGATE_HAVE_PARALLEL
+  // Under mpirun, rank 0 runs the command and the other ranks serve its engines' steps
+  // (docs/distributed.md); bench-comm runs the same command on every rank instead.
+  std::unique_ptr<infergate::ParallelJob> job;
+  if (command != "bench-comm" && infergate::launched_under_mpi()) {
+    job = std::make_unique<infergate::ParallelJob>(&argc, &argv);
+    if (job->is_worker()) return job->run_worker();
+  }
+#endif
   try {
     if (command == "run") return infergate::run_command(argc - 1, argv + 1);
     if (command == "serve") return infergate::serve_command(argc - 1, argv + 1);

@@ -41,9 +41,9 @@ class TargetFactory {
   std::unique_ptr<Target> make() const {
     if (spec_.type == "echo") return std::make_unique<EchoTarget>(spec_.echo_token_delay_us);
     if (spec_.type == "openai") return std::make_unique<OpenAiTarget>(endpoint_);
-    EngineConfig config = spec_.engine;
-    config.weight_dtype = "auto";  // already converted once above
-    return std::make_unique<EngineTarget>(std::make_unique<Engine>(config, weights_));
+    // Converting again is a no-op (converted once above); the dtype stays in the config so
+    // the other ranks of a multi-rank engine convert their own copies alike.
+    return std::make_unique<EngineTarget>(std::make_unique<Engine>(spec_.engine, weights_));
   }
 
   int32_t vocab_size() const {

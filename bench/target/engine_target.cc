@@ -101,27 +101,31 @@ void EngineTarget::abort_all() {
 }
 
 nlohmann::json engine_stats_json(const EngineStats& s) {
-  return {{"weights_bytes", s.memory.weights_bytes},
-          {"kv_cache_bytes", s.memory.kv_cache_bytes},
-          {"workspace_bytes", s.memory.workspace_bytes},
-          {"memory_total_bytes", s.memory.total()},
-          {"kv_usage", s.kv_usage},
-          {"num_kv_blocks", s.num_kv_blocks},
-          {"num_running", s.num_running},
-          {"num_waiting", s.num_waiting},
-          {"num_preemptions", s.num_preemptions},
-          {"prefix_cache_queries", s.prefix_cache.queries},
-          {"prefix_cache_hits", s.prefix_cache.hits},
-          {"num_steps", s.num_steps},
-          {"last_step_tokens", s.last_step_tokens},
-          {"total_scheduled_tokens", s.total_scheduled_tokens},
-          {"num_generated_tokens", s.num_generated_tokens},
-          {"step_time_ms",
-           {{"schedule", double(s.schedule_ns) / 1e6},
-            {"execute", double(s.execute_ns) / 1e6},
-            {"sample", double(s.sample_ns) / 1e6},
-            {"update", double(s.update_ns) / 1e6},
-            {"injected_delay", double(s.injected_delay_ns) / 1e6}}}};
+  nlohmann::json j = {{"weights_bytes", s.memory.weights_bytes},
+                      {"kv_cache_bytes", s.memory.kv_cache_bytes},
+                      {"workspace_bytes", s.memory.workspace_bytes},
+                      {"memory_total_bytes", s.memory.total()},
+                      {"kv_usage", s.kv_usage},
+                      {"num_kv_blocks", s.num_kv_blocks},
+                      {"num_running", s.num_running},
+                      {"num_waiting", s.num_waiting},
+                      {"num_preemptions", s.num_preemptions},
+                      {"prefix_cache_queries", s.prefix_cache.queries},
+                      {"prefix_cache_hits", s.prefix_cache.hits},
+                      {"num_steps", s.num_steps},
+                      {"last_step_tokens", s.last_step_tokens},
+                      {"total_scheduled_tokens", s.total_scheduled_tokens},
+                      {"num_generated_tokens", s.num_generated_tokens},
+                      {"step_time_ms",
+                       {{"schedule", double(s.schedule_ns) / 1e6},
+                        {"execute", double(s.execute_ns) / 1e6},
+                        {"sample", double(s.sample_ns) / 1e6},
+                        {"update", double(s.update_ns) / 1e6},
+                        {"injected_delay", double(s.injected_delay_ns) / 1e6}}}};
+  // Multi-rank engines: layout, communication by collective, bubble, expert load (rank 0's
+  // memory above is its own part).
+  if (!s.parallel.is_null()) j["parallel"] = s.parallel;
+  return j;
 }
 
 }  // namespace infergate

@@ -45,6 +45,11 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
   c.num_kv_blocks = r.get_int("num_kv_blocks", c.num_kv_blocks);
   c.num_threads = r.get_int("num_threads", c.num_threads);
   c.seed = r.get_uint64("seed", c.seed);
+  c.tensor_parallel = r.get_int("tensor_parallel", c.tensor_parallel);
+  c.pipeline_parallel = r.get_int("pipeline_parallel", c.pipeline_parallel);
+  c.expert_parallel = r.get_int("expert_parallel", c.expert_parallel);
+  c.pipeline_micro_batches = r.get_int("pipeline_micro_batches", c.pipeline_micro_batches);
+  c.comm_timeout_s = r.get_double("comm_timeout_s", c.comm_timeout_s);
   if (r.has("debug")) {
     JsonObjectReader debug = r.child("debug");
     c.debug_inject_decode_delay_us =
@@ -61,21 +66,31 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
 }
 
 nlohmann::json engine_config_to_json(const EngineConfig& c) {
-  return {{"weight_dtype", c.weight_dtype},
-          {"kv_cache_dtype", dtype_name(c.kv_cache_dtype)},
-          {"block_size", c.block_size},
-          {"paged_kv", c.paged_kv},
-          {"prefix_caching", c.prefix_caching},
-          {"chunked_prefill", c.chunked_prefill},
-          {"continuous_batching", c.continuous_batching},
-          {"max_num_seqs", c.max_num_seqs},
-          {"max_num_batched_tokens", c.max_num_batched_tokens},
-          {"max_model_len", c.max_model_len},
-          {"kv_cache_bytes", c.kv_cache_bytes},
-          {"num_kv_blocks", c.num_kv_blocks},
-          {"num_threads", c.num_threads},
-          {"seed", c.seed},
-          {"debug", {{"inject_decode_delay_us", c.debug_inject_decode_delay_us}}}};
+  nlohmann::json j = {{"weight_dtype", c.weight_dtype},
+                      {"kv_cache_dtype", dtype_name(c.kv_cache_dtype)},
+                      {"block_size", c.block_size},
+                      {"paged_kv", c.paged_kv},
+                      {"prefix_caching", c.prefix_caching},
+                      {"chunked_prefill", c.chunked_prefill},
+                      {"continuous_batching", c.continuous_batching},
+                      {"max_num_seqs", c.max_num_seqs},
+                      {"max_num_batched_tokens", c.max_num_batched_tokens},
+                      {"max_model_len", c.max_model_len},
+                      {"kv_cache_bytes", c.kv_cache_bytes},
+                      {"num_kv_blocks", c.num_kv_blocks},
+                      {"num_threads", c.num_threads},
+                      {"seed", c.seed},
+                      {"debug", {{"inject_decode_delay_us", c.debug_inject_decode_delay_us}}}};
+  // Only multi-rank configs spell out the parallel fields: single-rank workloads keep the
+  // resolved form, and so the hash, their committed baselines were measured with.
+  if (c.world_size() > 1) {
+    j["tensor_parallel"] = c.tensor_parallel;
+    j["pipeline_parallel"] = c.pipeline_parallel;
+    j["expert_parallel"] = c.expert_parallel;
+    j["pipeline_micro_batches"] = c.pipeline_micro_batches;
+    j["comm_timeout_s"] = c.comm_timeout_s;
+  }
+  return j;
 }
 
 }  // namespace infergate

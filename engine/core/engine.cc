@@ -5,6 +5,7 @@
 #include "engine/core/clock.h"
 #include "engine/core/local_executor.h"
 #include "engine/core/nvtx_range.h"
+#include "engine/core/parallel_executor_registry.h"
 #include "engine/core/sampler.h"
 #include "engine/kv/kv_cache_storage.h"
 
@@ -50,8 +51,12 @@ Engine::Engine(EngineConfig config, ModelWeights weights)
   sc.continuous_batching = config_.continuous_batching;
   sc.eos_token_id = weights_.config.eos_token_id;
   scheduler_ = std::make_unique<Scheduler>(sc, *kv_);
-  executor_ = std::make_unique<LocalExecutor>(weights_, num_blocks, config_.block_size,
-                                              config_.kv_cache_dtype, config_.num_threads);
+  if (config_.world_size() > 1) {
+    executor_ = make_parallel_executor(weights_, config_, num_blocks);
+  } else {
+    executor_ = std::make_unique<LocalExecutor>(weights_, num_blocks, config_.block_size,
+                                                config_.kv_cache_dtype, config_.num_threads);
+  }
   // The executor packed its own copies of the projections; holding these too would double
   // the weights' memory.
   weights_.drop_projection_matrices();
@@ -196,6 +201,7 @@ EngineStats Engine::stats() const {
   s.memory = executor_->memory();
   s.kv_usage = kv_->usage();
   s.num_kv_blocks = kv_->num_blocks();
+  s.parallel = executor_->parallel_stats();
   s.num_running = scheduler_->num_running();
   s.num_waiting = scheduler_->num_waiting();
   s.num_preemptions = scheduler_->num_preemptions();

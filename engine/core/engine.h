@@ -57,6 +57,7 @@ struct EngineStats {
   // Where the steps' time went (monotonic ns, summed over steps): the report's step breakdown.
   int64_t schedule_ns = 0, execute_ns = 0, sample_ns = 0, update_ns = 0;
   int64_t injected_delay_ns = 0;  // part of execute_ns: debug.inject_decode_delay_us
+  nlohmann::json parallel;        // multi-rank executors' statistics; null on one rank
 };
 
 struct GenerateResult {

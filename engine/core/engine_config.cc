@@ -35,6 +35,17 @@ void EngineConfig::validate() const {
   require(debug_inject_decode_delay_us >= 0 && debug_inject_decode_delay_us <= 10'000'000,
           "debug.inject_decode_delay_us", std::to_string(debug_inject_decode_delay_us),
           "0..10000000");
+  const int group = parallel_group_size();
+  require(tensor_parallel >= 1 && (tensor_parallel == 1 || tensor_parallel == group),
+          "tensor_parallel", std::to_string(tensor_parallel),
+          ">= 1, and 1 or expert_parallel when both are above 1");
+  require(expert_parallel >= 1 && (expert_parallel == 1 || expert_parallel == group),
+          "expert_parallel", std::to_string(expert_parallel),
+          ">= 1, and 1 or tensor_parallel when both are above 1");
+  require(pipeline_parallel >= 1, "pipeline_parallel", std::to_string(pipeline_parallel), ">= 1");
+  require(pipeline_micro_batches >= 0, "pipeline_micro_batches",
+          std::to_string(pipeline_micro_batches), ">= 0");
+  require(comm_timeout_s > 0, "comm_timeout_s", std::to_string(comm_timeout_s), "> 0");
 }
 
 }  // namespace infergate

@@ -3,6 +3,7 @@
 // switched-off path is a real alternative, not a degraded copy.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -29,10 +30,22 @@ struct EngineConfig {
   int num_threads = 0;  // 0: all hardware threads
   uint64_t seed = 0;    // seeds unseeded requests' sampling streams
 
+  // Distribution over MPI ranks (docs/distributed.md): world size = pipeline_parallel x
+  // max(tensor_parallel, expert_parallel); tensor and expert parallelism share one group of
+  // ranks per pipeline stage, so each is 1 or that group's size.
+  int tensor_parallel = 1;
+  int pipeline_parallel = 1;
+  int expert_parallel = 1;
+  int pipeline_micro_batches = 0;  // micro-batches a step is split into; 0: pipeline_parallel
+  double comm_timeout_s = 60;      // deadline of every collective (a dead rank ends the job)
+
   // Regression injection (docs/engine.md): each step that decodes at least one sequence
   // busy-waits this long inside its execute phase, as a slower kernel would. For testing gates,
   // bisect and users' pipelines; 0 (off) in every real benchmark.
   int64_t debug_inject_decode_delay_us = 0;
+
+  int parallel_group_size() const { return std::max(tensor_parallel, expert_parallel); }
+  int world_size() const { return pipeline_parallel * parallel_group_size(); }
 
   // Throws std::invalid_argument naming the field, its value and what is allowed.
   void validate() const;

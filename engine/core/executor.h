@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/core/memory_ledger.h"
 #include "engine/core/scheduler.h"
 
@@ -15,6 +17,9 @@ class Executor {
   // Runs one step; returns logits [number of sampling sequences, vocab] in schedule order.
   virtual std::vector<float> execute(const SchedulerOutput& out) = 0;
   virtual MemoryLedger memory() const = 0;
+  // Multi-rank executors: layout, communication by collective, pipeline bubble, expert load
+  // (docs/distributed.md). Null for a single rank.
+  virtual nlohmann::json parallel_stats() const { return nullptr; }
 };
 
 }  // namespace infergate

@@ -15,12 +15,14 @@ std::vector<float> LocalExecutor::execute(const SchedulerOutput& out) {
   return model_.forward(build_batch(out, block_size_), cache_);
 }
 
-MemoryLedger LocalExecutor::memory() const {
+MemoryLedger memory_of(const Transformer& model, const KvCacheStorage& cache) {
   MemoryLedger m;
-  m.weights_bytes = model_.weight_bytes();
-  m.kv_cache_bytes = cache_.nbytes();
-  m.workspace_bytes = model_.workspace_bytes();
+  m.weights_bytes = model.weight_bytes();
+  m.kv_cache_bytes = cache.nbytes();
+  m.workspace_bytes = model.workspace_bytes();
   return m;
 }
+
+MemoryLedger LocalExecutor::memory() const { return memory_of(model_, cache_); }
 
 }  // namespace infergate

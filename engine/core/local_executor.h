@@ -11,6 +11,9 @@
 
 namespace infergate {
 
+// What a forward's weights, its KV cache and its scratch buffers hold (any executor's ledger).
+MemoryLedger memory_of(const Transformer& model, const KvCacheStorage& cache);
+
 class LocalExecutor final : public Executor {
  public:
   LocalExecutor(const ModelWeights& weights, int num_kv_blocks, int block_size, DType kv_dtype,

@@ -26,9 +26,7 @@ void require_path(const ModelSource& source) {
   }
 }
 
-}  // namespace
-
-ModelWeights load_model(const ModelSource& source) {
+ModelWeights read_source(const ModelSource& source) {
   if (source.kind == "synthetic") return load_synthetic(source);
   if (source.kind == "gguf") {
     require_path(source);
@@ -40,6 +38,14 @@ ModelWeights load_model(const ModelSource& source) {
   }
   throw ModelLoadError(
       "model source", "unknown kind '" + source.kind + "' (allowed: synthetic, gguf, safetensors)");
+}
+
+}  // namespace
+
+ModelWeights load_model(const ModelSource& source) {
+  ModelWeights w = read_source(source);
+  w.source = source;
+  return w;
 }
 
 void export_model(const ModelWeights& weights, const std::string& format, const std::string& path) {

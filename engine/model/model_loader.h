@@ -7,18 +7,13 @@
 #include <string>
 
 #include "engine/model/model_load_error.h"
+#include "engine/model/model_source.h"
 #include "engine/model/model_weights.h"
 
 namespace infergate {
 
-struct ModelSource {               // exactly one kind
-  std::string kind = "synthetic";  // "synthetic" | "gguf" | "safetensors"
-  std::string preset = "tiny";     // synthetic: preset name (preset_config)
-  uint64_t seed = 0;               // synthetic
-  std::string path;                // gguf file or safetensors directory
-};
-
-// Throws ModelLoadError naming the file (or preset) and what is wrong with it.
+// Throws ModelLoadError naming the file (or preset) and what is wrong with it. The weights
+// remember `source`.
 ModelWeights load_model(const ModelSource& source);
 
 // Writes `weights` as `format` ("gguf": a file; "safetensors": a directory) at `path`,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/model/model_config.h"
+#include "engine/model/model_source.h"
 #include "engine/model/vocabulary.h"
 #include "kernels/tensor.h"
 
@@ -41,6 +42,9 @@ struct ModelWeights {
   std::vector<LayerWeights> layers;
   Tensor final_norm;  // [hidden]
   Tensor lm_head;     // [vocab, hidden]; undefined when tied to embed
+  // Set by load_model(); empty kind for weights built in code (they cannot be spread over
+  // ranks, which load their parts themselves).
+  ModelSource source{"", "", 0, ""};
 
   const Tensor& output_weight() const { return lm_head.defined() ? lm_head : embed; }
   // Total bytes of all tensors (the memory ledger's "weights").

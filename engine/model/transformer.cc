@@ -18,6 +18,11 @@ void add_bias(float* x, const Tensor& bias, int64_t rows, int64_t width) {
   for (int64_t r = 0; r < rows; ++r) add_inplace(x + r * width, b, width);
 }
 
+// acc[j] += weight * x[j]
+void axpy(float* acc, float weight, const float* x, int64_t count) {
+  for (int64_t j = 0; j < count; ++j) acc[j] += weight * x[j];
+}
+
 void ensure(std::vector<float>& v, int64_t n) {
   if (int64_t(v.size()) < n) v.resize(size_t(n));
 }
@@ -32,7 +37,9 @@ Transformer::PackedFfn Transformer::pack_ffn(const FfnWeights& f) {
   return p;
 }
 
-Transformer::Transformer(const ModelWeights& weights, ThreadPool& pool) : w_(weights), pool_(pool) {
+Transformer::Transformer(const ModelWeights& weights, ThreadPool& pool, const ModelShard* shard,
+                         ShardCollectives* comm)
+    : w_(weights), pool_(pool), shard_(shard), comm_(comm) {
   for (const LayerWeights& l : weights.layers) {
     PackedLayer p;
     p.qkv = prepare_weight({&l.wq, &l.wk, &l.wv});
@@ -86,24 +93,65 @@ size_t Transformer::workspace_bytes() const {
 
 std::vector<float> Transformer::forward(const BatchInput& batch, KvCacheStorage& cache) {
   NvtxRange range("forward");
-  const ModelConfig& c = w_.config;
+  embed(batch);
+  run_layers(batch, cache);
+  return logits(batch);
+}
+
+float* Transformer::hidden(int64_t num_tokens) {
+  grow(num_tokens);
+  return s_.x.data();
+}
+
+void Transformer::embed(const BatchInput& batch) {
   const int64_t n = batch.num_tokens();
   grow(n);
-  embedding_lookup(w_.embed, batch.token_ids.data(), n, s_.x.data());
-  for (int l = 0; l < c.num_layers; ++l) {
+  if (shard_ && shard_->tensor_parallel) {
+    embedding_lookup_shard(w_.embed, shard_->vocab_start, batch.token_ids.data(), n, s_.x.data());
+    reduce_partial_sums(s_.x.data(), n * w_.config.hidden_size);
+  } else {
+    embedding_lookup(w_.embed, batch.token_ids.data(), n, s_.x.data());
+  }
+}
+
+void Transformer::run_layers(const BatchInput& batch, KvCacheStorage& cache) {
+  const int64_t n = batch.num_tokens();
+  grow(n);
+  for (int l = 0; l < w_.config.num_layers; ++l) {
     attention_block(l, batch, cache);
     ffn_block(l, n);
   }
+}
+
+std::vector<float> Transformer::logits(const BatchInput& batch) {
+  const ModelConfig& c = w_.config;
   // Final norm and LM head only for the rows that will be sampled.
   const int64_t rows = int64_t(batch.logits_rows.size());
+  grow(std::max<int64_t>(rows, batch.num_tokens()));
   for (int64_t i = 0; i < rows; ++i) {
     rms_norm(s_.x.data() + batch.logits_rows[size_t(i)] * c.hidden_size,
              w_.final_norm.data<float>(), 1, c.hidden_size, c.rms_norm_eps,
              s_.h.data() + i * c.hidden_size);
   }
-  std::vector<float> logits(size_t(rows) * size_t(c.vocab_size));
-  linear(s_.h.data(), rows, lm_head_, logits.data(), pool_);
-  return logits;
+  std::vector<float> local(size_t(rows) * size_t(c.vocab_size));
+  linear(s_.h.data(), rows, lm_head_, local.data(), pool_);
+  if (!shard_ || !shard_->tensor_parallel) return local;
+  // Vocabulary parallel: every rank's columns, then rows of the full vocabulary (less padding).
+  const int64_t part = c.vocab_size, group = shard_->group_size, full = shard_->full_vocab;
+  std::vector<float> gathered(local.size() * size_t(group));
+  comm_->all_gather(local.data(), local.size(), gathered.data());
+  std::vector<float> out(size_t(rows * full));
+  for (int64_t g = 0; g < group; ++g) {
+    const int64_t width = std::min(part, full - g * part);
+    for (int64_t r = 0; width > 0 && r < rows; ++r) {
+      std::copy_n(gathered.data() + (g * rows + r) * part, width, out.data() + r * full + g * part);
+    }
+  }
+  return out;
+}
+
+void Transformer::reduce_partial_sums(float* x, int64_t count) {
+  if (shard_ && shard_->tensor_parallel) comm_->all_reduce(x, size_t(count));
 }
 
 void Transformer::attention_block(int layer, const BatchInput& batch, KvCacheStorage& cache) {
@@ -123,6 +171,7 @@ void Transformer::attention_block(int layer, const BatchInput& batch, KvCacheSto
   paged_attention(s_.q.data(), batch.sequences.data(), int64_t(batch.sequences.size()), kv,
                   c.num_heads, 1.0f / std::sqrt(float(c.head_dim)), s_.attn.data(), pool_);
   linear(s_.attn.data(), n, layers_[size_t(layer)].o, s_.tmp.data(), pool_);
+  reduce_partial_sums(s_.tmp.data(), n * c.hidden_size);  // row-parallel o projection
   add_inplace(s_.x.data(), s_.tmp.data(), n * c.hidden_size);
 }
 
@@ -130,10 +179,17 @@ void Transformer::ffn_block(int layer, int64_t n) {
   const ModelConfig& c = w_.config;
   const LayerWeights& l = w_.layers[size_t(layer)];
   rms_norm(s_.x.data(), l.ffn_norm.data<float>(), n, c.hidden_size, c.rms_norm_eps, s_.h.data());
-  if (c.is_moe()) {
+  if (c.is_moe() && shard_ && shard_->expert_parallel) {
+    moe_ffn_expert_parallel(layer, n);
+  } else if (c.is_moe()) {
     moe_ffn(layer, n);
   } else {
     dense_ffn(layers_[size_t(layer)].ffn, s_.h.data(), n, s_.tmp.data());
+  }
+  // Row-parallel down projections (dense FFN, or width-split experts) leave partial sums; expert
+  // parallelism has already gathered whole results.
+  if (!(c.is_moe() && shard_ && shard_->expert_parallel)) {
+    reduce_partial_sums(s_.tmp.data(), n * c.hidden_size);
   }
   add_inplace(s_.x.data(), s_.tmp.data(), n * c.hidden_size);
 }
@@ -163,17 +219,14 @@ void Transformer::dense_ffn(const PackedFfn& ffn, const float* in, int64_t rows,
   linear(act, rows, ffn.down, out, pool_);
 }
 
-// Mixtral-style MoE: route every token, then run each expert once over the tokens it got
-// (gathered into a dense batch) and scatter-add the weighted results.
-void Transformer::moe_ffn(int layer, int64_t n) {
-  const ModelConfig& c = w_.config;
-  const LayerWeights& l = w_.layers[size_t(layer)];
-  const PackedLayer& p = layers_[size_t(layer)];
-  const MoeConfig& m = c.moe;
-  const int64_t d = c.hidden_size;
+// The router's top_k choices for each of `n` rows of `h`, token by token: Mixtral-style softmax
+// over all experts, renormalized over the chosen ones when the model asks.
+std::vector<Transformer::Routed> Transformer::route(int layer, const float* h, int64_t n) {
+  const MoeConfig& m = w_.config.moe;
   std::vector<float> router_logits(static_cast<size_t>(n * m.num_experts));
-  linear(s_.h.data(), n, l.router, router_logits.data(), pool_);
-  std::vector<std::vector<std::pair<int64_t, float>>> assigned(size_t(m.num_experts));
+  linear(h, n, w_.layers[size_t(layer)].router, router_logits.data(), pool_);
+  std::vector<Routed> routed;
+  routed.reserve(size_t(n * m.top_k));
   std::vector<int> order(static_cast<size_t>(m.num_experts));
   for (int64_t t = 0; t < n; ++t) {
     float* row = router_logits.data() + t * m.num_experts;
@@ -184,32 +237,111 @@ void Transformer::moe_ffn(int layer, int64_t n) {
     for (int i = 0; i < m.top_k; ++i) chosen += row[order[size_t(i)]];
     for (int i = 0; i < m.top_k; ++i) {
       const int e = order[size_t(i)];
-      assigned[size_t(e)].push_back({t, m.normalize_top_k ? row[e] / chosen : row[e]});
+      routed.push_back({t, e, m.normalize_top_k ? row[e] / chosen : row[e]});
     }
   }
+  return routed;
+}
+
+// Runs one expert over `rows` rows of `in` gathered by `pick`, into `out` in the same order.
+void Transformer::run_expert(const PackedFfn& expert, const float* in,
+                             const std::vector<int64_t>& pick, float* out) {
+  const int64_t d = w_.config.hidden_size, rows = int64_t(pick.size());
+  expert_in_.resize(size_t(rows * d));
+  for (int64_t i = 0; i < rows; ++i)
+    std::copy_n(in + pick[size_t(i)] * d, d, expert_in_.data() + i * d);
+  dense_ffn(expert, expert_in_.data(), rows, out);
+}
+
+// Mixtral-style MoE: route every token, then run each expert once over the tokens it got
+// (gathered into a dense batch) and scatter-add the weighted results.
+void Transformer::moe_ffn(int layer, int64_t n) {
+  const PackedLayer& p = layers_[size_t(layer)];
+  const int64_t d = w_.config.hidden_size;
+  const std::vector<Routed> routed = route(layer, s_.h.data(), n);
+  std::vector<std::vector<int64_t>> picks(p.experts.size());  // indices into routed
+  for (size_t i = 0; i < routed.size(); ++i) picks[size_t(routed[i].expert)].push_back(int64_t(i));
   std::fill(s_.tmp.begin(), s_.tmp.begin() + n * d, 0.0f);
-  std::vector<float> in, out;
-  for (int e = 0; e < m.num_experts; ++e) {
-    const auto& tokens = assigned[size_t(e)];
-    if (tokens.empty()) continue;
-    const int64_t rows = int64_t(tokens.size());
-    in.resize(size_t(rows * d));
-    out.resize(size_t(rows * d));
-    for (int64_t i = 0; i < rows; ++i) {
-      std::copy_n(s_.h.data() + tokens[size_t(i)].first * d, d, in.data() + i * d);
-    }
-    dense_ffn(p.experts[size_t(e)], in.data(), rows, out.data());
-    for (int64_t i = 0; i < rows; ++i) {
-      float* dst = s_.tmp.data() + tokens[size_t(i)].first * d;
-      const float g = tokens[size_t(i)].second;
-      for (int64_t j = 0; j < d; ++j) dst[j] += g * out[size_t(i * d + j)];
+  std::vector<int64_t> tokens;
+  std::vector<float> out;
+  for (size_t e = 0; e < picks.size(); ++e) {
+    if (picks[e].empty()) continue;
+    tokens.clear();
+    for (int64_t i : picks[e]) tokens.push_back(routed[size_t(i)].token);
+    out.resize(tokens.size() * size_t(d));
+    run_expert(p.experts[e], s_.h.data(), tokens, out.data());
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const Routed& r = routed[size_t(picks[e][i])];
+      axpy(s_.tmp.data() + r.token * d, r.weight, out.data() + i * size_t(d), d);
     }
   }
-  if (p.shared_expert.down.defined()) {
-    out.resize(size_t(n * d));
-    dense_ffn(p.shared_expert, s_.h.data(), n, out.data());
-    add_inplace(s_.tmp.data(), out.data(), n * d);
+  add_shared_expert(p, s_.h.data(), n, s_.tmp.data());
+}
+
+void Transformer::add_shared_expert(const PackedLayer& p, const float* in, int64_t rows,
+                                    float* acc) {
+  if (!p.shared_expert.down.defined()) return;
+  const int64_t d = w_.config.hidden_size;
+  shared_out_.resize(size_t(rows * d));
+  dense_ffn(p.shared_expert, in, rows, shared_out_.data());
+  add_inplace(acc, shared_out_.data(), rows * d);
+}
+
+// Expert parallelism: this rank routes its slice of the tokens, sends each (token, expert) row
+// to the rank holding that expert (all-to-all), runs its experts over what it received, sends
+// the results back, combines them with the router weights, and all-gathers the slices so every
+// rank of the group has the whole batch again.
+void Transformer::moe_ffn_expert_parallel(int layer, int64_t n) {
+  const PackedLayer& p = layers_[size_t(layer)];
+  const int64_t d = w_.config.hidden_size;
+  const int64_t group = shard_->group_size, per_rank = int64_t(p.experts.size());
+  const int64_t chunk = (n + group - 1) / group;
+  const int64_t lo = std::min(n, shard_->group_rank * chunk), hi = std::min(n, lo + chunk);
+  std::vector<Routed> routed = route(layer, s_.h.data() + lo * d, hi - lo);
+  // Rank order: the all-to-all packs blocks by destination.
+  std::stable_sort(routed.begin(), routed.end(), [&](const Routed& a, const Routed& b) {
+    return a.expert / per_rank < b.expert / per_rank;
+  });
+  std::vector<int64_t> send_counts(size_t(group), 0), recv_counts(size_t(group), 0);
+  std::vector<float> send_rows(routed.size() * size_t(d));
+  std::vector<int32_t> send_experts(routed.size());
+  for (size_t i = 0; i < routed.size(); ++i) {
+    ++send_counts[size_t(routed[i].expert / per_rank)];
+    std::copy_n(s_.h.data() + (lo + routed[i].token) * d, d, send_rows.data() + i * size_t(d));
+    send_experts[i] = int32_t(routed[i].expert % per_rank);
   }
+  comm_->exchange_counts(send_counts.data(), recv_counts.data());
+  const int64_t received = std::accumulate(recv_counts.begin(), recv_counts.end(), int64_t(0));
+  expert_tokens_ += received;
+  std::vector<size_t> sc(send_counts.begin(), send_counts.end()),
+      rc(recv_counts.begin(), recv_counts.end()), scd(sc), rcd(rc);
+  for (size_t j = 0; j < sc.size(); ++j) scd[j] *= size_t(d), rcd[j] *= size_t(d);
+  std::vector<float> recv_rows(size_t(received * d)), results(size_t(received * d));
+  std::vector<int32_t> recv_experts(static_cast<size_t>(received));
+  comm_->all_to_all_v(send_rows.data(), scd.data(), recv_rows.data(), rcd.data());
+  comm_->all_to_all_v(send_experts.data(), sc.data(), recv_experts.data(), rc.data());
+
+  std::vector<std::vector<int64_t>> picks(static_cast<size_t>(per_rank));
+  for (int64_t i = 0; i < received; ++i) picks[size_t(recv_experts[size_t(i)])].push_back(i);
+  std::vector<float> out;
+  for (size_t e = 0; e < picks.size(); ++e) {
+    if (picks[e].empty()) continue;
+    out.resize(picks[e].size() * size_t(d));
+    run_expert(p.experts[e], recv_rows.data(), picks[e], out.data());
+    for (size_t i = 0; i < picks[e].size(); ++i) {
+      std::copy_n(out.data() + i * size_t(d), d, results.data() + picks[e][i] * d);
+    }
+  }
+  comm_->all_to_all_v(results.data(), rcd.data(), send_rows.data(), scd.data());  // back home
+
+  std::vector<float> slice(size_t(chunk * d), 0.0f);
+  for (size_t i = 0; i < routed.size(); ++i) {
+    axpy(slice.data() + routed[i].token * d, routed[i].weight, send_rows.data() + i * size_t(d), d);
+  }
+  add_shared_expert(p, s_.h.data() + lo * d, hi - lo, slice.data());
+  gathered_.resize(size_t(chunk * d * group));
+  comm_->all_gather(slice.data(), slice.size(), gathered_.data());
+  std::copy_n(gathered_.data(), n * d, s_.tmp.data());
 }
 
 }  // namespace infergate

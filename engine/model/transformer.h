@@ -2,6 +2,8 @@
 // kernels/ ops; tested against reference_forward(). Projection matrices are packed once at
 // construction into the GEMM kernels' panel layout, fused where they share an input (q|k|v,
 // gate|up): after that the forward never reads the row-major matrices of `weights`.
+// With a ModelShard, `weights` are one rank's part (its layers, heads, FFN width, vocabulary
+// rows or experts) and the forward calls the group's collectives where the parts meet.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/model/batch_input.h"
+#include "engine/model/model_shard.h"
 #include "engine/model/model_weights.h"
 #include "kernels/cpu/packed_weight.h"
 #include "kernels/cpu/thread_pool.h"
@@ -17,15 +20,28 @@ namespace infergate {
 
 class Transformer {
  public:
-  Transformer(const ModelWeights& weights, ThreadPool& pool);
+  // `shard` and `comm` (both or neither; they must outlive this) make it one rank's part.
+  Transformer(const ModelWeights& weights, ThreadPool& pool, const ModelShard* shard = nullptr,
+              ShardCollectives* comm = nullptr);
 
-  // Writes the batch's K/V into `cache` and returns logits [logits_rows.size(), vocab].
+  // Writes the batch's K/V into `cache` and returns logits [logits_rows.size(), vocab]:
+  // embed(), run_layers(), logits(). Pipeline stages call the parts they hold.
   std::vector<float> forward(const BatchInput& batch, KvCacheStorage& cache);
+  // The hidden states [num_tokens, hidden] of the batch's tokens, from the embedding table.
+  void embed(const BatchInput& batch);
+  // The hidden states in and out of a pipeline stage: [num_tokens, hidden], valid for n rows.
+  float* hidden(int64_t num_tokens);
+  // This weights' layers over the hidden states, writing their K/V into `cache`.
+  void run_layers(const BatchInput& batch, KvCacheStorage& cache);
+  // Final norm and LM head for the rows to sample: [logits_rows.size(), full vocabulary].
+  std::vector<float> logits(const BatchInput& batch);
   // Peak bytes of activation scratch buffers so far (the memory ledger's "workspace").
   size_t workspace_bytes() const;
   // Bytes of the weights the forward reads: packed projections plus the row-major tensors it
   // still uses (embeddings, norms, biases, MoE router).
   size_t weight_bytes() const;
+  // Expert parallelism: (token, expert) rows this rank's experts have computed so far.
+  int64_t expert_tokens() const { return expert_tokens_; }
 
  private:
   struct PackedFfn {
@@ -48,14 +64,29 @@ class Transformer {
   void ffn_block(int layer, int64_t num_tokens);
   void split_qkv(int64_t num_tokens);
   void dense_ffn(const PackedFfn& ffn, const float* in, int64_t rows, float* out);
+  struct Routed {
+    int64_t token;  // row of the routed rows
+    int expert;     // global expert id
+    float weight;   // router weight
+  };
+  std::vector<Routed> route(int layer, const float* h, int64_t rows);
+  void run_expert(const PackedFfn& expert, const float* in, const std::vector<int64_t>& pick,
+                  float* out);
+  void add_shared_expert(const PackedLayer& p, const float* in, int64_t rows, float* acc);
   void moe_ffn(int layer, int64_t num_tokens);
+  void moe_ffn_expert_parallel(int layer, int64_t num_tokens);
+  void reduce_partial_sums(float* x, int64_t count);  // tensor parallel: all-reduce
   void grow(int64_t num_tokens);
 
   const ModelWeights& w_;
   ThreadPool& pool_;
+  const ModelShard* shard_;
+  ShardCollectives* comm_;
   std::vector<PackedLayer> layers_;
   PackedWeight lm_head_;
   Scratch s_;
+  std::vector<float> expert_in_, shared_out_, gathered_;  // MoE scratch
+  int64_t expert_tokens_ = 0;  // expert parallel: (token, expert) rows this rank computed
 };
 
 }  // namespace infergate

@@ -142,4 +142,17 @@ void embedding_lookup(const Tensor& table, const int32_t* ids, int64_t n, float*
   }
 }
 
+void embedding_lookup_shard(const Tensor& table, int64_t row_start, const int32_t* ids, int64_t n,
+                            float* out) {
+  const int64_t rows = table.dim(0), dim = table.dim(1);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t row = int64_t(ids[i]) - row_start;
+    if (row >= 0 && row < rows) {
+      to_f32(table, row * dim, dim, out + i * dim);
+    } else {
+      std::fill_n(out + i * dim, dim, 0.0f);
+    }
+  }
+}
+
 }  // namespace infergate

@@ -26,5 +26,9 @@ void add_inplace(float* x, const float* y, int64_t n);
 void softmax_inplace(float* x, int64_t n);
 // out[i, :] = table[ids[i], :] as fp32 (table: [vocab, dim], any dtype).
 void embedding_lookup(const Tensor& table, const int32_t* ids, int64_t n, float* out);
+// A vocabulary-parallel shard of the table holding rows [row_start, row_start + rows): ids it
+// holds are looked up, the others give zero rows (the group's all-reduce fills them in).
+void embedding_lookup_shard(const Tensor& table, int64_t row_start, const int32_t* ids, int64_t n,
+                            float* out);
 
 }  // namespace infergate

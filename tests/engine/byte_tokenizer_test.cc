@@ -67,10 +67,10 @@ TEST_CASE("byte tokenizer decodes control tokens to nothing and pieces with spac
   REQUIRE(tok.decode_token(3)[0] == '\0');
   REQUIRE(tok.decode_token(259) == " ");      // "▁", the SentencePiece space
   REQUIRE(tok.decode_token(260) == " t260");  // "▁t260"
-  REQUIRE(tok.decode({1, 3 + 'h', 3 + 'i', 300, 2}) == "hi t300");
+  REQUIRE(tok.decode(std::vector<int32_t>{1, 3 + 'h', 3 + 'i', 300, 2}) == "hi t300");
   REQUIRE_THROWS_AS(tok.decode_token(400), std::out_of_range);
   REQUIRE_THROWS_AS(tok.decode_token(-1), std::out_of_range);
-  REQUIRE_THROWS_AS(tok.decode({5, 4000}), std::out_of_range);
+  REQUIRE_THROWS_AS(tok.decode(std::vector<int32_t>{5, 4000}), std::out_of_range);
 }
 
 TEST_CASE("byte tokenizer finds byte tokens by piece in any layout", "[tokenizer]") {

@@ -1,0 +1,161 @@
+#include "engine/parallel/rank_runtime.h"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+#include "engine/core/clock.h"
+#include "engine/core/local_executor.h"
+#include "engine/core/nvtx_range.h"
+#include "engine/parallel/micro_batches.h"
+
+namespace infergate {
+
+namespace {
+
+MPI_Comm split_group(const ParallelLayout& layout) {
+  MPI_Comm group = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, layout.stage(), layout.group_rank(), &group);
+  return group;
+}
+
+double seconds_since(int64_t start_ns) { return double(now_ns() - start_ns) * 1e-9; }
+
+}  // namespace
+
+RankRuntime::RankRuntime(RankWeights part, const ParallelLayout& layout, const RankSetup& setup)
+    : layout_(layout),
+      block_size_(setup.config.block_size),
+      world_(CommOptions{setup.config.comm_timeout_s}),
+      group_comm_(split_group(layout)),
+      group_(
+          std::make_unique<MpiCommunicator>(CommOptions{setup.config.comm_timeout_s}, group_comm_)),
+      collectives_(std::make_unique<GroupCollectives>(*group_)),
+      part_(std::move(part)),
+      pool_(setup.config.num_threads),
+      cache_(part_.weights.config, setup.num_kv_blocks, setup.config.block_size,
+             setup.config.kv_cache_dtype),
+      model_(part_.weights, pool_, &part_.shard, collectives_.get()),
+      busy_s_(size_t(layout.world_size), 0.0),
+      wall_s_(size_t(layout.world_size), 0.0),
+      expert_tokens_(size_t(layout.world_size), 0) {
+  // The packed copies are what the forward reads.
+  part_.weights.drop_projection_matrices();
+}
+
+RankRuntime::~RankRuntime() {
+  group_.reset();
+  if (group_comm_ != MPI_COMM_NULL) MPI_Comm_free(&group_comm_);
+}
+
+std::vector<float> RankRuntime::run_step(const BatchInput& batch) {
+  const int64_t start = now_ns();
+  std::vector<float> logits = run_pipeline(batch);
+  gather_step_figures(seconds_since(start));
+  return logits;
+}
+
+// GPipe within a step: stage s embeds (first) or receives micro-batch m, runs its layers, and
+// sends it on (or, last, computes its logits), then takes m+1 while stage s+1 works on m. The
+// last stage sends every micro-batch's logits to rank 0 at the end, so no stage ever waits on
+// rank 0 mid-step.
+std::vector<float> RankRuntime::run_pipeline(const BatchInput& batch) {
+  NvtxRange range("pipeline_stage");
+  const int64_t hidden = part_.weights.config.hidden_size;
+  const int group = layout_.group_size;
+  double busy = 0;
+  std::vector<float> logits;
+  for (const BatchInput& mb : split_micro_batches(batch, layout_.micro_batches)) {
+    const int64_t n = mb.num_tokens();
+    if (!layout_.first_stage()) {
+      world_.recv(CommSpan(model_.hidden(n), size_t(n * hidden), CommDType::kF32),
+                  layout_.world_rank - group);
+    }
+    const int64_t start = now_ns();
+    if (layout_.first_stage()) model_.embed(mb);
+    model_.run_layers(mb, cache_);
+    if (layout_.last_stage()) {
+      const std::vector<float> part = model_.logits(mb);
+      logits.insert(logits.end(), part.begin(), part.end());
+    }
+    busy += seconds_since(start);
+    if (!layout_.last_stage()) {
+      world_.send(ConstCommSpan(model_.hidden(n), size_t(n * hidden), CommDType::kF32),
+                  layout_.world_rank + group);
+    }
+  }
+  const int last_stage_root = (layout_.stages - 1) * group;
+  if (last_stage_root != 0) {
+    const size_t count = batch.logits_rows.size() * size_t(part_.shard.full_vocab);
+    if (layout_.world_rank == last_stage_root) world_.send(logits, 0);
+    if (layout_.world_rank == 0) {
+      logits.assign(count, 0.0f);
+      world_.recv(logits, last_stage_root);
+    }
+  }
+  if (layout_.world_rank != 0) logits.clear();
+  step_busy_s_ = busy;
+  return logits;
+}
+
+// Pipeline and expert-parallel runs gather every rank's step figures (three doubles a rank),
+// so rank 0 can report the bubble of every stage and the load of every expert rank.
+void RankRuntime::gather_step_figures(double wall_s) {
+  ++steps_;
+  const size_t me = size_t(layout_.world_rank);
+  if (layout_.stages == 1 && !layout_.expert_parallel) {
+    busy_s_[me] += step_busy_s_;
+    wall_s_[me] += wall_s;
+    return;
+  }
+  const std::array<double, 3> mine = {step_busy_s_, wall_s, double(model_.expert_tokens())};
+  std::vector<double> all(3 * size_t(layout_.world_size));
+  world_.all_gather(mine, all);
+  for (size_t r = 0; r < size_t(layout_.world_size); ++r) {
+    busy_s_[r] += all[3 * r];
+    wall_s_[r] += all[3 * r + 1];
+    expert_tokens_[r] = int64_t(all[3 * r + 2]);
+  }
+}
+
+MemoryLedger RankRuntime::memory() const { return memory_of(model_, cache_); }
+
+nlohmann::json RankRuntime::stats() const {
+  nlohmann::json j = {
+      {"world_size", layout_.world_size},
+      {"pipeline_parallel", layout_.stages},
+      {"group_size", layout_.group_size},
+      {"tensor_parallel", layout_.tensor_parallel ? layout_.group_size : 1},
+      {"expert_parallel", layout_.expert_parallel ? layout_.group_size : 1},
+      {"micro_batches", layout_.micro_batches},
+      {"steps", steps_},
+      {"comm", {{"world", to_json(world_.stats())}, {"group", to_json(group_->stats())}}}};
+  if (layout_.stages > 1) {
+    // Per stage, the share of step time its first rank spent not computing (waiting for the
+    // pipeline to fill or drain, or for transfers).
+    nlohmann::json stages = nlohmann::json::array();
+    double bubble_sum = 0;
+    for (int s = 0; s < layout_.stages; ++s) {
+      const size_t r = size_t(s * layout_.group_size);
+      const double bubble = wall_s_[r] > 0 ? 1.0 - busy_s_[r] / wall_s_[r] : 0.0;
+      stages.push_back({{"stage", s},
+                        {"busy_s", busy_s_[r]},
+                        {"step_s", wall_s_[r]},
+                        {"bubble_fraction", bubble}});
+      bubble_sum += bubble;
+    }
+    j["pipeline"] = {{"stages", stages}, {"bubble_fraction", bubble_sum / layout_.stages}};
+  }
+  if (layout_.expert_parallel) {
+    const auto [lo, hi] = std::minmax_element(expert_tokens_.begin(), expert_tokens_.end());
+    const double mean =
+        double(std::accumulate(expert_tokens_.begin(), expert_tokens_.end(), int64_t(0))) /
+        double(expert_tokens_.size());
+    j["experts"] = {{"tokens_per_rank", expert_tokens_},
+                    {"max_over_mean", mean > 0 ? double(*hi) / mean : 0.0},
+                    {"min_over_mean", mean > 0 ? double(*lo) / mean : 0.0}};
+  }
+  return j;
+}
+
+}  // namespace infergate
