@@ -23,6 +23,13 @@ void axpy(float* acc, float weight, const float* x, int64_t count) {
   for (int64_t j = 0; j < count; ++j) acc[j] += weight * x[j];
 }
 
+// Row counts as element counts.
+std::vector<size_t> scaled(const std::vector<size_t>& rows, int64_t width) {
+  std::vector<size_t> out(rows);
+  for (size_t& x : out) x *= size_t(width);
+  return out;
+}
+
 void ensure(std::vector<float>& v, int64_t n) {
   if (int64_t(v.size()) < n) v.resize(size_t(n));
 }
@@ -287,58 +294,77 @@ void Transformer::add_shared_expert(const PackedLayer& p, const float* in, int64
   add_inplace(acc, shared_out_.data(), rows * d);
 }
 
-// Expert parallelism: this rank routes its slice of the tokens, sends each (token, expert) row
-// to the rank holding that expert (all-to-all), runs its experts over what it received, sends
-// the results back, combines them with the router weights, and all-gathers the slices so every
-// rank of the group has the whole batch again.
-void Transformer::moe_ffn_expert_parallel(int layer, int64_t n) {
-  const PackedLayer& p = layers_[size_t(layer)];
-  const int64_t d = w_.config.hidden_size;
-  const int64_t group = shard_->group_size, per_rank = int64_t(p.experts.size());
-  const int64_t chunk = (n + group - 1) / group;
-  const int64_t lo = std::min(n, shard_->group_rank * chunk), hi = std::min(n, lo + chunk);
-  std::vector<Routed> routed = route(layer, s_.h.data() + lo * d, hi - lo);
-  // Rank order: the all-to-all packs blocks by destination.
-  std::stable_sort(routed.begin(), routed.end(), [&](const Routed& a, const Routed& b) {
-    return a.expert / per_rank < b.expert / per_rank;
-  });
+// Sends each routed (token, expert) row of `h` to the rank holding its expert: `routed` must be
+// in destination-rank order. Returns what this rank's experts received.
+Transformer::ExpertExchange Transformer::dispatch_to_experts(const std::vector<Routed>& routed,
+                                                             const float* h, int64_t per_rank) {
+  const int64_t d = w_.config.hidden_size, group = shard_->group_size;
   std::vector<int64_t> send_counts(size_t(group), 0), recv_counts(size_t(group), 0);
   std::vector<float> send_rows(routed.size() * size_t(d));
   std::vector<int32_t> send_experts(routed.size());
   for (size_t i = 0; i < routed.size(); ++i) {
     ++send_counts[size_t(routed[i].expert / per_rank)];
-    std::copy_n(s_.h.data() + (lo + routed[i].token) * d, d, send_rows.data() + i * size_t(d));
-    send_experts[i] = int32_t(routed[i].expert % per_rank);
+    std::copy_n(h + routed[i].token * d, d, send_rows.data() + i * size_t(d));
+    send_experts[i] = int32_t(routed[i].expert % per_rank);  // its index on that rank
   }
   comm_->exchange_counts(send_counts.data(), recv_counts.data());
-  const int64_t received = std::accumulate(recv_counts.begin(), recv_counts.end(), int64_t(0));
-  expert_tokens_ += received;
-  std::vector<size_t> sc(send_counts.begin(), send_counts.end()),
-      rc(recv_counts.begin(), recv_counts.end()), scd(sc), rcd(rc);
-  for (size_t j = 0; j < sc.size(); ++j) scd[j] *= size_t(d), rcd[j] *= size_t(d);
-  std::vector<float> recv_rows(size_t(received * d)), results(size_t(received * d));
-  std::vector<int32_t> recv_experts(static_cast<size_t>(received));
-  comm_->all_to_all_v(send_rows.data(), scd.data(), recv_rows.data(), rcd.data());
-  comm_->all_to_all_v(send_experts.data(), sc.data(), recv_experts.data(), rc.data());
+  ExpertExchange x;
+  x.sent.assign(send_counts.begin(), send_counts.end());
+  x.received.assign(recv_counts.begin(), recv_counts.end());
+  const size_t rows = std::accumulate(x.received.begin(), x.received.end(), size_t(0));
+  x.rows.resize(rows * size_t(d));
+  x.experts.resize(rows);
+  comm_->all_to_all_v(send_experts.data(), x.sent.data(), x.experts.data(), x.received.data());
+  const std::vector<size_t> sent_floats = scaled(x.sent, d),
+                            received_floats = scaled(x.received, d);
+  comm_->all_to_all_v(send_rows.data(), sent_floats.data(), x.rows.data(), received_floats.data());
+  return x;
+}
 
-  std::vector<std::vector<int64_t>> picks(static_cast<size_t>(per_rank));
-  for (int64_t i = 0; i < received; ++i) picks[size_t(recv_experts[size_t(i)])].push_back(i);
-  std::vector<float> out;
+// This rank's experts over the rows it received, each result in its row's place.
+std::vector<float> Transformer::run_received(const PackedLayer& p, const ExpertExchange& x) {
+  const int64_t d = w_.config.hidden_size;
+  std::vector<std::vector<int64_t>> picks(p.experts.size());
+  for (size_t i = 0; i < x.experts.size(); ++i) picks[size_t(x.experts[i])].push_back(int64_t(i));
+  std::vector<float> results(x.rows.size()), out;
   for (size_t e = 0; e < picks.size(); ++e) {
     if (picks[e].empty()) continue;
     out.resize(picks[e].size() * size_t(d));
-    run_expert(p.experts[e], recv_rows.data(), picks[e], out.data());
+    run_expert(p.experts[e], x.rows.data(), picks[e], out.data());
     for (size_t i = 0; i < picks[e].size(); ++i) {
       std::copy_n(out.data() + i * size_t(d), d, results.data() + picks[e][i] * d);
     }
   }
-  comm_->all_to_all_v(results.data(), rcd.data(), send_rows.data(), scd.data());  // back home
+  expert_tokens_ += int64_t(x.experts.size());
+  return results;
+}
+
+// Expert parallelism: this rank routes its slice of the tokens, dispatches them to the experts'
+// ranks, runs its own experts over what it received, sends the results back, combines them
+// with the router weights, and all-gathers the slices so every rank of the group has the whole
+// batch again.
+void Transformer::moe_ffn_expert_parallel(int layer, int64_t n) {
+  const PackedLayer& p = layers_[size_t(layer)];
+  const int64_t d = w_.config.hidden_size, group = shard_->group_size;
+  const int64_t per_rank = int64_t(p.experts.size()), chunk = (n + group - 1) / group;
+  const int64_t lo = std::min(n, shard_->group_rank * chunk), hi = std::min(n, lo + chunk);
+  const float* h = s_.h.data() + lo * d;
+  std::vector<Routed> routed = route(layer, h, hi - lo);
+  std::stable_sort(routed.begin(), routed.end(), [&](const Routed& a, const Routed& b) {
+    return a.expert / per_rank < b.expert / per_rank;  // the all-to-all packs by destination
+  });
+  const ExpertExchange x = dispatch_to_experts(routed, h, per_rank);
+  const std::vector<float> results = run_received(p, x);
+  std::vector<float> back(routed.size() * size_t(d));
+  const std::vector<size_t> sent_floats = scaled(x.sent, d),
+                            received_floats = scaled(x.received, d);
+  comm_->all_to_all_v(results.data(), received_floats.data(), back.data(), sent_floats.data());
 
   std::vector<float> slice(size_t(chunk * d), 0.0f);
   for (size_t i = 0; i < routed.size(); ++i) {
-    axpy(slice.data() + routed[i].token * d, routed[i].weight, send_rows.data() + i * size_t(d), d);
+    axpy(slice.data() + routed[i].token * d, routed[i].weight, back.data() + i * size_t(d), d);
   }
-  add_shared_expert(p, s_.h.data() + lo * d, hi - lo, slice.data());
+  add_shared_expert(p, h, hi - lo, slice.data());
   gathered_.resize(size_t(chunk * d * group));
   comm_->all_gather(slice.data(), slice.size(), gathered_.data());
   std::copy_n(gathered_.data(), n * d, s_.tmp.data());

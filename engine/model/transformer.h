@@ -74,6 +74,15 @@ class Transformer {
                   float* out);
   void add_shared_expert(const PackedLayer& p, const float* in, int64_t rows, float* acc);
   void moe_ffn(int layer, int64_t num_tokens);
+  // Expert parallelism's exchange: rows per peer each way, and what this rank received.
+  struct ExpertExchange {
+    std::vector<size_t> sent, received;  // rows to / from each rank of the group
+    std::vector<float> rows;             // received rows [sum(received), hidden]
+    std::vector<int32_t> experts;        // each received row's expert, indexed on this rank
+  };
+  ExpertExchange dispatch_to_experts(const std::vector<Routed>& routed, const float* h,
+                                     int64_t per_rank);
+  std::vector<float> run_received(const PackedLayer& p, const ExpertExchange& x);
   void moe_ffn_expert_parallel(int layer, int64_t num_tokens);
   void reduce_partial_sums(float* x, int64_t count);  // tensor parallel: all-reduce
   void grow(int64_t num_tokens);
