@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "gates/report/communication_section.h"
 #include "gates/report/html_page.h"
 #include "gates/report/markup_escape.h"
 #include "gates/report/metric_format.h"
@@ -14,11 +15,6 @@
 namespace infergate {
 
 namespace {
-
-std::string td(const std::string& text, const char* cls = nullptr) {
-  return std::string("<td") + (cls ? std::string(" class=\"") + cls + "\"" : "") + ">" +
-         escape_markup(text) + "</td>";
-}
 
 std::string header_row(const std::vector<const char*>& names) {
   std::string row = "<tr>";
@@ -52,10 +48,12 @@ std::string runs_table(const std::vector<ReportSide>& sides) {
     const nlohmann::json dirty = json_at(r.doc, "manifest.git.dirty");
     const std::string commit = json_text(json_at(r.doc, "manifest.git.commit")).substr(0, 12) +
                                (dirty == true ? " (dirty)" : "");
-    html += "<tr>" + td(s.name) + td(r.source) + td(r.workload_name) + td(r.created_at) +
-            td(commit) + td(std::to_string(r.points.size()), "num") +
-            td(std::to_string(r.num_repetitions()) + (r.incomplete ? " (incomplete)" : ""), "num") +
-            td(r.command) + "</tr>\n";
+    html += "<tr>" + table_cell(s.name) + table_cell(r.source) + table_cell(r.workload_name) +
+            table_cell(r.created_at) + table_cell(commit) +
+            table_cell(std::to_string(r.points.size()), "num") +
+            table_cell(std::to_string(r.num_repetitions()) + (r.incomplete ? " (incomplete)" : ""),
+                       "num") +
+            table_cell(r.command) + "</tr>\n";
   }
   return html + "</table>\n";
 }
@@ -95,14 +93,16 @@ std::string rules_table(const Comparison& c) {
       "<table>\n" + header_row({"rule", "point", "metric", "severity", "baseline", "candidate",
                                 "change", "interval", "threshold", "p", "verdict", "reason"});
   for (const RuleEvaluation& e : c.evaluations) {
-    html += std::string("<tr class=\"") + verdict_class(e.verdict) + "\">" + td(e.rule.name) +
-            td(e.point) + td(e.rule.metric.text) + td(to_string(e.rule.severity)) +
-            td(format_metric_value(e.baseline, e.rule.metric), "num") +
-            td(format_metric_value(e.candidate, e.rule.metric), "num") +
-            td(format_change(e.relative_change), "num") +
-            td(format_interval(e.interval_lo, e.interval_hi), "num") +
-            td(format_change(e.effective_threshold), "num") + td(format_p_value(e.p_value), "num") +
-            td(verdict_text(e), "verdict") + "<td>" + escape_markup(e.reason);
+    html += std::string("<tr class=\"") + verdict_class(e.verdict) + "\">" +
+            table_cell(e.rule.name) + table_cell(e.point) + table_cell(e.rule.metric.text) +
+            table_cell(to_string(e.rule.severity)) +
+            table_cell(format_metric_value(e.baseline, e.rule.metric), "num") +
+            table_cell(format_metric_value(e.candidate, e.rule.metric), "num") +
+            table_cell(format_change(e.relative_change), "num") +
+            table_cell(format_interval(e.interval_lo, e.interval_hi), "num") +
+            table_cell(format_change(e.effective_threshold), "num") +
+            table_cell(format_p_value(e.p_value), "num") + table_cell(verdict_text(e), "verdict") +
+            "<td>" + escape_markup(e.reason);
     for (const std::string& w : e.warnings) {
       html += "<br><span class=\"muted\">warning: " + escape_markup(w) + "</span>";
     }
@@ -137,21 +137,22 @@ std::string environment_table(const Comparison& c, const ResultsFile& baseline,
   std::set<std::string> shown;
   for (const std::string& field : fingerprint_fields()) {
     const bool differs = differing.count(field) > 0;
-    html += std::string("<tr") + (differs ? " class=\"diff\"" : "") + ">" + td(field) +
-            td(json_text(json_at(baseline.doc, field))) +
-            td(json_text(json_at(candidate.doc, field))) + td(differs ? "differs" : "same") +
-            "</tr>\n";
+    html += std::string("<tr") + (differs ? " class=\"diff\"" : "") + ">" + table_cell(field) +
+            table_cell(json_text(json_at(baseline.doc, field))) +
+            table_cell(json_text(json_at(candidate.doc, field))) +
+            table_cell(differs ? "differs" : "same") + "</tr>\n";
     shown.insert(field);
   }
   for (const FieldDifference& d : c.differences) {
     if (shown.count(d.field)) continue;
-    html += "<tr class=\"diff\">" + td(d.field) + td(d.baseline) + td(d.candidate) + td("differs") +
-            "</tr>\n";
+    html += "<tr class=\"diff\">" + table_cell(d.field) + table_cell(d.baseline) +
+            table_cell(d.candidate) + table_cell("differs") + "</tr>\n";
   }
   for (const char* field : {"manifest.git.commit", "manifest.git.dirty", "manifest.host.hostname",
                             "manifest.build.infergate_version", "manifest.seed", "created_at"}) {
-    html += "<tr>" + td(field) + td(json_text(json_at(baseline.doc, field))) +
-            td(json_text(json_at(candidate.doc, field))) + td("not compared", "muted") + "</tr>\n";
+    html += "<tr>" + table_cell(field) + table_cell(json_text(json_at(baseline.doc, field))) +
+            table_cell(json_text(json_at(candidate.doc, field))) +
+            table_cell("not compared", "muted") + "</tr>\n";
   }
   return html + "</table>\n";
 }
@@ -164,7 +165,7 @@ std::string manifest_rows(const nlohmann::json& v, const std::string& path) {
     }
     return rows;
   }
-  return "<tr>" + td(path) + td(json_text(v)) + "</tr>\n";
+  return "<tr>" + table_cell(path) + table_cell(json_text(v)) + "</tr>\n";
 }
 
 std::string summary_table(const ResultsFile& r) {
@@ -182,15 +183,16 @@ std::string summary_table(const ResultsFile& r) {
   for (const auto& [key, name] : columns) html += std::string("<th>") + name + "</th>";
   html += "<th>harness-limited</th></tr>\n";
   for (const PointResult& p : r.points) {
-    html += "<tr>" + td(sweep_point_label(p).empty() ? "(no sweep)" : sweep_point_label(p)) +
-            td(std::to_string(p.repetitions.size()), "num");
+    html += "<tr>" +
+            table_cell(sweep_point_label(p).empty() ? "(no sweep)" : sweep_point_label(p)) +
+            table_cell(std::to_string(p.repetitions.size()), "num");
     for (const auto& [key, name] : columns) {
       const MetricKey k = parse_metric_key(key);
       const std::optional<double> v = metric_value(p.summary, k);
-      html += td(v ? format_metric_value(*v, k) : "n/a", "num");
+      html += table_cell(v ? format_metric_value(*v, k) : "n/a", "num");
     }
     const nlohmann::json limited = p.summary.value("harness_limited", nlohmann::json());
-    html += td(limited.is_null() ? "n/a" : limited.dump()) + "</tr>\n";
+    html += table_cell(limited.is_null() ? "n/a" : limited.dump()) + "</tr>\n";
   }
   return html + "</table>\n<p class=\"muted\">Means over repetitions (docs/metrics.md).</p>\n";
 }
@@ -200,6 +202,8 @@ void add_chart_sections(const std::vector<ReportSide>& sides, std::vector<HtmlSe
   s.push_back({"throughput-latency", "Throughput vs latency", throughput_latency_figures(sides)});
   s.push_back({"resources", "Memory and utilization", timeline_figures(sides)});
   s.push_back({"engine-steps", "Engine step breakdown", step_breakdown_figure(sides)});
+  s.push_back(
+      {"communication", "Communication (multi-rank engines)", communication_section(sides)});
 }
 
 std::string lowercase_label(const Comparison& c) {

@@ -38,4 +38,9 @@ std::string escape_markup(std::string_view text) {
   return out;
 }
 
+std::string table_cell(const std::string& text, const char* cls) {
+  return std::string("<td") + (cls ? std::string(" class=\"") + cls + "\"" : "") + ">" +
+         escape_markup(text) + "</td>";
+}
+
 }  // namespace infergate

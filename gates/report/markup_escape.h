@@ -11,4 +11,7 @@ namespace infergate {
 // control characters other than tab, newline and carriage return with U+FFFD.
 std::string escape_markup(std::string_view text);
 
+// <td class="cls">escaped text</td> (no class attribute when cls is null).
+std::string table_cell(const std::string& text, const char* cls = nullptr);
+
 }  // namespace infergate
