@@ -1,8 +1,41 @@
 #include "cli/engine_options.h"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 namespace infergate {
 
 namespace po = boost::program_options;
+
+namespace {
+
+// "4,2" -> {4, 2}; throws std::invalid_argument naming the flag.
+std::vector<int> parse_int_list(const std::string& text, const std::string& flag) {
+  std::vector<int> out;
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size()) {
+      throw std::invalid_argument(flag + " " + text + ": '" + item +
+                                  "' is not an integer (want e.g. 4,2)");
+    }
+    out.push_back(value);
+    at = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
 
 void add_engine_options(po::options_description& desc, EngineConfig& c, std::string& kv_dtype) {
   desc.add_options()("weight-dtype", po::value(&c.weight_dtype)->default_value("auto"),
@@ -27,6 +60,8 @@ void add_engine_options(po::options_description& desc, EngineConfig& c, std::str
       "ranks splitting the experts of a MoE model; run under mpirun")(
       "micro-batches", po::value(&c.pipeline_micro_batches)->default_value(0),
       "micro-batches per step in the pipeline; 0: one per stage")(
+      "pipeline-layers", po::value<std::string>(),
+      "layers per pipeline stage, e.g. 4,2 (default: an even split)")(
       "comm-timeout", po::value(&c.comm_timeout_s)->default_value(c.comm_timeout_s),
       "seconds before a collective is declared stuck (a dead rank)");
 }
@@ -38,6 +73,10 @@ void apply_engine_switches(const po::variables_map& vm, EngineConfig& c,
   if (vm.count("no-prefix-cache")) c.prefix_caching = false;
   if (vm.count("no-chunked-prefill")) c.chunked_prefill = false;
   if (vm.count("static-batching")) c.continuous_batching = false;
+  if (vm.count("pipeline-layers")) {
+    c.pipeline_stage_layers =
+        parse_int_list(vm["pipeline-layers"].as<std::string>(), "--pipeline-layers");
+  }
 }
 
 }  // namespace infergate

@@ -49,6 +49,7 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
   c.pipeline_parallel = r.get_int("pipeline_parallel", c.pipeline_parallel);
   c.expert_parallel = r.get_int("expert_parallel", c.expert_parallel);
   c.pipeline_micro_batches = r.get_int("pipeline_micro_batches", c.pipeline_micro_batches);
+  c.pipeline_stage_layers = r.get_int_list("pipeline_stage_layers", c.pipeline_stage_layers);
   c.comm_timeout_s = r.get_double("comm_timeout_s", c.comm_timeout_s);
   if (r.has("debug")) {
     JsonObjectReader debug = r.child("debug");
@@ -88,6 +89,7 @@ nlohmann::json engine_config_to_json(const EngineConfig& c) {
     j["pipeline_parallel"] = c.pipeline_parallel;
     j["expert_parallel"] = c.expert_parallel;
     j["pipeline_micro_batches"] = c.pipeline_micro_batches;
+    j["pipeline_stage_layers"] = c.pipeline_stage_layers;
     j["comm_timeout_s"] = c.comm_timeout_s;
   }
   return j;

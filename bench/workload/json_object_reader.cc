@@ -84,6 +84,25 @@ bool JsonObjectReader::get_bool(const std::string& key, bool fallback) {
   return get_typed(key, v->is_boolean(), "true or false").get<bool>();
 }
 
+std::vector<int> JsonObjectReader::get_int_list(const std::string& key,
+                                                const std::vector<int>& fallback) {
+  const nlohmann::json* v = find(key);
+  if (v == nullptr) return fallback;
+  const nlohmann::json& list = get_typed(key, v->is_array(), "an array of integers");
+  std::vector<int> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const nlohmann::json& x = list[i];
+    const std::string at = path_of(key) + "[" + std::to_string(i) + "]";
+    if (!x.is_number_integer())
+      throw WorkloadError::wrong_type(file_, at, json_text(x), "an integer");
+    if (x.get<int64_t>() < INT32_MIN || x.get<int64_t>() > INT32_MAX) {
+      throw WorkloadError::out_of_range(file_, at, json_text(x), "must fit in a 32-bit integer");
+    }
+    out.push_back(x.get<int>());
+  }
+  return out;
+}
+
 int64_t JsonObjectReader::get_int64(const std::string& key, int64_t fallback) {
   const nlohmann::json* v = find(key);
   if (v == nullptr) return fallback;

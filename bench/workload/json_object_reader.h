@@ -37,6 +37,8 @@ class JsonObjectReader {
   uint64_t get_uint64(const std::string& key, uint64_t fallback);
   double get_double(const std::string& key, double fallback);
   std::optional<double> get_optional_double(const std::string& key);
+  // An array of integers (each checked, its own JSON path in errors).
+  std::vector<int> get_int_list(const std::string& key, const std::vector<int>& fallback);
 
   // Throws "out of range (rule)" for `key`, or "missing (rule)" when it is absent, unless `ok`.
   void check(bool ok, const std::string& key, const std::string& rule) const;

@@ -1,5 +1,6 @@
 #include "engine/core/engine_config.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace infergate {
@@ -46,6 +47,13 @@ void EngineConfig::validate() const {
   require(pipeline_micro_batches >= 0, "pipeline_micro_batches",
           std::to_string(pipeline_micro_batches), ">= 0");
   require(comm_timeout_s > 0, "comm_timeout_s", std::to_string(comm_timeout_s), "> 0");
+  const bool stages_ok = pipeline_stage_layers.empty() ||
+                         (int(pipeline_stage_layers.size()) == pipeline_parallel &&
+                          std::all_of(pipeline_stage_layers.begin(), pipeline_stage_layers.end(),
+                                      [](int n) { return n >= 1; }));
+  require(stages_ok, "pipeline_stage_layers",
+          std::to_string(pipeline_stage_layers.size()) + " stage(s)",
+          "empty (even split) or pipeline_parallel counts, each >= 1");
 }
 
 }  // namespace infergate

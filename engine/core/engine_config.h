@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kernels/tensor.h"
 
@@ -37,7 +38,10 @@ struct EngineConfig {
   int pipeline_parallel = 1;
   int expert_parallel = 1;
   int pipeline_micro_batches = 0;  // micro-batches a step is split into; 0: pipeline_parallel
-  double comm_timeout_s = 60;      // deadline of every collective (a dead rank ends the job)
+  // Layers of each pipeline stage, in order (their sum: the model's layers); empty: an even
+  // split, the first stages taking one more when the layers do not divide.
+  std::vector<int> pipeline_stage_layers;
+  double comm_timeout_s = 60;  // deadline of every collective (a dead rank ends the job)
 
   // Regression injection (docs/engine.md): each step that decodes at least one sequence
   // busy-waits this long inside its execute phase, as a slower kernel would. For testing gates,

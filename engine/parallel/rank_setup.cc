@@ -20,6 +20,7 @@ std::string encode_rank_setup(const RankSetup& s) {
                             {"pipeline_parallel", c.pipeline_parallel},
                             {"expert_parallel", c.expert_parallel},
                             {"pipeline_micro_batches", c.pipeline_micro_batches},
+                            {"pipeline_stage_layers", c.pipeline_stage_layers},
                             {"comm_timeout_s", c.comm_timeout_s},
                             {"num_kv_blocks", s.num_kv_blocks}};
   return j.dump();
@@ -40,6 +41,7 @@ RankSetup decode_rank_setup(const std::string& text) {
     c.pipeline_parallel = j.at("pipeline_parallel");
     c.expert_parallel = j.at("expert_parallel");
     c.pipeline_micro_batches = j.at("pipeline_micro_batches");
+    c.pipeline_stage_layers = j.at("pipeline_stage_layers").get<std::vector<int>>();
     c.comm_timeout_s = j.at("comm_timeout_s");
     s.num_kv_blocks = j.at("num_kv_blocks");
     return s;

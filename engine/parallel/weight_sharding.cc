@@ -101,10 +101,7 @@ void split_config(ModelConfig& c, const ParallelLayout& layout, const HeadSplit&
 RankWeights shard_weights(const ModelWeights& full, const ParallelLayout& layout) {
   const ModelConfig& c = full.config;
   const int group = layout.group_size, rank = layout.group_rank();
-  if (layout.stages > c.num_layers) {
-    throw std::invalid_argument("pipeline_parallel " + std::to_string(layout.stages) +
-                                " exceeds the model's " + std::to_string(c.num_layers) + " layers");
-  }
+  layout.check_stages(c.num_layers);
   if (layout.expert_parallel) {
     if (!c.is_moe())
       throw std::invalid_argument("expert_parallel needs a mixture-of-experts model");

@@ -52,6 +52,9 @@ TEST_CASE("parallel engine: tensor parallel 2 gives the single-rank greedy token
 TEST_CASE("parallel engine: pipeline parallel 2 gives the single-rank greedy tokens", "[np2]") {
   check_same_tokens("tiny", with(1, 2, 1));
   check_same_tokens("tiny", with(1, 2, 1, /*micro_batches=*/3));
+  EngineConfig uneven = with(1, 2, 1);
+  uneven.pipeline_stage_layers = {5, 1};
+  check_same_tokens("tiny", uneven);
 }
 
 TEST_CASE("parallel engine: expert parallel 2 (moe-tiny) gives the single-rank tokens", "[np2]") {

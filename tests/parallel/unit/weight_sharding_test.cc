@@ -62,6 +62,19 @@ TEST_CASE("weight sharding: pipeline stages split the layers evenly, experts go 
   CHECK(part.weights.layers[0].router.dim(0) == 8);  // every rank routes over all experts
 }
 
+TEST_CASE("weight sharding: explicit stage layers, and a split that does not add up") {
+  const ModelWeights tiny = load_model({});  // 6 layers
+  EngineConfig c;
+  c.pipeline_parallel = 2;
+  c.pipeline_stage_layers = {5, 1};
+  CHECK(shard_weights(tiny, layout(c, 0)).weights.config.num_layers == 5);
+  CHECK(shard_weights(tiny, layout(c, 1)).weights.config.num_layers == 1);
+  c.pipeline_stage_layers = {4, 1};
+  CHECK_THROWS_WITH(shard_weights(tiny, layout(c, 0)), Catch::Contains("add up to 5 layers"));
+  c.pipeline_stage_layers = {6};
+  CHECK_THROWS_WITH(c.validate(), Catch::Contains("pipeline_stage_layers"));
+}
+
 TEST_CASE("weight sharding: a split that does not divide is refused by name") {
   const ModelWeights tiny = load_model({});  // 6 heads
   CHECK_THROWS_WITH(shard_weights(tiny, layout(tp(4), 0)), Catch::Contains("num_heads (6)"));
