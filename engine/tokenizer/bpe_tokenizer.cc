@@ -84,21 +84,10 @@ void BpeTokenizer::encode_word(const std::string& word, std::vector<int32_t>& ou
     const int r = rank(piece(left), piece(right));
     if (r >= 0) queue.push({left, right, r, std::string(piece(left)).append(piece(right))});
   };
-  for (int i = 1; i < static_cast<int>(symbols.size()); ++i) try_add(i - 1, i);
-
-  while (!queue.empty()) {
-    const Bigram b = queue.top();
-    queue.pop();
-    const MergeSymbol& left = symbols[b.left];
-    const MergeSymbol& right = symbols[b.right];
-    if (left.size == 0 || right.size == 0 ||
-        std::string(piece(b.left)).append(piece(b.right)) != b.text) {
-      continue;
-    }
-    merge_with_next(symbols, b.left);
-    try_add(symbols[b.left].prev, b.left);
-    try_add(b.left, symbols[b.left].next);
-  }
+  apply_merges(
+      symbols, queue,
+      [&](const Bigram& b) { return std::string(piece(b.left)).append(piece(b.right)) != b.text; },
+      try_add);
 
   for (int i = 0; !symbols.empty() && i != -1; i = symbols[i].next) {
     const int32_t id = find(piece(i));

@@ -85,18 +85,10 @@ std::vector<int32_t> SpmTokenizer::encode(std::string_view raw, bool add_bos) co
     const int32_t id = find(std::string_view(text).substr(symbols[left].offset, size));
     if (id >= 0) queue.push({left, right, scores_[static_cast<size_t>(id)], size});
   };
-  for (int i = 1; i < static_cast<int>(symbols.size()); ++i) try_add(i - 1, i);
-
-  while (!queue.empty()) {
-    const Bigram b = queue.top();
-    queue.pop();
-    const MergeSymbol& left = symbols[b.left];
-    const MergeSymbol& right = symbols[b.right];
-    if (left.size == 0 || right.size == 0 || left.size + right.size != b.size) continue;
-    merge_with_next(symbols, b.left);
-    try_add(symbols[b.left].prev, b.left);
-    try_add(b.left, symbols[b.left].next);
-  }
+  apply_merges(
+      symbols, queue,
+      [&](const Bigram& b) { return symbols[b.left].size + symbols[b.right].size != b.size; },
+      try_add);
 
   for (int i = 0; i != -1; i = symbols[i].next) {
     const std::string_view piece =
