@@ -6,16 +6,16 @@
 
 #include "engine/core/nvtx_range.h"
 #include "kernels/cpu/linear.h"
+#include "kernels/cpu/moe_routing.h"
 #include "kernels/cpu/ops.h"
+#include "kernels/cpu/split_qkv.h"
 
 namespace infergate {
 
 namespace {
 
-void add_bias(float* x, const Tensor& bias, int64_t rows, int64_t width) {
-  if (!bias.defined()) return;
-  const float* b = bias.data<float>();
-  for (int64_t r = 0; r < rows; ++r) add_inplace(x + r * width, b, width);
+const float* bias_or_null(const Tensor& bias) {
+  return bias.defined() ? bias.data<float>() : nullptr;
 }
 
 // acc[j] += weight * x[j]
@@ -167,10 +167,8 @@ void Transformer::attention_block(int layer, const BatchInput& batch, KvCacheSto
   const int64_t n = batch.num_tokens();
   rms_norm(s_.x.data(), l.attn_norm.data<float>(), n, c.hidden_size, c.rms_norm_eps, s_.h.data());
   linear(s_.h.data(), n, layers_[size_t(layer)].qkv, s_.qkv.data(), pool_);
-  split_qkv(n);
-  add_bias(s_.q.data(), l.bq, n, c.q_size());
-  add_bias(s_.k.data(), l.bk, n, c.kv_size());
-  add_bias(s_.v.data(), l.bv, n, c.kv_size());
+  split_qkv(s_.qkv.data(), n, c.q_size(), c.kv_size(), bias_or_null(l.bq), bias_or_null(l.bk),
+            bias_or_null(l.bv), s_.q.data(), s_.k.data(), s_.v.data());
   rope_neox(s_.q.data(), batch.positions.data(), n, c.num_heads, c.head_dim, c.rope_theta);
   rope_neox(s_.k.data(), batch.positions.data(), n, c.num_kv_heads, c.head_dim, c.rope_theta);
   const KvLayerView kv = cache.layer(layer);
@@ -201,18 +199,6 @@ void Transformer::ffn_block(int layer, int64_t n) {
   add_inplace(s_.x.data(), s_.tmp.data(), n * c.hidden_size);
 }
 
-// Rows of the fused projection are [q | k | v]; attention wants them apart.
-void Transformer::split_qkv(int64_t n) {
-  const ModelConfig& c = w_.config;
-  const int64_t q = c.q_size(), kv = c.kv_size(), width = q + 2 * kv;
-  for (int64_t t = 0; t < n; ++t) {
-    const float* row = s_.qkv.data() + t * width;
-    std::copy_n(row, q, s_.q.data() + t * q);
-    std::copy_n(row + q, kv, s_.k.data() + t * kv);
-    std::copy_n(row + q + kv, kv, s_.v.data() + t * kv);
-  }
-}
-
 void Transformer::dense_ffn(const PackedFfn& ffn, const float* in, int64_t rows, float* out) {
   const int64_t inter = ffn.down.cols();
   linear(in, rows, ffn.gate_up, s_.gate_up.data(), pool_);
@@ -226,26 +212,20 @@ void Transformer::dense_ffn(const PackedFfn& ffn, const float* in, int64_t rows,
   linear(act, rows, ffn.down, out, pool_);
 }
 
-// The router's top_k choices for each of `n` rows of `h`, token by token: Mixtral-style softmax
-// over all experts, renormalized over the chosen ones when the model asks.
+// The router's top_k choices for each of `n` rows of `h` (kernels/cpu/moe_routing.h: softmax
+// over all experts, renormalized over the chosen ones when the model asks), token by token.
 std::vector<Transformer::Routed> Transformer::route(int layer, const float* h, int64_t n) {
   const MoeConfig& m = w_.config.moe;
   std::vector<float> router_logits(static_cast<size_t>(n * m.num_experts));
   linear(h, n, w_.layers[size_t(layer)].router, router_logits.data(), pool_);
+  std::vector<int32_t> ids(size_t(n * m.top_k));
+  std::vector<float> weights(ids.size());
+  moe_topk(router_logits.data(), n, m.num_experts, m.top_k, m.normalize_top_k, ids.data(),
+           weights.data());
   std::vector<Routed> routed;
-  routed.reserve(size_t(n * m.top_k));
-  std::vector<int> order(static_cast<size_t>(m.num_experts));
-  for (int64_t t = 0; t < n; ++t) {
-    float* row = router_logits.data() + t * m.num_experts;
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return row[a] > row[b]; });
-    softmax_inplace(row, m.num_experts);
-    float chosen = 0;
-    for (int i = 0; i < m.top_k; ++i) chosen += row[order[size_t(i)]];
-    for (int i = 0; i < m.top_k; ++i) {
-      const int e = order[size_t(i)];
-      routed.push_back({t, e, m.normalize_top_k ? row[e] / chosen : row[e]});
-    }
+  routed.reserve(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    routed.push_back({int64_t(i) / m.top_k, ids[i], weights[i]});
   }
   return routed;
 }

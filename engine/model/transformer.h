@@ -62,7 +62,6 @@ class Transformer {
   };
   void attention_block(int layer, const BatchInput& batch, KvCacheStorage& cache);
   void ffn_block(int layer, int64_t num_tokens);
-  void split_qkv(int64_t num_tokens);
   void dense_ffn(const PackedFfn& ffn, const float* in, int64_t rows, float* out);
   struct Routed {
     int64_t token;  // row of the routed rows
