@@ -1,4 +1,5 @@
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include "kernels/cuda/launch.cuh"
 #include "kernels/cuda/write_kv.h"
@@ -8,6 +9,7 @@ namespace {
 
 __device__ inline float to_cache(float x, float*) { return x; }
 __device__ inline __nv_bfloat16 to_cache(float x, __nv_bfloat16*) { return __float2bfloat16_rn(x); }
+__device__ inline __half to_cache(float x, __half*) { return __float2half_rn(x); }
 
 template <typename T>
 __global__ void write_kv_kernel(const float* k, const float* v, const int64_t* slot_mapping,
@@ -46,6 +48,13 @@ void write_kv_bf16(const float* k, const float* v, const int64_t* slot_mapping, 
   static_assert(sizeof(__nv_bfloat16) == sizeof(uint16_t), "bf16 is 16 bits");
   launch_write_kv(k, v, slot_mapping, num_tokens, width, reinterpret_cast<__nv_bfloat16*>(k_cache),
                   reinterpret_cast<__nv_bfloat16*>(v_cache), stream);
+}
+
+void write_kv_f16(const float* k, const float* v, const int64_t* slot_mapping, int64_t num_tokens,
+                  int64_t width, uint16_t* k_cache, uint16_t* v_cache, cudaStream_t stream) {
+  static_assert(sizeof(__half) == sizeof(uint16_t), "f16 is 16 bits");
+  launch_write_kv(k, v, slot_mapping, num_tokens, width, reinterpret_cast<__half*>(k_cache),
+                  reinterpret_cast<__half*>(v_cache), stream);
 }
 
 }  // namespace infergate::cuda

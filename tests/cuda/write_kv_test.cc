@@ -71,4 +71,33 @@ TEST_CASE("cuda: write_kv into a bf16 cache rounds exactly as the CPU") {
   check_write_kv<uint16_t>(DType::kBF16, cuda::write_kv_bf16);
 }
 
+TEST_CASE("cuda: write_kv into an f16 cache rounds exactly as the CPU") {
+  check_write_kv<uint16_t>(DType::kF16, cuda::write_kv_f16);
+}
+
+TEST_CASE("cuda: write_kv_f16 rounds ties, subnormals and overflow as the CPU's f32_to_f16") {
+  // Ties to even both ways, the largest finite half and the first value rounding to infinity,
+  // subnormals, values flushing to (signed) zero.
+  const std::vector<float> k = {1.0f + 0x1p-11f, 1.0f + 0x3p-11f, 65504.0f,  65519.0f, 65520.0f,
+                                -1e6f,           0x1p-24f,        0x3p-25f,  0x1p-25f, -0x1p-26f,
+                                1e-8f,           -0.0f,           0.333333f, 1e-5f};
+  const int64_t n = int64_t(k.size());
+  std::vector<float> v(k.rbegin(), k.rend());
+  std::vector<int64_t> slots(k.size());
+  std::iota(slots.begin(), slots.end(), 0);
+  testing::TestStream stream;
+  cuda::DeviceBuffer<float> dk(k), dv(v);
+  cuda::DeviceBuffer<int64_t> dslots(slots);
+  cuda::DeviceBuffer<uint16_t> dk_cache(k.size()), dv_cache(k.size());
+  cuda::write_kv_f16(dk.data(), dv.data(), dslots.data(), n, 1, dk_cache.data(), dv_cache.data(),
+                     stream.get());
+  stream.sync();
+  const std::vector<uint16_t> k_cache = dk_cache.to_host(), v_cache = dv_cache.to_host();
+  for (size_t i = 0; i < k.size(); ++i) {
+    INFO("k " << k[i] << ", v " << v[i]);
+    CHECK(k_cache[i] == f32_to_f16(k[i]));
+    CHECK(v_cache[i] == f32_to_f16(v[i]));
+  }
+}
+
 }  // namespace infergate

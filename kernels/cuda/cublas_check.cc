@@ -1,0 +1,15 @@
+#include "kernels/cuda/cublas_check.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace infergate::cuda {
+
+void cublas_check(cublasStatus_t status, const char* call, const char* file, int line) {
+  if (status == CUBLAS_STATUS_SUCCESS) return;
+  throw std::runtime_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
+                           ": " + cublasGetStatusName(status) + ": " +
+                           cublasGetStatusString(status));
+}
+
+}  // namespace infergate::cuda
