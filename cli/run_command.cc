@@ -45,7 +45,8 @@ int run_command(int argc, char** argv) {
       "set", po::value(&sets)->composing(), "override a field: --set load.rate=4 (repeatable)")(
       "repeat", po::value(&repeat)->default_value(0), "repetitions (overrides the file's)")(
       "trace", po::value(&trace), "write a Perfetto/Chrome trace of NVTX ranges and requests")(
-      "requests", "keep per-request records in the results file")("quiet,q", "no progress output");
+      "requests", "keep per-request records in the results file")("quiet,q", "no progress output")(
+      "cupti", "trace GPU kernels with CUPTI (= --set telemetry.cupti=true)");
   po::positional_options_description pos;
   pos.add("workload", 1);
   const auto parsed = parse_command_line(argc, argv, desc, pos);
@@ -60,6 +61,7 @@ int run_command(int argc, char** argv) {
   if (repeat < 0) throw std::invalid_argument("--repeat must be >= 1");
   if (repeat > 0) sets.push_back("repetitions=" + std::to_string(repeat));
   if (vm.count("requests")) sets.push_back("record_requests=true");
+  if (vm.count("cupti")) sets.push_back("telemetry.cupti=true");
   const Workload workload = load_workload_file(workload_path, sets);
 
   RunOptions options;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -19,6 +20,8 @@
 #include "bench/target/echo_target.h"
 #include "bench/target/engine_target.h"
 #include "bench/target/openai_target.h"
+#include "bench/telemetry/cupti_results.h"
+#include "bench/telemetry/cupti_tracer.h"
 #include "bench/telemetry/resource_sampler.h"
 #include "bench/trace/nvtx_trace_recorder.h"
 
@@ -101,11 +104,24 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const nlohmann
   // Without a GPU, utilization is the process's share of all CPU cores.
   s.utilization_pct = gpu_n ? gpu / gpu_n : s.cpu_utilization_pct / cores;
   s.peak_memory_bytes = sampler.peak_rss_bytes();
+  s.peak_gpu_memory_bytes = sampler.peak_gpu_memory_bytes();
   if (engine.contains("prefix_cache_queries")) {
     const double q = engine["prefix_cache_queries"].get<double>();
     s.prefix_cache_hit_rate = q > 0 ? engine["prefix_cache_hits"].get<double>() / q : 0;
     s.preemptions = engine["num_preemptions"].get<int64_t>();
   }
+}
+
+// The GPU's kernels and copies as trace spans, on one track per device and stream.
+void add_gpu_spans(NvtxTraceRecorder& trace, const CuptiTracer& cupti) {
+  std::vector<TraceGpuSpan> spans;
+  for (const KernelRecord& k : cupti.kernels()) {
+    spans.push_back({k.name, "cuda_kernel", k.start_ns, k.end_ns, k.device, k.stream});
+  }
+  for (const KernelRecord& m : cupti.memcpys()) {
+    spans.push_back({m.name, "cuda_memcpy", m.start_ns, m.end_ns, m.device, m.stream});
+  }
+  trace.add_gpu_spans(spans);
 }
 
 std::string point_label(const Workload& w, const nlohmann::json& value, int rep, int reps) {
@@ -144,9 +160,16 @@ RepetitionRun run_repetition(const Workload& w, const TargetFactory& factory,
   d.seed = w.seed;  // every repetition replays the same arrivals: they differ only by noise
   d.stop = o.stop;
   d.on_progress = [&](const DriverProgress& p) { progress.update(p); };
+  // Traced around the load alone, as the sampler, so both describe the same stretch of work.
+  std::unique_ptr<CuptiTracer> cupti;
+  if (w.telemetry.cupti) {
+    cupti = std::make_unique<CuptiTracer>();
+    cupti->start();  // unavailable (no GPU, no CUPTI): said in the results, the run goes on
+  }
   sampler.start();
   DriverResult run = run_load(*target, dataset, d);
   sampler.stop();
+  if (cupti) cupti->stop();
   progress.finish();
   const nlohmann::json engine = target->stats();
   target.reset();
@@ -164,12 +187,14 @@ RepetitionRun run_repetition(const Workload& w, const TargetFactory& factory,
             {"summary", r.summary},
             {"engine", engine},
             {"timeline", timeline_json(sampler.samples(), run.start_ns)}};
+  if (cupti) r.json["cupti"] = cupti_results_json(*cupti, run.start_ns, run.end_ns);
   if (w.record_requests) {
     nlohmann::json requests = nlohmann::json::array();
     for (const RequestRecord& rec : run.records)
       requests.push_back(record_to_json(rec, run.start_ns));
     r.json["requests"] = std::move(requests);
   }
+  if (trace && cupti) add_gpu_spans(*trace, *cupti);
   if (trace) {
     for (const RequestRecord& rec : run.records) {
       trace->add_request(rec.index, rec.scheduled_ns, rec.sent_ns, rec.first_token_ns,
@@ -177,6 +202,15 @@ RepetitionRun run_repetition(const Workload& w, const TargetFactory& factory,
     }
   }
   return r;
+}
+
+// Once per run: every repetition's results say it too.
+void warn_if_cupti_unavailable(const nlohmann::json& repetition, bool& warned) {
+  const auto it = repetition.find("cupti");
+  if (warned || it == repetition.end() || it->value("available", false)) return;
+  std::cerr << "warning: CUPTI tracing is unavailable, the run goes on without it: "
+            << it->value("unavailable_reason", std::string()) << "\n";
+  warned = true;
 }
 
 }  // namespace
@@ -200,6 +234,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
       w.sweep ? std::vector<nlohmann::json>(w.sweep->values.begin(), w.sweep->values.end())
               : std::vector<nlohmann::json>{nullptr};
   RunOutcome outcome;
+  bool cupti_warned = false;
   nlohmann::json points = nlohmann::json::array();
   for (const nlohmann::json& value : values) {
     const LoadSpec load = load_for_point(w, value);
@@ -210,6 +245,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
                                w.name + point_label(w, value, r, w.repetitions));
       RepetitionRun rep = run_repetition(w, factory, dataset, load, r, o, trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
+      warn_if_cupti_unavailable(rep.json, cupti_warned);
       summaries.push_back(rep.summary);
       reps.push_back(std::move(rep.json));
     }

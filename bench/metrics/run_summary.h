@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 namespace infergate {
 
@@ -29,7 +30,8 @@ struct RunSummary {
   StatSummary input_tokens, output_tokens;
   double peak_concurrency = 0, mean_concurrency = 0;
   // Filled from telemetry by the driver, not by summarize().
-  double peak_memory_bytes = 0;
+  double peak_memory_bytes = 0;                 // peak process RSS
+  std::optional<double> peak_gpu_memory_bytes;  // peak NVML memory in use; absent without NVML
   double utilization_pct = 0;
   double cpu_utilization_pct = 0;
   double prefix_cache_hit_rate = 0;

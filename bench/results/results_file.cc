@@ -38,6 +38,7 @@ RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& so
   if (j.contains("engine")) r.engine = j["engine"];
   if (j.contains("timeline")) r.timeline = member(j, "timeline", source, path, T::array);
   if (j.contains("requests")) r.requests = member(j, "requests", source, path, T::array);
+  if (j.contains("cupti")) r.cupti = member(j, "cupti", source, path, T::object);
   return r;
 }
 
@@ -116,6 +117,7 @@ nlohmann::json results_to_json(const ResultsFile& results) {
                             {"engine", r.engine},
                             {"timeline", r.timeline}};
       if (!r.requests.empty()) rep["requests"] = r.requests;
+      if (!r.cupti.is_null()) rep["cupti"] = r.cupti;
       reps.push_back(std::move(rep));
     }
     std::vector<nlohmann::json> summaries;

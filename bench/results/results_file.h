@@ -24,6 +24,7 @@ struct RepetitionResult {
   nlohmann::json engine;                              // null when absent
   nlohmann::json timeline = nlohmann::json::array();  // resource samples
   nlohmann::json requests = nlohmann::json::array();  // empty unless recorded
+  nlohmann::json cupti;                               // null unless CUPTI tracing was asked for
 };
 
 struct PointResult {

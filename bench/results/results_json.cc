@@ -2,6 +2,14 @@
 
 namespace infergate {
 
+namespace {
+
+nlohmann::json number_or_null(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
 nlohmann::json stat_to_json(const StatSummary& s) {
   return {{"count", s.count}, {"mean", s.mean}, {"min", s.min}, {"p50", s.p50},
           {"p90", s.p90},     {"p95", s.p95},   {"p99", s.p99}, {"max", s.max}};
@@ -28,6 +36,7 @@ nlohmann::json summary_to_json(const RunSummary& s) {
           {"peak_concurrency", s.peak_concurrency},
           {"mean_concurrency", s.mean_concurrency},
           {"peak_memory_bytes", s.peak_memory_bytes},
+          {"peak_gpu_memory_bytes", number_or_null(s.peak_gpu_memory_bytes)},
           {"utilization_pct", s.utilization_pct},
           {"cpu_utilization_pct", s.cpu_utilization_pct},
           {"prefix_cache_hit_rate", s.prefix_cache_hit_rate},

@@ -20,13 +20,20 @@ nlohmann::json mean_json(const std::vector<const nlohmann::json*>& values) {
   }
   if (first.is_boolean()) {  // a flag holds if it held in any repetition
     bool any = false;
-    for (const nlohmann::json* v : values) any = any || v->get<bool>();
+    for (const nlohmann::json* v : values) any = any || (v->is_boolean() && v->get<bool>());
     return any;
   }
-  if (!first.is_number()) return first;
+  // Numbers average over the repetitions that have one: an optional metric (null where it was
+  // not measured, e.g. peak_gpu_memory_bytes without NVML) is null only if null in every one.
   double sum = 0;
-  for (const nlohmann::json* v : values) sum += v->get<double>();
-  return sum / double(values.size());
+  int n = 0;
+  for (const nlohmann::json* v : values) {
+    if (!v->is_number()) continue;
+    sum += v->get<double>();
+    ++n;
+  }
+  if (n == 0) return first;
+  return sum / double(n);
 }
 
 }  // namespace

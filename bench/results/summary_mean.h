@@ -7,7 +7,8 @@
 namespace infergate {
 
 // Mean of each metric over repetitions (latency statistics averaged statistic by statistic;
-// a flag holds if it held in any repetition).
+// a flag holds if it held in any repetition; a metric null in some repetitions is the mean of
+// the others, and null when null in all).
 nlohmann::json mean_of_summaries(const std::vector<nlohmann::json>& summaries);
 
 }  // namespace infergate

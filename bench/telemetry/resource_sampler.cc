@@ -108,4 +108,13 @@ double ResourceSampler::peak_rss_bytes() const {
   return peak;
 }
 
+std::optional<double> ResourceSampler::peak_gpu_memory_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::optional<double> peak;
+  for (const ResourceSample& s : samples_) {
+    if (s.gpu_memory_bytes) peak = std::max(peak.value_or(0), *s.gpu_memory_bytes);
+  }
+  return peak;
+}
+
 }  // namespace infergate

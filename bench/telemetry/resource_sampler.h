@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -42,6 +43,9 @@ class ResourceSampler {
   std::vector<ResourceSample> samples() const;
   // The largest sampled RSS (0 before any sample); spikes shorter than the interval are missed.
   double peak_rss_bytes() const;
+  // The largest sampled GPU memory in use (summed over NVML's GPUs); nullopt when no sample had
+  // a GPU reading (no NVML, no GPU).
+  std::optional<double> peak_gpu_memory_bytes() const;
   const Nvml& nvml() const { return *nvml_; }
 
  private:

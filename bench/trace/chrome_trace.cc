@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <queue>
 #include <utility>
 
@@ -160,6 +161,24 @@ void write_slices(EventWriter& w, const ChromeTrace& trace) {
   }
 }
 
+// One track per (device, stream), in that order, sorted between the threads and the requests.
+void write_gpu_spans(EventWriter& w, const ChromeTrace& trace) {
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> tracks;
+  for (const TraceGpuSpan& s : trace.gpu_spans) tracks.emplace(std::pair(s.device, s.stream), 0);
+  int64_t next = 0;
+  for (auto& [key, tid] : tracks) {
+    tid = kGpuTrackTidBase + next++;
+    const std::string name =
+        "GPU " + std::to_string(key.first) + " stream " + std::to_string(key.second);
+    w.metadata("thread_name", tid, {{"name", name}});
+    w.metadata("thread_sort_index", tid, {{"sort_index", 500 + (tid - kGpuTrackTidBase)}});
+  }
+  for (const TraceGpuSpan& s : trace.gpu_spans) {
+    w.complete(s.name, s.category, tracks.at({s.device, s.stream}), s.begin_ns, s.end_ns,
+               nlohmann::json());
+  }
+}
+
 }  // namespace
 
 std::string chrome_trace_json(const ChromeTrace& trace) {
@@ -168,6 +187,7 @@ std::string chrome_trace_json(const ChromeTrace& trace) {
   EventWriter w(trace, &out);
   w.metadata("process_name", 0, {{"name", "infergate"}});
   write_slices(w, trace);
+  write_gpu_spans(w, trace);
   write_requests(w, trace);
   out += "\n]}\n";
   return out;

@@ -1,7 +1,8 @@
 // The Chrome Trace Event JSON that ui.perfetto.dev and chrome://tracing open: NVTX ranges as
 // complete ("X") events on the threads that made them, request lifetimes as slices on
-// synthetic "requests" lanes, timestamps in microseconds from a common origin. See
-// docs/tracing.md for what a reader sees.
+// synthetic "requests" lanes, GPU kernels and copies (CUPTI) on one synthetic track per device
+// and stream, timestamps in microseconds from a common origin. See docs/tracing.md for what a
+// reader sees.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,16 @@ struct TraceRequest {
   std::string status;
 };
 
+// A kernel or memory copy the GPU ran (bench/telemetry/cupti_tracer.h), on engine/core/clock.h.
+struct TraceGpuSpan {
+  std::string name;
+  std::string category;  // "cuda_kernel" or "cuda_memcpy"
+  int64_t begin_ns = 0;
+  int64_t end_ns = 0;
+  uint32_t device = 0;
+  uint32_t stream = 0;
+};
+
 struct ChromeTrace {
   int64_t origin_ns = 0;  // becomes ts 0; nothing in the trace may precede it
   int64_t end_ns = 0;     // where unfinished requests end
@@ -46,11 +57,14 @@ struct ChromeTrace {
   std::vector<TraceThread> threads;
   std::vector<TraceSlice> slices;
   std::vector<TraceRequest> requests;
+  std::vector<TraceGpuSpan> gpu_spans;
   nlohmann::json other_data = nlohmann::json::object();  // free-form, shown in Perfetto's info
 };
 
 // Request lanes are synthetic threads with ids from here up; Linux thread ids stay below 2^22.
 inline constexpr int64_t kRequestLaneTidBase = int64_t{1} << 30;
+// GPU tracks ("GPU 0 stream 7") are synthetic threads from here up, below the request lanes.
+inline constexpr int64_t kGpuTrackTidBase = int64_t{1} << 29;
 
 // The whole trace as JSON text.
 std::string chrome_trace_json(const ChromeTrace& trace);

@@ -81,6 +81,7 @@ void NvtxTraceRecorder::start() {
   if (running_) return;
   running_ = true;
   requests_.clear();
+  gpu_spans_.clear();
   start_ns_ = now_ns();
   stop_ns_ = 0;
   nvtx_capture_begin();
@@ -101,6 +102,11 @@ void NvtxTraceRecorder::add_request(uint64_t index, int64_t scheduled_ns, int64_
   requests_.push_back({index, scheduled_ns, sent_ns, first_token_ns, finished_ns, status});
 }
 
+void NvtxTraceRecorder::add_gpu_spans(const std::vector<TraceGpuSpan>& spans) {
+  std::lock_guard<std::mutex> lock(mu_);
+  gpu_spans_.insert(gpu_spans_.end(), spans.begin(), spans.end());
+}
+
 int64_t NvtxTraceRecorder::window_end_ns() const { return running_ ? now_ns() : stop_ns_; }
 
 std::vector<TraceSlice> NvtxTraceRecorder::slices() const {
@@ -116,6 +122,7 @@ ChromeTrace NvtxTraceRecorder::chrome_trace() const {
   {
     std::lock_guard<std::mutex> lock(mu_);
     trace.requests = requests_;
+    trace.gpu_spans = gpu_spans_;
     trace.origin_ns = start_ns_;
     trace.end_ns = start_ns_ == 0 ? now_ns() : window_end_ns();
   }

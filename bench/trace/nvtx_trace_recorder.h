@@ -40,9 +40,9 @@ class NvtxTraceRecorder {
   NvtxTraceRecorder(const NvtxTraceRecorder&) = delete;
   NvtxTraceRecorder& operator=(const NvtxTraceRecorder&) = delete;
 
-  // Opens the recording window (and forgets requests of an earlier window). NVTX calls are kept
-  // only while some recorder is started; a range still open at stop() ends there, marked
-  // "unfinished". Calling start() twice, or stop() when stopped, does nothing.
+  // Opens the recording window (and forgets requests and GPU spans of an earlier window). NVTX
+  // calls are kept only while some recorder is started; a range still open at stop() ends there,
+  // marked "unfinished". Calling start() twice, or stop() when stopped, does nothing.
   void start();
   void stop();
 
@@ -51,6 +51,10 @@ class NvtxTraceRecorder {
   // token) and "decoding" (first token -> finished). Thread-safe.
   void add_request(uint64_t index, int64_t scheduled_ns, int64_t sent_ns, int64_t first_token_ns,
                    int64_t finished_ns, const std::string& status);
+
+  // Kernels and copies the GPU ran (from CUPTI), drawn on one track per device and stream
+  // ("GPU 0 stream 7"). Thread-safe.
+  void add_gpu_spans(const std::vector<TraceGpuSpan>& spans);
 
   // The NVTX ranges and marks recorded in the window, by thread, in call order.
   std::vector<TraceSlice> slices() const;
@@ -68,6 +72,7 @@ class NvtxTraceRecorder {
   int64_t start_ns_ = 0;
   int64_t stop_ns_ = 0;
   std::vector<TraceRequest> requests_;
+  std::vector<TraceGpuSpan> gpu_spans_;
 };
 
 }  // namespace infergate

@@ -80,6 +80,12 @@ struct SloSpec {
   std::optional<double> e2e_ms;
 };
 
+// What the harness records beside the metrics. CUPTI tracing costs the GPU work some time, so it
+// is part of what is measured (the hash covers it; docs/workload-schema.md).
+struct TelemetrySpec {
+  bool cupti = false;  // kernel and memcpy activity per repetition (bench/telemetry/cupti_tracer.h)
+};
+
 struct Workload {
   std::string schema = "infergate.workload/v1";
   std::string name;
@@ -89,6 +95,7 @@ struct Workload {
   LoadSpec load;
   std::optional<SweepSpec> sweep;
   SloSpec slo;
+  TelemetrySpec telemetry;
   int repetitions = 1;
   uint64_t seed = 0;
   bool record_requests = false;  // keep per-request records in the results file

@@ -113,6 +113,8 @@ json workload_to_json(const Workload& w) {
             {"load", load_to_json(w.load)},
             {"slo", slo_to_json(w.slo)}};
   if (w.sweep) j["sweep"] = sweep_to_json(*w.sweep);
+  // Only when on: workloads without tracing keep the hash their baselines were measured with.
+  if (w.telemetry.cupti) j["telemetry"] = {{"cupti", true}};
   return j;
 }
 

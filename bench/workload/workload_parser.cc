@@ -353,6 +353,14 @@ SloSpec read_slo(JsonObjectReader& top) {
   return s;
 }
 
+TelemetrySpec read_telemetry(JsonObjectReader& top) {
+  JsonObjectReader r = top.child("telemetry");
+  TelemetrySpec t;
+  t.cupti = r.get_bool("cupti", t.cupti);
+  r.finish();
+  return t;
+}
+
 std::vector<std::string> read_overrides(JsonObjectReader& r) {
   const json* v = r.find("overrides");
   if (v == nullptr) return {};
@@ -456,7 +464,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
                         const std::string& base_dir) {
   JsonObjectReader r(doc, "$", source_name);
   r.allow({"schema", "name", "description", "seed", "repetitions", "record_requests", "overrides",
-           "target", "dataset", "load", "sweep", "slo"});
+           "target", "dataset", "load", "sweep", "slo", "telemetry"});
   r.finish();  // a misspelled section is reported as such, not as its missing contents
   Workload w;
   read_header(r, w);
@@ -465,6 +473,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.load = read_load(r);
   w.sweep = read_sweep(r, w.load);
   w.slo = read_slo(r);
+  w.telemetry = read_telemetry(r);
   w.resolved = workload_to_json(w);
   w.hash = workload_hash(w.resolved, base_dir);
   return w;
