@@ -52,6 +52,10 @@ void add_engine_options(po::options_description& desc, EngineConfig& c, std::str
       "")("max-model-len", po::value(&c.max_model_len)->default_value(0), "0: the model's")(
       "num-kv-blocks", po::value(&c.num_kv_blocks)->default_value(0), "0: from --kv-cache-mib")(
       "threads", po::value(&c.num_threads)->default_value(0), "0: all hardware threads")(
+      "backend", po::value(&c.backend)->default_value(c.backend), "cpu | cuda (one GPU)")(
+      "cuda-gemm", po::value(&c.cuda_gemm)->default_value(c.cuda_gemm),
+      "cuda backend's GEMM: cublas | infergate (ours; f16/bf16 weights)")(
+      "host-sampling", "cuda backend: copy logits to the host and sample there")(
       "tensor-parallel", po::value(&c.tensor_parallel)->default_value(1),
       "ranks splitting each layer (Megatron); run under mpirun")(
       "pipeline-parallel", po::value(&c.pipeline_parallel)->default_value(1),
@@ -73,6 +77,7 @@ void apply_engine_switches(const po::variables_map& vm, EngineConfig& c,
   if (vm.count("no-prefix-cache")) c.prefix_caching = false;
   if (vm.count("no-chunked-prefill")) c.chunked_prefill = false;
   if (vm.count("static-batching")) c.continuous_batching = false;
+  if (vm.count("host-sampling")) c.cuda_sampling = false;
   if (vm.count("pipeline-layers")) {
     c.pipeline_stage_layers =
         parse_int_list(vm["pipeline-layers"].as<std::string>(), "--pipeline-layers");

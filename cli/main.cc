@@ -20,6 +20,9 @@
 #ifdef INFERGATE_HAVE_PARALLEL
 #include "engine/parallel/parallel_job.h"
 #endif
+#ifdef INFERGATE_HAVE_CUDA_BACKEND
+#include "engine/cuda/cuda_executor.h"
+#endif
 
 namespace {
 
@@ -50,6 +53,9 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
+#ifdef INFERGATE_HAVE_CUDA_BACKEND
+  infergate::register_cuda_executor();  // engines with backend "cuda" (docs/cuda.md)
+#endif
 #ifdef INFERGATE_HAVE_PARALLEL
   // Under mpirun, rank 0 runs the command and the other ranks serve its engines' steps
   // (docs/distributed.md); bench-comm runs the same command on every rank instead.

@@ -45,6 +45,9 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
   c.num_kv_blocks = r.get_int("num_kv_blocks", c.num_kv_blocks);
   c.num_threads = r.get_int("num_threads", c.num_threads);
   c.seed = r.get_uint64("seed", c.seed);
+  c.backend = r.get_choice("backend", c.backend, {"cpu", "cuda"});
+  c.cuda_gemm = r.get_choice("cuda_gemm", c.cuda_gemm, {"cublas", "infergate"});
+  c.cuda_sampling = r.get_bool("cuda_sampling", c.cuda_sampling);
   c.tensor_parallel = r.get_int("tensor_parallel", c.tensor_parallel);
   c.pipeline_parallel = r.get_int("pipeline_parallel", c.pipeline_parallel);
   c.expert_parallel = r.get_int("expert_parallel", c.expert_parallel);
@@ -84,6 +87,12 @@ nlohmann::json engine_config_to_json(const EngineConfig& c) {
                       {"debug", {{"inject_decode_delay_us", c.debug_inject_decode_delay_us}}}};
   // Only multi-rank configs spell out the parallel fields: single-rank workloads keep the
   // resolved form, and so the hash, their committed baselines were measured with.
+  // Likewise the backend: CPU workloads keep their hashes.
+  if (c.on_cuda()) {
+    j["backend"] = c.backend;
+    j["cuda_gemm"] = c.cuda_gemm;
+    j["cuda_sampling"] = c.cuda_sampling;
+  }
   if (c.world_size() > 1) {
     j["tensor_parallel"] = c.tensor_parallel;
     j["pipeline_parallel"] = c.pipeline_parallel;

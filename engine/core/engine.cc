@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "engine/core/clock.h"
+#include "engine/core/executor_registry.h"
 #include "engine/core/local_executor.h"
 #include "engine/core/nvtx_range.h"
-#include "engine/core/parallel_executor_registry.h"
 #include "engine/core/sampler.h"
 #include "engine/kv/kv_cache_storage.h"
 
@@ -52,7 +52,9 @@ Engine::Engine(EngineConfig config, ModelWeights weights)
   sc.eos_token_id = weights_.config.eos_token_id;
   scheduler_ = std::make_unique<Scheduler>(sc, *kv_);
   if (config_.world_size() > 1) {
-    executor_ = make_parallel_executor(weights_, config_, num_blocks);
+    executor_ = make_executor(ExecutorKind::kParallel, weights_, config_, num_blocks);
+  } else if (config_.on_cuda()) {
+    executor_ = make_executor(ExecutorKind::kCuda, weights_, config_, num_blocks);
   } else {
     executor_ = std::make_unique<LocalExecutor>(weights_, num_blocks, config_.block_size,
                                                 config_.kv_cache_dtype, config_.num_threads);
@@ -110,21 +112,22 @@ std::vector<RequestOutput> Engine::step() {
   const SchedulerOutput out = scheduler_->schedule();
   if (out.empty()) return outputs;
   const int64_t t1 = now_ns();
-  const std::vector<float> logits = executor_->execute(out);
+  std::vector<Sequence*> sampling;  // decided before update() advances the sequences
+  for (const ScheduledSequence& s : out.scheduled) {
+    if (s.samples()) sampling.push_back(s.seq);
+  }
+  // A GPU executor samples on the device (its "execute" phase then includes sampling).
+  const bool executor_samples = executor_->samples_itself();
+  std::vector<float> logits;
+  std::vector<int32_t> sampled;
+  if (executor_samples) {
+    sampled = executor_->execute_and_sample(out, draws_for(sampling));
+  } else {
+    logits = executor_->execute(out);
+  }
   inject_decode_delay(out);
   const int64_t t2 = now_ns();
-  std::vector<Sequence*> sampling;  // decided before update() advances the sequences
-  std::vector<int32_t> sampled;
-  {
-    NvtxRange sample_range("sample");
-    const int vocab = weights_.config.vocab_size;
-    for (const ScheduledSequence& s : out.scheduled) {
-      if (!s.samples()) continue;
-      const float* row = logits.data() + sampled.size() * size_t(vocab);
-      sampled.push_back(sample_token(row, vocab, s.seq->params, s.seq->rng));
-      sampling.push_back(s.seq);
-    }
-  }
+  if (!executor_samples) sampled = sample_rows(logits, sampling);
   const int64_t t = now_ns();
   scheduler_->update(out, sampled);
   for (const Sequence* seq : sampling) {
@@ -145,6 +148,30 @@ std::vector<RequestOutput> Engine::step() {
   counters_.sample_ns += t - t2;
   counters_.update_ns += now_ns() - t;
   return outputs;
+}
+
+std::vector<int32_t> Engine::sample_rows(const std::vector<float>& logits,
+                                         const std::vector<Sequence*>& sampling) {
+  NvtxRange range("sample");
+  const int vocab = weights_.config.vocab_size;
+  std::vector<int32_t> sampled;
+  for (Sequence* seq : sampling) {
+    const float* row = logits.data() + sampled.size() * size_t(vocab);
+    sampled.push_back(sample_token(row, vocab, seq->params, seq->rng));
+  }
+  return sampled;
+}
+
+// Each sampling sequence's parameters and draw, consuming its stream exactly as sample_token
+// would: one uniform when temperature > 0, none when greedy.
+std::vector<SamplingDraw> Engine::draws_for(const std::vector<Sequence*>& sampling) {
+  std::vector<SamplingDraw> draws;
+  for (Sequence* seq : sampling) {
+    const SamplingParams& p = seq->params;
+    const double u = p.temperature > 0.0f ? seq->rng.uniform() : 0.0;
+    draws.push_back({p.temperature, p.top_k, p.top_p, u});
+  }
+  return draws;
 }
 
 void Engine::inject_decode_delay(const SchedulerOutput& out) {

@@ -99,6 +99,10 @@ class Engine {
   RequestOutput make_output(const Sequence& seq) const;
   // debug.inject_decode_delay_us, when the step decodes at least one sequence.
   void inject_decode_delay(const SchedulerOutput& out);
+  // Host sampling: one token per sampling sequence from its row of `logits`.
+  std::vector<int32_t> sample_rows(const std::vector<float>& logits,
+                                   const std::vector<Sequence*>& sampling);
+  std::vector<SamplingDraw> draws_for(const std::vector<Sequence*>& sampling);
 
   EngineConfig config_;
   ModelWeights weights_;

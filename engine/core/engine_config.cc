@@ -54,6 +54,13 @@ void EngineConfig::validate() const {
   require(stages_ok, "pipeline_stage_layers",
           std::to_string(pipeline_stage_layers.size()) + " stage(s)",
           "empty (even split) or pipeline_parallel counts, each >= 1");
+  require(backend == "cpu" || backend == "cuda", "backend", backend, "cpu, cuda");
+  require(cuda_gemm == "cublas" || cuda_gemm == "infergate", "cuda_gemm", cuda_gemm,
+          "cublas, infergate");
+  require(!on_cuda() || world_size() == 1, "backend", backend,
+          "cpu when more than one rank is asked for (the cuda backend runs on one GPU)");
+  require(!on_cuda() || weight_dtype != "q8_0", "weight_dtype", weight_dtype,
+          "auto, f32, f16, bf16 with backend cuda (it has no q8_0 GEMM)");
 }
 
 }  // namespace infergate

@@ -31,6 +31,15 @@ struct EngineConfig {
   int num_threads = 0;  // 0: all hardware threads
   uint64_t seed = 0;    // seeds unseeded requests' sampling streams
 
+  // Where the forward runs (docs/cuda.md): "cpu" (kernels/cpu) or "cuda" (one GPU, device 0).
+  std::string backend = "cpu";
+  // The cuda backend's projections: "cublas" (cuBLAS, the default) or "infergate" (our
+  // tensor-core GEMM, which needs f16 or bf16 weights).
+  std::string cuda_gemm = "cublas";
+  // The cuda backend samples on the GPU (only the tokens leave the device); false copies every
+  // sampling row's logits to the host and samples there, as the CPU backend does.
+  bool cuda_sampling = true;
+
   // Distribution over MPI ranks (docs/distributed.md): world size = pipeline_parallel x
   // max(tensor_parallel, expert_parallel); tensor and expert parallelism share one group of
   // ranks per pipeline stage, so each is 1 or that group's size.
@@ -50,6 +59,7 @@ struct EngineConfig {
 
   int parallel_group_size() const { return std::max(tensor_parallel, expert_parallel); }
   int world_size() const { return pipeline_parallel * parallel_group_size(); }
+  bool on_cuda() const { return backend == "cuda"; }
 
   // Throws std::invalid_argument naming the field, its value and what is allowed.
   void validate() const;

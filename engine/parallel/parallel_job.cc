@@ -5,7 +5,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "engine/core/parallel_executor_registry.h"
+#include "engine/core/executor_registry.h"
 #include "engine/model/model_loader.h"
 #include "engine/parallel/batch_plan_codec.h"
 #include "engine/parallel/parallel_executor.h"
@@ -37,14 +37,15 @@ bool launched_under_mpi() {
 ParallelJob::ParallelJob(int* argc, char*** argv) : session_(argc, argv) {
   control_ = std::make_unique<ControlChannel>();
   g_job = this;
-  register_parallel_executor([](const ModelWeights& w, const EngineConfig& c, int blocks) {
-    return std::make_unique<ParallelExecutor>(w, c, blocks);
-  });
+  register_executor(ExecutorKind::kParallel,
+                    [](const ModelWeights& w, const EngineConfig& c, int blocks) {
+                      return std::make_unique<ParallelExecutor>(w, c, blocks);
+                    });
 }
 
 ParallelJob::~ParallelJob() {
   if (!is_worker() && world_size() > 1) control_->send(ControlCommand::kExit);
-  register_parallel_executor(nullptr);
+  register_executor(ExecutorKind::kParallel, nullptr);
   control_.reset();
   g_job = nullptr;
 }

@@ -18,7 +18,7 @@ bool launched_under_mpi();
 class ParallelJob {
  public:
   // Collective. Initializes MPI, opens the control channel, and registers the multi-rank
-  // executor with the engine (parallel_executor_registry.h).
+  // executor with the engine (executor_registry.h).
   ParallelJob(int* argc, char*** argv);
   // Rank 0: tells the workers to exit.
   ~ParallelJob();

@@ -260,6 +260,18 @@ const std::vector<BadCase>& bad_cases() {
        .patch = R"({"target": {"engine": {"pipeline_parallel": 2,
                                            "pipeline_stage_layers": [3, "x"]}}})",
        .expected = {"$.target.engine.pipeline_stage_layers[1]: expected an integer, got \"x\""}},
+      {.label = "backends",
+       .patch = R"({"target": {"engine": {"backend": "tpu"}}})",
+       .expected = {"$.target.engine.backend: \"tpu\" is not allowed", "cpu, cuda"}},
+      {.label = "cuda GEMMs",
+       .patch = R"({"target": {"engine": {"backend": "cuda", "cuda_gemm": "cutlass"}}})",
+       .expected = {"$.target.engine.cuda_gemm: \"cutlass\" is not allowed", "cublas, infergate"}},
+      {.label = "the cuda backend has no q8_0 GEMM",
+       .patch = R"({"target": {"engine": {"backend": "cuda", "weight_dtype": "q8_0"}}})",
+       .expected = {"$.target.engine.weight_dtype", "with backend cuda"}},
+      {.label = "the cuda backend runs on one GPU",
+       .patch = R"({"target": {"engine": {"backend": "cuda", "tensor_parallel": 2}}})",
+       .expected = {"$.target.engine.backend", "the cuda backend runs on one GPU"}},
       {.label = "stage layers for another number of stages",
        .patch = R"({"target": {"engine": {"pipeline_stage_layers": [3, 3]}}})",
        .expected = {"$.target.engine.pipeline_stage_layers", "pipeline_parallel counts"}},
@@ -347,6 +359,8 @@ std::vector<json> good_documents() {
            "chunked_prefill": false, "continuous_batching": false, "max_num_seqs": 4,
            "max_num_batched_tokens": 4096, "max_model_len": 1024, "kv_cache_bytes": 1048576,
            "num_kv_blocks": 64, "num_threads": 2, "seed": 9}}})"),
+      base_with(R"({"target": {"engine": {"backend": "cuda", "cuda_gemm": "infergate",
+                                          "weight_dtype": "bf16"}}})"),
   };
 }
 
@@ -406,6 +420,19 @@ TEST_CASE("every engine switch is read into EngineConfig") {
   CHECK(c.num_kv_blocks == 64);
   CHECK(c.num_threads == 2);
   CHECK(c.seed == 9);
+}
+
+TEST_CASE("only cuda workloads spell out the backend, so CPU hashes stay put") {
+  const Workload cpu = parse_workload(json::parse(kBase), "w");
+  CHECK(!cpu.resolved["target"]["engine"].contains("backend"));
+  CHECK(parse_workload(base_with(R"({"target": {"engine": {"backend": "cpu"}}})"), "w").hash ==
+        cpu.hash);
+  const Workload gpu =
+      parse_workload(base_with(R"({"target": {"engine": {"backend": "cuda"}}})"), "w");
+  CHECK(gpu.resolved["target"]["engine"]["backend"] == "cuda");
+  CHECK(gpu.resolved["target"]["engine"]["cuda_gemm"] == "cublas");
+  CHECK(gpu.resolved["target"]["engine"]["cuda_sampling"] == true);
+  CHECK(gpu.hash != cpu.hash);
 }
 
 TEST_CASE("equal semantics give equal resolved JSON and hash") {

@@ -1,0 +1,88 @@
+#include "engine/cuda/cuda_executor.h"
+
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+
+#include "engine/core/batch_builder.h"
+#include "engine/core/executor_registry.h"
+#include "engine/cuda/cuda_transformer.h"
+#include "engine/cuda/device_kv_cache.h"
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/device.h"
+
+namespace infergate {
+
+namespace {
+
+// The stream every step is queued on; destroyed after the model and cache that use it.
+class OwnedStream {
+ public:
+  OwnedStream() { INFERGATE_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~OwnedStream() { cudaStreamDestroy(s_); }
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+class CudaExecutor final : public Executor {
+ public:
+  CudaExecutor(const ModelWeights& weights, const EngineConfig& config, int num_kv_blocks)
+      : block_size_(config.block_size),
+        samples_(config.cuda_sampling),
+        cache_(weights.config, num_kv_blocks, config.block_size, config.kv_cache_dtype),
+        model_(weights,
+               config.cuda_gemm == "infergate" ? cuda::GemmChoice::kInfergate
+                                               : cuda::GemmChoice::kCublas,
+               stream_.get()) {}
+
+  std::vector<float> execute(const SchedulerOutput& out) override {
+    return model_.forward(build_batch(out, block_size_), cache_);
+  }
+
+  bool samples_itself() const override { return samples_; }
+
+  std::vector<int32_t> execute_and_sample(const SchedulerOutput& out,
+                                          const std::vector<SamplingDraw>& draws) override {
+    std::vector<cuda::DeviceSamplingParams> params;
+    for (const SamplingDraw& d : draws) {
+      params.push_back({d.temperature, d.top_k, d.top_p, d.uniform});
+    }
+    return model_.forward_and_sample(build_batch(out, block_size_), cache_, params);
+  }
+
+  MemoryLedger memory() const override {
+    MemoryLedger m;
+    m.weights_bytes = model_.weight_bytes();
+    m.kv_cache_bytes = cache_.nbytes();
+    m.workspace_bytes = model_.workspace_bytes();
+    return m;
+  }
+
+ private:
+  int block_size_;
+  bool samples_;
+  OwnedStream stream_;
+  cuda::DeviceKvCache cache_;
+  cuda::CudaTransformer model_;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_cuda_executor(const ModelWeights& weights,
+                                             const EngineConfig& config, int num_kv_blocks) {
+  std::string why;
+  if (cuda::cuda_device_count(&why) == 0) {
+    throw std::runtime_error("backend \"cuda\": no CUDA device is usable here (" + why +
+                             "); use backend \"cpu\" on this machine");
+  }
+  INFERGATE_CUDA_CHECK(cudaSetDevice(0));
+  return std::make_unique<CudaExecutor>(weights, config, num_kv_blocks);
+}
+
+void register_cuda_executor() { register_executor(ExecutorKind::kCuda, make_cuda_executor); }
+
+}  // namespace infergate

@@ -1,0 +1,67 @@
+#include "engine/cuda/device_model.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "kernels/cuda/moe_routing.h"
+
+namespace infergate::cuda {
+
+namespace {
+
+size_t bytes_of(const DeviceBuffer<float>& b) { return b.size() * sizeof(float); }
+
+size_t layer_bytes(const DeviceLayer& l) {
+  size_t total = l.qkv.data.bytes() + l.o.data.bytes() + l.ffn.nbytes() + l.router.data.bytes() +
+                 l.shared_expert.nbytes();
+  for (const DeviceBuffer<float>* b : {&l.attn_norm, &l.ffn_norm, &l.bq, &l.bk, &l.bv}) {
+    total += bytes_of(*b);
+  }
+  for (const DeviceFfn& e : l.experts) total += e.nbytes();
+  return total;
+}
+
+void require_routable(const ModelConfig& c) {
+  if (c.is_moe() && c.moe.num_experts > kMoeMaxExperts) {
+    throw std::invalid_argument("backend \"cuda\": the model has " +
+                                std::to_string(c.moe.num_experts) +
+                                " experts; the GPU router handles at most " +
+                                std::to_string(kMoeMaxExperts) + " (use backend \"cpu\")");
+  }
+}
+
+DeviceLayer upload_layer(const LayerWeights& l) {
+  DeviceLayer d;
+  d.attn_norm = upload_f32(l.attn_norm);
+  d.ffn_norm = upload_f32(l.ffn_norm);
+  d.bq = upload_f32(l.bq);
+  d.bk = upload_f32(l.bk);
+  d.bv = upload_f32(l.bv);
+  d.qkv = upload_matrix({&l.wq, &l.wk, &l.wv});
+  d.o = upload_matrix({&l.wo});
+  d.ffn = upload_ffn(l.ffn);
+  d.router = upload_matrix({&l.router});
+  for (const FfnWeights& e : l.experts) d.experts.push_back(upload_ffn(e));
+  d.shared_expert = upload_ffn(l.shared_expert);
+  return d;
+}
+
+}  // namespace
+
+size_t DeviceModel::nbytes() const {
+  size_t total = bytes_of(embed) + bytes_of(final_norm) + lm_head.data.bytes();
+  for (const DeviceLayer& l : layers) total += layer_bytes(l);
+  return total;
+}
+
+DeviceModel upload_model(const ModelWeights& w) {
+  require_routable(w.config);
+  DeviceModel m;
+  m.embed = upload_f32(w.embed);
+  m.final_norm = upload_f32(w.final_norm);
+  for (const LayerWeights& l : w.layers) m.layers.push_back(upload_layer(l));
+  m.lm_head = upload_matrix({&w.output_weight()});
+  return m;
+}
+
+}  // namespace infergate::cuda

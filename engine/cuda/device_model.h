@@ -1,0 +1,36 @@
+// A model's weights on the GPU: projections fused as the CPU forward packs them (q|k|v,
+// gate|up) in the dtype the GEMM reads; norms, biases, the embedding table and the MoE router
+// in fp32.
+#pragma once
+
+#include <vector>
+
+#include "engine/cuda/device_ffn.h"
+#include "engine/cuda/device_matrix.h"
+#include "engine/model/model_weights.h"
+
+namespace infergate::cuda {
+
+struct DeviceLayer {
+  DeviceBuffer<float> attn_norm, ffn_norm, bq, bk, bv;
+  DeviceMatrix qkv, o;
+  DeviceFfn ffn;        // dense models
+  DeviceMatrix router;  // MoE: [num_experts, hidden], fp32
+  std::vector<DeviceFfn> experts;
+  DeviceFfn shared_expert;  // optional
+};
+
+struct DeviceModel {
+  DeviceBuffer<float> embed;  // [vocab, hidden], fp32 as the CPU's lookup produces it
+  DeviceBuffer<float> final_norm;
+  std::vector<DeviceLayer> layers;
+  DeviceMatrix lm_head;  // the embedding table again when tied
+
+  size_t nbytes() const;
+};
+
+// Throws std::invalid_argument naming what the GPU kernels cannot run (more experts than the
+// router kernel holds).
+DeviceModel upload_model(const ModelWeights& weights);
+
+}  // namespace infergate::cuda

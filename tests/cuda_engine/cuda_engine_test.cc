@@ -1,0 +1,195 @@
+// The cuda backend against the CPU one. Forward level: the same batches (fresh prefills, a
+// chunk over a cached prefix, decodes; blocks out of order) through both forwards, logits
+// compared step by step. Engine level: greedy tokens of the `tiny` preset in fp32 are the same.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "engine/core/engine.h"
+#include "engine/cuda/cuda_executor.h"
+#include "engine/cuda/cuda_transformer.h"
+#include "engine/kv/kv_cache_storage.h"
+#include "engine/model/synthetic_model.h"
+#include "engine/model/transformer.h"
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/device.h"
+#include "tests/cuda/cuda_test_util.h"
+
+namespace infergate {
+
+namespace {
+
+constexpr int kBlockSize = 16;
+constexpr int kNumBlocks = 12;
+
+// One sequence of a step: all its tokens so far, how many are cached, its (scattered) blocks.
+struct SeqSpec {
+  std::vector<int32_t> tokens;
+  int64_t cached = 0;
+  std::vector<int32_t> blocks;
+};
+
+// The step that runs every sequence's uncached tokens; each sequence's last row is sampled.
+BatchInput batch_of(const std::vector<SeqSpec>& seqs) {
+  BatchInput b;
+  for (const SeqSpec& s : seqs) {
+    AttentionSequence a;
+    a.query_start = b.num_tokens();
+    a.query_len = int64_t(s.tokens.size()) - s.cached;
+    a.context_len = int64_t(s.tokens.size());
+    a.block_table = s.blocks.data();
+    for (int64_t p = s.cached; p < a.context_len; ++p) {
+      b.token_ids.push_back(s.tokens[size_t(p)]);
+      b.positions.push_back(int32_t(p));
+      b.slot_mapping.push_back(int64_t(s.blocks[size_t(p / kBlockSize)]) * kBlockSize +
+                               p % kBlockSize);
+    }
+    b.sequences.push_back(a);
+    b.logits_rows.push_back(b.num_tokens() - 1);
+  }
+  return b;
+}
+
+std::vector<int32_t> tokens(int count, int salt) {
+  std::vector<int32_t> t;
+  for (int i = 0; i < count; ++i) t.push_back(int32_t((i * 37 + salt * 101) % 500 + 3));
+  return t;
+}
+
+// Two steps through the CPU and GPU forwards, logits within `tolerance` after each.
+void check_forward(const ModelWeights& weights, DType kv_dtype, cuda::GemmChoice gemm,
+                   double tolerance) {
+  ThreadPool pool(2);
+  Transformer cpu(weights, pool);
+  KvCacheStorage cpu_cache(weights.config, kNumBlocks, kBlockSize, kv_dtype);
+  testing::TestStream stream;
+  cuda::CudaTransformer gpu(weights, gemm, stream.get());
+  cuda::DeviceKvCache gpu_cache(weights.config, kNumBlocks, kBlockSize, kv_dtype);
+
+  // Step 1: two fresh prompts. Step 2: a decode, a chunk over a cached prefix, a new
+  // one-token prompt (a decode-shaped prefill).
+  std::vector<SeqSpec> step1 = {{tokens(37, 1), 0, {5, 2, 9}}, {tokens(5, 2), 0, {0, 7}}};
+  std::vector<SeqSpec> step2 = {
+      {tokens(38, 1), 37, {5, 2, 9}}, {tokens(25, 2), 5, {0, 7}}, {tokens(1, 3), 0, {3}}};
+  for (const auto* step : {&step1, &step2}) {
+    const BatchInput batch = batch_of(*step);
+    const std::vector<float> expected = cpu.forward(batch, cpu_cache);
+    const std::vector<float> actual = gpu.forward(batch, gpu_cache);
+    CHECK(testing::relative_error(actual, expected) < tolerance);
+  }
+}
+
+ModelWeights tiny_weights() {
+  ModelConfig c = preset_config("tiny");
+  c.vocab_size = 512;  // the forward tests need the shape, not 32000 logits per row
+  c.num_kv_heads = 2;  // grouped-query attention
+  return make_synthetic_model(c, 7);
+}
+
+}  // namespace
+
+TEST_CASE("cuda: the forward's logits match the CPU's in fp32, over paged KV") {
+  check_forward(tiny_weights(), DType::kF32, cuda::GemmChoice::kCublas, 1e-4);
+}
+
+TEST_CASE("cuda: bf16 and f16 KV caches give the CPU's logits with the same cache dtype") {
+  check_forward(tiny_weights(), DType::kBF16, cuda::GemmChoice::kCublas, 1e-3);
+  check_forward(tiny_weights(), DType::kF16, cuda::GemmChoice::kCublas, 1e-3);
+}
+
+TEST_CASE("cuda: bf16 weights: logits within bf16 tolerance, with cuBLAS and with our GEMM") {
+  // The GPU also rounds the activations to bf16 for the GEMM; the CPU keeps them fp32.
+  ModelWeights w = tiny_weights();
+  w.apply_weight_dtype("bf16");
+  check_forward(w, DType::kF32, cuda::GemmChoice::kCublas, 2e-2);
+  check_forward(w, DType::kF32, cuda::GemmChoice::kInfergate, 2e-2);
+}
+
+TEST_CASE("cuda: our GEMM is refused for fp32 weights, naming the setting") {
+  testing::TestStream stream;
+  CHECK_THROWS_WITH(
+      cuda::CudaTransformer(tiny_weights(), cuda::GemmChoice::kInfergate, stream.get()),
+      Catch::Contains("cuda_gemm = infergate"));
+}
+
+TEST_CASE("cuda: greedy tokens of the tiny preset equal the CPU engine's in fp32") {
+  std::vector<std::vector<int32_t>> prompts;
+  for (int i = 0; i < 12; ++i) {
+    std::vector<int32_t> p = tokens(20, 9);  // a shared prefix longer than a block
+    const std::vector<int32_t> tail = tokens(1 + (i * 7) % 23, i);
+    p.insert(p.end(), tail.begin(), tail.end());
+    prompts.push_back(p);
+  }
+  SamplingParams greedy;
+  greedy.max_tokens = 12;
+  greedy.ignore_eos = true;
+  register_cuda_executor();  // as the infergate binary's main() does
+  auto run = [&](const std::string& backend) {
+    EngineConfig c;
+    c.backend = backend;
+    c.num_threads = 2;
+    c.max_num_batched_tokens = 48;  // chunked prefills mixed with decodes
+    Engine engine(c, make_synthetic_model(preset_config("tiny"), 3));
+    std::vector<std::vector<int32_t>> out;
+    for (const GenerateResult& r : engine.generate(prompts, greedy)) out.push_back(r.token_ids);
+    if (backend == "cuda") {
+      const MemoryLedger m = engine.stats().memory;
+      CHECK(m.weights_bytes > 0);
+      CHECK(m.kv_cache_bytes > 0);
+      CHECK(m.workspace_bytes > 0);
+    }
+    return out;
+  };
+  const auto expected = run("cpu");
+  CHECK(run("cuda") == expected);
+}
+
+TEST_CASE("cuda: sampling on the GPU draws the host sampler's tokens from the same seeds") {
+  register_cuda_executor();
+  std::vector<std::vector<int32_t>> prompts;
+  for (int i = 0; i < 8; ++i) prompts.push_back(tokens(5 + 3 * i, i));
+  auto run = [&](bool on_device, float temperature) {
+    EngineConfig c;
+    c.backend = "cuda";
+    c.cuda_sampling = on_device;
+    Engine engine(c, make_synthetic_model(preset_config("tiny"), 4));
+    std::vector<std::vector<int32_t>> out;
+    for (size_t i = 0; i < prompts.size(); ++i) {
+      SamplingParams p;
+      p.max_tokens = 10;
+      p.ignore_eos = true;
+      p.temperature = temperature;
+      p.top_k = i % 2 ? 40 : 0;
+      p.top_p = i % 3 ? 0.9f : 1.0f;
+      p.seed = 100 + i;
+      out.push_back(engine.generate({prompts[i]}, p)[0].token_ids);
+    }
+    return out;
+  };
+  // Only a draw within rounding (~1e-7) of a boundary could differ: none is expected in 80.
+  CHECK(run(true, 0.8f) == run(false, 0.8f));
+  CHECK(run(true, 0.0f) == run(false, 0.0f));
+}
+
+TEST_CASE("cuda: mixture-of-experts logits match the CPU's, with and without a shared expert") {
+  ModelConfig c = preset_config("moe-tiny");
+  c.vocab_size = 512;
+  check_forward(make_synthetic_model(c, 5), DType::kF32, cuda::GemmChoice::kCublas, 1e-4);
+  c.moe.shared_expert_intermediate_size = 96;
+  check_forward(make_synthetic_model(c, 6), DType::kF32, cuda::GemmChoice::kCublas, 1e-4);
+}
+
+TEST_CASE("cuda: more experts than the GPU router holds are refused by name") {
+  ModelConfig c = preset_config("moe-tiny");
+  c.vocab_size = 64;
+  c.num_layers = 1;
+  c.moe.num_experts = 300;
+  c.moe.expert_intermediate_size = 8;  // small: only the router is tested
+  testing::TestStream stream;
+  CHECK_THROWS_WITH(
+      cuda::CudaTransformer(make_synthetic_model(c, 1), cuda::GemmChoice::kCublas, stream.get()),
+      Catch::Contains("at most 256"));
+}
+
+}  // namespace infergate
