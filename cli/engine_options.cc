@@ -56,6 +56,7 @@ void add_engine_options(po::options_description& desc, EngineConfig& c, std::str
       "cuda-gemm", po::value(&c.cuda_gemm)->default_value(c.cuda_gemm),
       "cuda backend's GEMM: cublas | infergate (ours; f16/bf16 weights)")(
       "host-sampling", "cuda backend: copy logits to the host and sample there")(
+      "cuda-graphs", "cuda backend: replay decode steps from CUDA graphs")(
       "tensor-parallel", po::value(&c.tensor_parallel)->default_value(1),
       "ranks splitting each layer (Megatron); run under mpirun")(
       "pipeline-parallel", po::value(&c.pipeline_parallel)->default_value(1),
@@ -78,6 +79,7 @@ void apply_engine_switches(const po::variables_map& vm, EngineConfig& c,
   if (vm.count("no-chunked-prefill")) c.chunked_prefill = false;
   if (vm.count("static-batching")) c.continuous_batching = false;
   if (vm.count("host-sampling")) c.cuda_sampling = false;
+  if (vm.count("cuda-graphs")) c.cuda_graphs = true;
   if (vm.count("pipeline-layers")) {
     c.pipeline_stage_layers =
         parse_int_list(vm["pipeline-layers"].as<std::string>(), "--pipeline-layers");

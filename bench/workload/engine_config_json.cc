@@ -48,6 +48,7 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
   c.backend = r.get_choice("backend", c.backend, {"cpu", "cuda"});
   c.cuda_gemm = r.get_choice("cuda_gemm", c.cuda_gemm, {"cublas", "infergate"});
   c.cuda_sampling = r.get_bool("cuda_sampling", c.cuda_sampling);
+  c.cuda_graphs = r.get_bool("cuda_graphs", c.cuda_graphs);
   c.tensor_parallel = r.get_int("tensor_parallel", c.tensor_parallel);
   c.pipeline_parallel = r.get_int("pipeline_parallel", c.pipeline_parallel);
   c.expert_parallel = r.get_int("expert_parallel", c.expert_parallel);
@@ -92,6 +93,7 @@ nlohmann::json engine_config_to_json(const EngineConfig& c) {
     j["backend"] = c.backend;
     j["cuda_gemm"] = c.cuda_gemm;
     j["cuda_sampling"] = c.cuda_sampling;
+    j["cuda_graphs"] = c.cuda_graphs;
   }
   if (c.world_size() > 1) {
     j["tensor_parallel"] = c.tensor_parallel;

@@ -59,6 +59,7 @@ void EngineConfig::validate() const {
           "cublas, infergate");
   require(!on_cuda() || world_size() == 1, "backend", backend,
           "cpu when more than one rank is asked for (the cuda backend runs on one GPU)");
+  require(!cuda_graphs || on_cuda(), "cuda_graphs", "true", "false unless backend is cuda");
   require(!on_cuda() || weight_dtype != "q8_0", "weight_dtype", weight_dtype,
           "auto, f32, f16, bf16 with backend cuda (it has no q8_0 GEMM)");
 }

@@ -39,6 +39,9 @@ struct EngineConfig {
   // The cuda backend samples on the GPU (only the tokens leave the device); false copies every
   // sampling row's logits to the host and samples there, as the CPU backend does.
   bool cuda_sampling = true;
+  // The cuda backend replays decode steps from CUDA graphs, one per padded batch size (dense
+  // models only; docs/cuda.md).
+  bool cuda_graphs = false;
 
   // Distribution over MPI ranks (docs/distributed.md): world size = pipeline_parallel x
   // max(tensor_parallel, expert_parallel); tensor and expert parallelism share one group of

@@ -28,6 +28,11 @@ class OwnedStream {
   cudaStream_t s_ = nullptr;
 };
 
+cuda::CudaGraphSettings graph_settings(const ModelConfig& model, const EngineConfig& c) {
+  if (!c.cuda_graphs) return {};
+  return {c.max_num_seqs, c.max_model_len > 0 ? c.max_model_len : model.max_position_embeddings};
+}
+
 class CudaExecutor final : public Executor {
  public:
   CudaExecutor(const ModelWeights& weights, const EngineConfig& config, int num_kv_blocks)
@@ -37,7 +42,7 @@ class CudaExecutor final : public Executor {
         model_(weights,
                config.cuda_gemm == "infergate" ? cuda::GemmChoice::kInfergate
                                                : cuda::GemmChoice::kCublas,
-               stream_.get()) {}
+               stream_.get(), graph_settings(weights.config, config)) {}
 
   std::vector<float> execute(const SchedulerOutput& out) override {
     return model_.forward(build_batch(out, block_size_), cache_);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
+#include "engine/core/batch_padding.h"
 #include "engine/core/nvtx_range.h"
 #include "kernels/cuda/attention_decode.h"
 #include "kernels/cuda/attention_prefill.h"
@@ -28,9 +30,18 @@ void download(const T* device, std::vector<T>& host, cudaStream_t stream) {
 
 }  // namespace
 
-CudaTransformer::CudaTransformer(const ModelWeights& weights, GemmChoice gemm, cudaStream_t stream)
+CudaTransformer::CudaTransformer(const ModelWeights& weights, GemmChoice gemm, cudaStream_t stream,
+                                 CudaGraphSettings graphs)
     : config_(weights.config), stream_(stream), model_(upload_model(weights)), gemm_(gemm, stream) {
   gemm_.require_supported(model_.lm_head);
+  if (graphs.max_batch <= 0) return;
+  if (config_.is_moe()) {
+    throw std::invalid_argument(
+        "engine config: cuda_graphs = true (allowed: false for mixture-of-experts models, whose "
+        "layers wait for the expert counts on the host mid-step)");
+  }
+  graphs_ = std::make_unique<DecodeGraphs>(graphs.max_batch);
+  graph_context_bound_ = graphs.max_context_len;
 }
 
 size_t CudaTransformer::workspace_bytes() const {
@@ -42,6 +53,12 @@ size_t CudaTransformer::workspace_bytes() const {
     total += b->bytes();
   }
   return total;
+}
+
+// The buffers a graph's kernels read or write (sampling runs after the graph): grow-only, so
+// their total changes exactly when one of them moved.
+size_t CudaTransformer::graph_buffer_bytes() const {
+  return workspace_bytes() - s_.sample_workspace.bytes() - s_.tokens.bytes() - s_.sampling.bytes();
 }
 
 void CudaTransformer::grow(int64_t n, int64_t logits_rows) {
@@ -57,10 +74,25 @@ void CudaTransformer::grow(int64_t n, int64_t logits_rows) {
 }
 
 void CudaTransformer::compute_logits(const BatchInput& batch, DeviceKvCache& cache) {
+  const int block_size = cache.layer(0).block_size;
+  const int64_t size =
+      graphs_ && is_decode_only(batch) ? graphs_->size_for(int64_t(batch.sequences.size())) : 0;
+  if (size == 0) {  // eager
+    const int64_t n = batch.num_tokens(), rows = int64_t(batch.logits_rows.size());
+    grow(n, rows);
+    inputs_.upload(batch, block_size, stream_);
+    run_forward(n, rows, cache);
+    return;
+  }
+  grow(size, size);
+  inputs_.upload(pad_decode_batch(batch, size), block_size, stream_, graph_context_bound_);
+  graphs_->run(
+      size, stream_, [&] { run_forward(size, size, cache); },
+      [this] { return graph_buffer_bytes(); });
+}
+
+void CudaTransformer::run_forward(int64_t n, int64_t rows, DeviceKvCache& cache) {
   const ModelConfig& c = config_;
-  const int64_t n = batch.num_tokens(), rows = int64_t(batch.logits_rows.size());
-  grow(n, rows);
-  inputs_.upload(batch, cache.layer(0).block_size, stream_);
   embedding_lookup(model_.embed.data(), c.vocab_size, c.hidden_size, 0, inputs_.token_ids(), n,
                    s_.x.data(), stream_);
   rms_norm(s_.x.data(), model_.layers[0].attn_norm.data(), n, c.hidden_size, c.rms_norm_eps,

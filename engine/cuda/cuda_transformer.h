@@ -9,8 +9,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "engine/cuda/decode_graphs.h"
 #include "engine/cuda/device_ffn.h"
 #include "engine/cuda/device_gemm.h"
 #include "engine/cuda/device_kv_cache.h"
@@ -24,10 +26,18 @@
 
 namespace infergate::cuda {
 
+// CUDA graphs of decode steps (decode_graphs.h): off unless max_batch > 0.
+struct CudaGraphSettings {
+  int max_batch = 0;            // the engine's max_num_seqs
+  int64_t max_context_len = 0;  // the engine's max_model_len: every replay's context bound
+};
+
 class CudaTransformer {
  public:
-  // Uploads the weights. Throws std::invalid_argument when `gemm` cannot run these weights.
-  CudaTransformer(const ModelWeights& weights, GemmChoice gemm, cudaStream_t stream);
+  // Uploads the weights. Throws std::invalid_argument when `gemm` cannot run these weights, or
+  // graphs are asked for a mixture-of-experts model (its layers wait on the host mid-step).
+  CudaTransformer(const ModelWeights& weights, GemmChoice gemm, cudaStream_t stream,
+                  CudaGraphSettings graphs = {});
 
   // Logits [logits_rows.size(), vocab] on the host; the K/V of the batch land in `cache`.
   std::vector<float> forward(const BatchInput& batch, DeviceKvCache& cache);
@@ -37,6 +47,8 @@ class CudaTransformer {
                                           const std::vector<DeviceSamplingParams>& params);
   size_t weight_bytes() const { return model_.nbytes(); }
   size_t workspace_bytes() const;
+  // Decode steps replayed from a CUDA graph so far (0 without graphs).
+  int64_t graph_replays() const { return graphs_ ? graphs_->replays() : 0; }
 
  private:
   struct Scratch {
@@ -46,8 +58,11 @@ class CudaTransformer {
     GrowableDeviceBuffer<DeviceSamplingParams> sampling;
   };
   void grow(int64_t num_tokens, int64_t logits_rows);
-  // Everything up to the logits, left in s_.logits.
+  size_t graph_buffer_bytes() const;
+  // Everything up to the logits, left in s_.logits (a padded graph step's real rows first).
   void compute_logits(const BatchInput& batch, DeviceKvCache& cache);
+  // The step's kernels after its inputs are on the device: n tokens, `rows` rows to sample.
+  void run_forward(int64_t n, int64_t rows, DeviceKvCache& cache);
   void attention_block(int layer, int64_t n, DeviceKvCache& cache);
   void attention(int layer, DeviceKvCache& cache);
   void ffn_block(int layer, int64_t n);
@@ -61,6 +76,8 @@ class CudaTransformer {
   DeviceMoe moe_;
   DeviceStepInputs inputs_;
   Scratch s_;
+  std::unique_ptr<DecodeGraphs> graphs_;
+  int64_t graph_context_bound_ = 0;
 };
 
 }  // namespace infergate::cuda

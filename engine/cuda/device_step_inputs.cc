@@ -44,7 +44,8 @@ std::vector<int32_t> narrowed(const std::vector<int64_t>& rows) {
 
 }  // namespace
 
-void DeviceStepInputs::upload(const BatchInput& batch, int block_size, cudaStream_t stream) {
+void DeviceStepInputs::upload(const BatchInput& batch, int block_size, cudaStream_t stream,
+                              int64_t decode_context_bound) {
   token_ids_.upload(batch.token_ids, stream);
   positions_.upload(batch.positions, stream);
   slots_.upload(batch.slot_mapping, stream);
@@ -55,6 +56,7 @@ void DeviceStepInputs::upload(const BatchInput& batch, int block_size, cudaStrea
     (s.query_len == 1 ? decodes : prefills).add(s, block_size, tables);
   }
   const int32_t* dtables = block_tables_.upload(tables, stream);
+  decodes.max_context_len = std::max(decodes.max_context_len, decode_context_bound);
   decodes_ = describe(decodes, decode_seqs_.upload(decodes.seqs, stream), dtables);
   prefills_ = describe(prefills, prefill_seqs_.upload(prefills.seqs, stream), dtables);
 }

@@ -15,8 +15,11 @@ namespace infergate::cuda {
 
 class DeviceStepInputs {
  public:
-  // Queues the copies on `stream`; the buffers keep their size across steps.
-  void upload(const BatchInput& batch, int block_size, cudaStream_t stream);
+  // Queues the copies on `stream`; the buffers keep their size across steps. A CUDA graph's
+  // steps pass `decode_context_bound` (at least every context), so the decode kernel's grid and
+  // workspace, which follow max_context_len, are the same on every replay.
+  void upload(const BatchInput& batch, int block_size, cudaStream_t stream,
+              int64_t decode_context_bound = 0);
 
   const int32_t* token_ids() const { return token_ids_.data(); }
   const int32_t* positions() const { return positions_.data(); }

@@ -162,6 +162,7 @@ CublasGemm::CublasGemm() {
     INFERGATE_CUBLAS_CHECK(cublasCreate(&handle_));
     INFERGATE_CUBLAS_CHECK(cublasLtCreate(&lt_handle_));
     lt_workspace_ = DeviceBytes(kLtWorkspaceBytes);
+    workspace_ = DeviceBytes(kLtWorkspaceBytes);
     lt_cache_ = std::make_unique<LtCache>();
   } catch (...) {
     release();  // the destructor does not run for a half-built object
@@ -185,6 +186,9 @@ void CublasGemm::gemm(const void* x, const void* w, GemmDType dtype, float* y, i
   const cudaDataType_t in = cuda_type(dtype);
   const float alpha = 1.0f, beta = 0.0f;
   INFERGATE_CUBLAS_CHECK(cublasSetStream(handle_, stream));
+  // A workspace of our own (cublasSetStream resets it to cuBLAS's pool): cuBLAS then never
+  // allocates while a CUDA graph is being captured.
+  INFERGATE_CUBLAS_CHECK(cublasSetWorkspace(handle_, workspace_.data(), workspace_.bytes()));
   // Column-major y^T [n x m] = w [k x n]^T * x^T [k x m]: no copies of row-major data.
   INFERGATE_CUBLAS_CHECK(cublasGemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, d.n, d.m, d.k, &alpha, w,
                                       in, d.k, x, in, d.k, &beta, y, CUDA_R_32F, d.n,

@@ -49,6 +49,7 @@ class CublasGemm {
   cublasHandle_t handle_ = nullptr;
   cublasLtHandle_t lt_handle_ = nullptr;
   DeviceBytes lt_workspace_;
+  DeviceBytes workspace_;  // cuBLAS's own: never allocated inside a CUDA graph capture
   std::unique_ptr<LtCache> lt_cache_;
 };
 

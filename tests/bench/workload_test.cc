@@ -266,6 +266,9 @@ const std::vector<BadCase>& bad_cases() {
       {.label = "cuda GEMMs",
        .patch = R"({"target": {"engine": {"backend": "cuda", "cuda_gemm": "cutlass"}}})",
        .expected = {"$.target.engine.cuda_gemm: \"cutlass\" is not allowed", "cublas, infergate"}},
+      {.label = "CUDA graphs need the cuda backend",
+       .patch = R"({"target": {"engine": {"cuda_graphs": true}}})",
+       .expected = {"$.target.engine.cuda_graphs", "false unless backend is cuda"}},
       {.label = "the cuda backend has no q8_0 GEMM",
        .patch = R"({"target": {"engine": {"backend": "cuda", "weight_dtype": "q8_0"}}})",
        .expected = {"$.target.engine.weight_dtype", "with backend cuda"}},
@@ -432,6 +435,7 @@ TEST_CASE("only cuda workloads spell out the backend, so CPU hashes stay put") {
   CHECK(gpu.resolved["target"]["engine"]["backend"] == "cuda");
   CHECK(gpu.resolved["target"]["engine"]["cuda_gemm"] == "cublas");
   CHECK(gpu.resolved["target"]["engine"]["cuda_sampling"] == true);
+  CHECK(gpu.resolved["target"]["engine"]["cuda_graphs"] == false);
   CHECK(gpu.hash != cpu.hash);
 }
 

@@ -125,9 +125,10 @@ TEST_CASE("cuda: greedy tokens of the tiny preset equal the CPU engine's in fp32
   greedy.max_tokens = 12;
   greedy.ignore_eos = true;
   register_cuda_executor();  // as the infergate binary's main() does
-  auto run = [&](const std::string& backend) {
+  auto run = [&](const std::string& backend, bool graphs) {
     EngineConfig c;
     c.backend = backend;
+    c.cuda_graphs = graphs;
     c.num_threads = 2;
     c.max_num_batched_tokens = 48;  // chunked prefills mixed with decodes
     Engine engine(c, make_synthetic_model(preset_config("tiny"), 3));
@@ -141,8 +142,35 @@ TEST_CASE("cuda: greedy tokens of the tiny preset equal the CPU engine's in fp32
     }
     return out;
   };
-  const auto expected = run("cpu");
-  CHECK(run("cuda") == expected);
+  const auto expected = run("cpu", false);
+  CHECK(run("cuda", false) == expected);
+  CHECK(run("cuda", true) == expected);  // decode steps replayed from CUDA graphs
+}
+
+TEST_CASE("cuda: decode steps replayed from CUDA graphs give the eager steps' logits") {
+  const ModelWeights w = tiny_weights();
+  testing::TestStream stream;
+  cuda::CudaTransformer eager(w, cuda::GemmChoice::kCublas, stream.get());
+  cuda::CudaTransformer graphed(w, cuda::GemmChoice::kCublas, stream.get(), {8, 256});
+  cuda::DeviceKvCache eager_cache(w.config, kNumBlocks, kBlockSize, DType::kF32);
+  cuda::DeviceKvCache graphed_cache(w.config, kNumBlocks, kBlockSize, DType::kF32);
+  std::vector<SeqSpec> seqs = {
+      {tokens(9, 1), 0, {5, 2}}, {tokens(17, 2), 0, {0, 7}}, {tokens(3, 3), 0, {3}}};
+  // A prefill (eager in both), then decodes of 3 sequences padded to 4: the first runs eagerly,
+  // the second is captured, the rest replay.
+  for (int step = 0; step < 6; ++step) {
+    if (step > 0) {
+      for (SeqSpec& s : seqs) {
+        s.cached = int64_t(s.tokens.size());
+        s.tokens.push_back(int32_t(40 + step));
+      }
+    }
+    const BatchInput batch = batch_of(seqs);
+    const std::vector<float> expected = eager.forward(batch, eager_cache);
+    INFO("step " << step);
+    CHECK(testing::relative_error(graphed.forward(batch, graphed_cache), expected) < 1e-5);
+  }
+  CHECK(graphed.graph_replays() == 4);
 }
 
 TEST_CASE("cuda: sampling on the GPU draws the host sampler's tokens from the same seeds") {
@@ -178,6 +206,10 @@ TEST_CASE("cuda: mixture-of-experts logits match the CPU's, with and without a s
   check_forward(make_synthetic_model(c, 5), DType::kF32, cuda::GemmChoice::kCublas, 1e-4);
   c.moe.shared_expert_intermediate_size = 96;
   check_forward(make_synthetic_model(c, 6), DType::kF32, cuda::GemmChoice::kCublas, 1e-4);
+  testing::TestStream stream;  // its layers wait on the host mid-step: no graphs
+  CHECK_THROWS_WITH(cuda::CudaTransformer(make_synthetic_model(c, 6), cuda::GemmChoice::kCublas,
+                                          stream.get(), {8, 256}),
+                    Catch::Contains("cuda_graphs = true"));
 }
 
 TEST_CASE("cuda: more experts than the GPU router holds are refused by name") {
