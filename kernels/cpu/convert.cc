@@ -32,30 +32,6 @@ float f16_to_f32(uint16_t h) {
   return f;
 }
 
-uint16_t f32_to_f16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint16_t sign = uint16_t((x >> 16) & 0x8000u);
-  const uint32_t abs = x & 0x7fffffffu;
-  if (abs > 0x7f800000u) return sign | 0x7e00u;   // NaN
-  if (abs >= 0x477ff000u) return sign | 0x7c00u;  // overflow (rounds to inf)
-  if (abs < 0x38800000u) {                        // subnormal or zero in f16
-    if (abs < 0x33000000u) return sign;           // below half the smallest subnormal
-    const uint32_t exp = abs >> 23;
-    const uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
-    const uint32_t shift = 126 - exp;  // 14 - (exp - 112)
-    uint32_t half = mant >> shift;
-    const uint32_t rem = mant & ((1u << shift) - 1);
-    const uint32_t mid = 1u << (shift - 1);
-    if (rem > mid || (rem == mid && (half & 1u))) ++half;
-    return sign | uint16_t(half);
-  }
-  uint32_t h = ((abs - 0x38000000u) >> 13);
-  const uint32_t rem = abs & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
-  return sign | uint16_t(h);
-}
-
 void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
   switch (t.dtype()) {
     case DType::kF32:
