@@ -7,6 +7,7 @@ packages=(
   cmake g++ make git clang-format
   catch2 nlohmann-json3-dev libboost-program-options-dev
   libbenchmark-dev libopenblas-dev libdnnl-dev
+  ocl-icd-opencl-dev  # oneDNN's CMake config requires OpenCL; libdnnl-dev only recommends it
   libopenmpi-dev openmpi-bin
   chromium python3-prometheus-client
   clang libclang-rt-14-dev  # ci/fuzz.sh: clang's libFuzzer and sanitizer runtimes (rt is only

@@ -1,0 +1,32 @@
+# infergate_find_optional(NAME [find_package args...]): find an optional package only when its
+# CMake package configuration works. A half-present package (its config found, one of its own
+# REQUIRED dependencies missing, as oneDNN's config is without OpenCL) would otherwise stop the
+# whole configure. It is first tried in a child CMake run; when that fails, the package is left
+# out (NAME_FOUND stays false) and configure says so in one line.
+set(INFERGATE_OPTIONAL_PROBE_DIR ${CMAKE_CURRENT_LIST_DIR}/optional_probe)
+
+function(infergate_find_optional name)
+  set(probe_build ${CMAKE_BINARY_DIR}/CMakeFiles/optional_probe/${name})
+  file(REMOVE_RECURSE ${probe_build})
+  string(REPLACE ";" " " probe_args "${ARGN}")
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -S ${INFERGATE_OPTIONAL_PROBE_DIR} -B ${probe_build}
+            -DPROBE_PACKAGE=${name} "-DPROBE_ARGS=${probe_args}"
+            -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER} -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
+    RESULT_VARIABLE probe_result OUTPUT_VARIABLE probe_out ERROR_VARIABLE probe_err)
+  if(probe_result EQUAL 0)
+    find_package(${name} ${ARGN} QUIET)
+  else()
+    string(REGEX MATCH "Could NOT find [^\n]*|Could not find [^\n]*|not found[^\n]*" reason
+           "${probe_err}")
+    if(NOT reason)
+      string(REGEX REPLACE "\n.*" "" reason "${probe_err}")
+    endif()
+    message(STATUS "infergate: optional ${name} is present but its CMake config fails "
+                   "(${reason}); built without it")
+  endif()
+  if(NOT ${name}_FOUND)
+    set(${name}_FOUND FALSE)
+  endif()
+  set(${name}_FOUND ${${name}_FOUND} PARENT_SCOPE)
+endfunction()
