@@ -1,18 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages infergate builds and tests with. Idempotent: apt runs only
-# when something is missing. Needs root (or sudo).
+# Installs the Debian 12 packages infergate builds and tests with, listed in ci/packages.txt.
+# Idempotent: apt runs only when something is missing. Needs root (or sudo).
 set -euo pipefail
 
-packages=(
-  cmake g++ make git clang-format
-  catch2 nlohmann-json3-dev libboost-program-options-dev
-  libbenchmark-dev libopenblas-dev libdnnl-dev
-  ocl-icd-opencl-dev  # oneDNN's CMake config requires OpenCL; libdnnl-dev only recommends it
-  libopenmpi-dev openmpi-bin
-  chromium python3-prometheus-client
-  clang libclang-rt-14-dev  # ci/fuzz.sh: clang's libFuzzer and sanitizer runtimes (rt is only
-                            # recommended by clang, and apt runs with --no-install-recommends)
-)
+packages=()
+while read -r line; do
+  line=${line%%#*}
+  for p in $line; do packages+=("$p"); done
+done < "$(dirname "$0")/packages.txt"
 
 missing=()
 for p in "${packages[@]}"; do

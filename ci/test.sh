@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's): install, build everything, check formatting, run the
 # whole test suite. GPU tests skip cleanly without a GPU (ci/gpu-check.sh runs them on one).
+# Under CI (CI=true) or INFERGATE_CHECK_DEPS=1, all of it runs under ci/check-deps.py, which
+# then fails the run if the build or the tests used a package that ci/packages.txt does not
+# install (docs/ci.md, "The install list is checked").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if { [ "${CI:-}" = true ] || [ "${INFERGATE_CHECK_DEPS:-0}" = 1 ]; } &&
+   [ -z "${INFERGATE_DEPS_RECORDING:-}" ]; then
+  bash ci/install-deps.sh
+  trace=build/deps/opened-files.txt
+  status=0
+  INFERGATE_DEPS_RECORDING=1 /usr/bin/python3 ci/check-deps.py record --trace "$trace" -- \
+    bash ci/test.sh || status=$?
+  /usr/bin/python3 ci/check-deps.py judge --trace "$trace" || status=$((status ? status : 1))
+  exit "$status"
+fi
 bash ci/build.sh
 bash ci/check-format.sh
 ctest --preset release --timeout 900 -j "$(nproc 2>/dev/null || echo 2)"

@@ -5,6 +5,28 @@
 # out (NAME_FOUND stays false) and configure says so in one line.
 set(INFERGATE_OPTIONAL_PROBE_DIR ${CMAKE_CURRENT_LIST_DIR}/optional_probe)
 
+# The paragraph of text under the first "CMake Error" in `text`, on one line.
+function(infergate_first_cmake_error text out)
+  string(FIND "${text}" "CMake Error" at)
+  if(at LESS 0)
+    set(at 0)
+  endif()
+  string(SUBSTRING "${text}" ${at} -1 text)
+  string(REPLACE ";" "," text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  list(POP_FRONT lines)  # "CMake Error at FILE:LINE (COMMAND):"
+  set(paragraph "")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    if(line STREQUAL "")
+      break()
+    endif()
+    string(APPEND paragraph " ${line}")
+  endforeach()
+  string(STRIP "${paragraph}" paragraph)
+  set(${out} "${paragraph}" PARENT_SCOPE)
+endfunction()
+
 function(infergate_find_optional name)
   set(probe_build ${CMAKE_BINARY_DIR}/CMakeFiles/optional_probe/${name})
   file(REMOVE_RECURSE ${probe_build})
@@ -17,11 +39,7 @@ function(infergate_find_optional name)
   if(probe_result EQUAL 0)
     find_package(${name} ${ARGN} QUIET)
   else()
-    string(REGEX MATCH "Could NOT find [^\n]*|Could not find [^\n]*|not found[^\n]*" reason
-           "${probe_err}")
-    if(NOT reason)
-      string(REGEX REPLACE "\n.*" "" reason "${probe_err}")
-    endif()
+    infergate_first_cmake_error("${probe_err}" reason)
     message(STATUS "infergate: optional ${name} is present but its CMake config fails "
                    "(${reason}); built without it")
   endif()
