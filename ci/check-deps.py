@@ -170,6 +170,15 @@ def read_trace(path):
         fail(f"cannot read the trace {path}: {e.strerror}")
 
 
+def is_home_config(path):
+    """~/.gitconfig, ~/.config/...: read because it is there, like /etc."""
+    home = os.path.expanduser("~").rstrip("/") + "/"
+    if not path.startswith(home):
+        return False
+    rest = path[len(home):]
+    return rest.startswith(".config/") or ("/" not in rest and rest.startswith("."))
+
+
 def project_prefixes(extra):
     dirs = [SOURCE_DIR, os.path.realpath(SOURCE_DIR), *extra]
     return tuple(d.rstrip("/") + "/" for d in dirs)
@@ -187,7 +196,8 @@ def judge(args):
     outside = {}   # path -> program
     counted = 0
     for path, program in read_trace(args.trace):
-        if path.startswith(own) or path.startswith(IGNORED_PREFIXES) or os.path.isdir(path):
+        if (path.startswith(own) or path.startswith(IGNORED_PREFIXES) or is_home_config(path)
+                or os.path.isdir(path)):
             continue  # a folder is opened to list it (find_package, globs), not used
         owners = index.get(path)
         if owners is None:
