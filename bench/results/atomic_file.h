@@ -10,7 +10,9 @@ namespace infergate {
 
 class AtomicFile {
  public:
-  // Creates "<path>.tmp-XXXXXX" next to `path`; throws std::runtime_error naming `path`.
+  // Creates "<path>.tmp-<pid>-XXXXXX" next to `path`, after removing that name's stale
+  // temporaries (below); throws std::runtime_error naming `path` when it is a directory or
+  // another non-regular file, or when the temporary file cannot be created.
   explicit AtomicFile(std::string path);
   // Removes the temporary file unless commit() succeeded.
   ~AtomicFile();
@@ -33,5 +35,14 @@ class AtomicFile {
   uint64_t position_ = 0;
   bool committed_ = false;
 };
+
+// A temporary of `path` is stale when its writer is gone: the pid in its name is no process
+// (a writer killed with SIGKILL cannot clean up), or it has not been written for this long
+// (a pid since reused, or a name without a pid from an older infergate).
+inline constexpr int64_t kStaleTemporarySeconds = 3600;
+
+// Removes the stale temporaries of `path`: only names "<path>.tmp-<pid>-XXXXXX" and
+// "<path>.tmp-XXXXXX" beside it, and only stale ones. Returns how many were removed.
+int remove_stale_temporaries(const std::string& path);
 
 }  // namespace infergate

@@ -1,29 +1,48 @@
 #include "bench/results/json_file.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <stdexcept>
 
 #include "bench/results/atomic_file.h"
+#include "bench/results/input_file.h"
+#include "bench/results/json_text.h"
 
 namespace infergate {
 
 nlohmann::json read_json_file(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw JsonFileError(path + ": no such file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw JsonFileError(path + ": cannot open for reading");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
   try {
-    return nlohmann::json::parse(text.str(), nullptr, true, /*ignore_comments=*/true);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw JsonFileError(path + ": not JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    text = read_regular_file(path, kMaxJsonFileBytes);
+  } catch (const InputFileError& e) {
+    throw JsonFileError(e.what());
+  }
+  try {
+    return parse_json_text(text, /*ignore_comments=*/true);
+  } catch (const JsonTextError& e) {
+    throw JsonFileError(path + ": not JSON " + e.what());
   }
 }
 
-void write_text_atomically(const std::string& text, const std::string& path) {
+namespace {
+
+// The write creates missing parent directories; a parent that is a file is named as such.
+void make_parent_directories(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
+  std::error_code ec;
+  if (parent.empty() || std::filesystem::create_directories(parent, ec) || !ec) return;
+  throw std::runtime_error(path + ": cannot create its directory " + parent.string() + ": " +
+                           ec.message());
+}
+
+}  // namespace
+
+void check_writable(const std::string& path) {
+  make_parent_directories(path);
+  const AtomicFile probe(path);  // its destructor removes the temporary file
+}
+
+void write_text_atomically(const std::string& text, const std::string& path) {
+  make_parent_directories(path);
   AtomicFile file(path);
   file.write(text);
   file.commit();
