@@ -1,7 +1,9 @@
 #include "engine/model/gguf_reader.h"
 
+#include <cmath>
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "engine/model/gguf_file.h"
@@ -24,6 +26,20 @@ int hparam(const GgufFile& g, const std::string& key,
                          "metadata '" + key + "' = " + std::to_string(v) + " is out of range");
   }
   return int(v);
+}
+
+// A float hyper-parameter: finite and > 0 also after rounding to float (a float64 1e39 is inf),
+// since a NaN epsilon or an infinite RoPE base loads fine and generates garbage.
+float positive_hparam(const GgufFile& g, const std::string& key,
+                      std::optional<double> fallback = std::nullopt) {
+  const float v = float(fallback ? g.get_float(key, *fallback) : g.get_float(key));
+  if (!std::isfinite(v) || !(v > 0)) {
+    std::ostringstream text;
+    text << v;
+    throw ModelLoadError(g.path(),
+                         "metadata '" + key + "' = " + text.str() + " must be a finite number > 0");
+  }
+  return v;
 }
 
 void read_attention_shape(const GgufFile& g, const std::string& p, ModelConfig& c) {
@@ -67,8 +83,8 @@ ModelConfig read_config(const GgufFile& g, const std::string& arch) {
   c.max_position_embeddings = hparam(g, p + "context_length");
   c.hidden_size = hparam(g, p + "embedding_length");
   c.num_layers = hparam(g, p + "block_count");
-  c.rope_theta = float(g.get_float(p + "rope.freq_base", 10000.0));
-  c.rms_norm_eps = float(g.get_float(p + "attention.layer_norm_rms_epsilon"));
+  c.rope_theta = positive_hparam(g, p + "rope.freq_base", 10000.0);
+  c.rms_norm_eps = positive_hparam(g, p + "attention.layer_norm_rms_epsilon");
   read_attention_shape(g, p, c);
   read_ffn_shape(g, p, c);
   c.architecture = arch == "llama" && c.is_moe() ? "mixtral" : arch;

@@ -1,10 +1,13 @@
 #include "engine/model/hf_config.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "bench/results/json_excerpt.h"
+#include "bench/results/json_text.h"
 #include "engine/model/model_load_error.h"
 
 namespace infergate {
@@ -48,18 +51,20 @@ class Fields {
     }
     if (!v->is_number_integer() || v->get<int64_t>() < 0 || v->get<int64_t>() > kMaxField) {
       throw ModelLoadError(file_, std::string("field '") + key +
-                                      "' must be a non-negative integer, got " + v->dump());
+                                      "' must be a non-negative integer, got " + json_excerpt(*v));
     }
     return int(v->get<int64_t>());
   }
-  double number(const char* key, double fallback) const {
+  // A float hyper-parameter: finite and > 0 also after rounding to float (1e39 is inf).
+  float positive_number(const char* key, double fallback) const {
     const json* v = find(key);
-    if (!v) return fallback;
-    if (!v->is_number()) {
-      throw ModelLoadError(file_,
-                           std::string("field '") + key + "' must be a number, got " + v->dump());
+    if (!v) return float(fallback);
+    const float x = v->is_number() ? v->get<float>() : 0.0f;
+    if (!v->is_number() || !std::isfinite(x) || !(x > 0)) {
+      throw ModelLoadError(file_, std::string("field '") + key +
+                                      "' must be a finite number > 0, got " + json_excerpt(*v));
     }
-    return v->get<double>();
+    return x;
   }
   bool boolean(const char* key, bool fallback) const {
     const json* v = find(key);
@@ -100,11 +105,11 @@ const ArchInfo& find_arch(const json& j, const std::string& file) {
 
 void check_unsupported(const Fields& f) {
   if (const json* s = f.find("rope_scaling")) {
-    throw ModelLoadError(
-        f.file(), "unsupported rope_scaling " + s->dump() + " (only plain RoPE is implemented)");
+    throw ModelLoadError(f.file(), "unsupported rope_scaling " + json_excerpt(*s) +
+                                       " (only plain RoPE is implemented)");
   }
   if (const json* act = f.find("hidden_act"); act && *act != "silu") {
-    throw ModelLoadError(f.file(), "unsupported hidden_act " + act->dump() + " (only silu)");
+    throw ModelLoadError(f.file(), "unsupported hidden_act " + json_excerpt(*act) + " (only silu)");
   }
 }
 
@@ -143,8 +148,13 @@ const char* torch_dtype(DType dtype) {
 }  // namespace
 
 ModelConfig parse_hf_config(const std::string& json_text, const std::string& file) {
-  const json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) throw ModelLoadError(file, "not a JSON object");
+  json j;
+  try {
+    j = parse_json_text(json_text);
+  } catch (const JsonTextError& e) {
+    throw ModelLoadError(file, std::string("not JSON ") + e.what());
+  }
+  if (!j.is_object()) throw ModelLoadError(file, "not a JSON object");
   const ArchInfo& arch = find_arch(j, file);
   const Fields f(j, file);
   check_unsupported(f);
@@ -159,8 +169,8 @@ ModelConfig parse_hf_config(const std::string& json_text, const std::string& fil
   if (c.num_heads == 0) throw ModelLoadError(file, "field 'num_attention_heads' is 0");
   c.num_kv_heads = f.integer("num_key_value_heads", c.num_heads);
   c.head_dim = f.integer("head_dim", c.hidden_size / c.num_heads);
-  c.rope_theta = float(f.number("rope_theta", arch.rope_theta));
-  c.rms_norm_eps = float(f.number("rms_norm_eps", arch.rms_norm_eps));
+  c.rope_theta = f.positive_number("rope_theta", arch.rope_theta);
+  c.rms_norm_eps = f.positive_number("rms_norm_eps", arch.rms_norm_eps);
   c.max_position_embeddings = f.integer("max_position_embeddings", arch.max_position_embeddings);
   c.tie_word_embeddings = f.boolean("tie_word_embeddings", false);
   c.attention_bias = c.architecture == "qwen2" || f.boolean("attention_bias", false);

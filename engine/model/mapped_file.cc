@@ -2,36 +2,32 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
+#include "bench/results/input_file.h"
 #include "engine/model/model_load_error.h"
 
 namespace infergate {
 
 namespace {
 
-// Opens `path` for reading, with the reasons a user can fix spelled out.
-int open_readable(const std::string& path, struct stat* st) {
-  if (::stat(path.c_str(), st) != 0) {
-    if (errno == ENOENT) throw ModelLoadError(path, "no such file");
-    throw ModelLoadError(path, std::string("cannot stat: ") + std::strerror(errno));
+// Opens `path` for reading, refusing what is not a regular file (a FIFO would block).
+int open_readable(const std::string& path, uint64_t* size) {
+  try {
+    return open_regular_file(path, size);
+  } catch (const InputFileError& e) {
+    throw ModelLoadError(path, e.problem());
   }
-  if (S_ISDIR(st->st_mode)) throw ModelLoadError(path, "is a directory, expected a file");
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw ModelLoadError(path, std::string("cannot open: ") + std::strerror(errno));
-  return fd;
 }
 
 }  // namespace
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
-  struct stat st {};
-  const int fd = open_readable(path, &st);
-  const uint64_t size = uint64_t(st.st_size);
+  uint64_t size = 0;
+  const int fd = open_readable(path, &size);
   void* p = nullptr;
   if (size > 0) {  // mmap of length 0 is an error; an empty file maps to nothing
     p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -63,8 +59,11 @@ Tensor map_tensor(const std::shared_ptr<const MappedFile>& file, uint64_t offset
 }
 
 std::string read_text_file(const std::string& path) {
-  const std::shared_ptr<const MappedFile> f = MappedFile::open(path);
-  return std::string(reinterpret_cast<const char*>(f->data()), size_t(f->size()));
+  try {
+    return read_regular_file(path, kMaxModelTextFileBytes);
+  } catch (const InputFileError& e) {
+    throw ModelLoadError(path, e.problem());
+  }
 }
 
 }  // namespace infergate

@@ -14,7 +14,8 @@ namespace infergate {
 
 class MappedFile {
  public:
-  // Throws ModelLoadError ("no such file", "is a directory", ...) naming `path`.
+  // Throws ModelLoadError ("no such file", "is a directory, expected a regular file", "is a
+  // named pipe (FIFO), ...") naming `path`; only regular files are opened.
   static std::shared_ptr<const MappedFile> open(const std::string& path);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
@@ -38,7 +39,8 @@ class MappedFile {
 Tensor map_tensor(const std::shared_ptr<const MappedFile>& file, uint64_t offset, DType dtype,
                   std::vector<int64_t> shape);
 
-// Reads a whole (small) file such as config.json; throws ModelLoadError like open().
+// Reads a whole small file such as config.json, refusing one over kMaxModelTextFileBytes
+// (16 MiB, bench/results/input_file.h); throws ModelLoadError like open().
 std::string read_text_file(const std::string& path);
 
 }  // namespace infergate

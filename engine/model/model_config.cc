@@ -1,5 +1,7 @@
 #include "engine/model/model_config.h"
 
+#include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace infergate {
@@ -7,6 +9,12 @@ namespace infergate {
 namespace {
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("model config: " + what);
+}
+
+std::string text(float v) {  // "1e-06", "nan", "inf": std::to_string would print 0.000001
+  std::ostringstream out;
+  out << v;
+  return out.str();
 }
 }  // namespace
 
@@ -20,7 +28,10 @@ void ModelConfig::validate() const {
               std::to_string(num_kv_heads) + ")");
   require(head_dim > 0 && head_dim % 2 == 0,
           "head_dim must be even and > 0, got " + std::to_string(head_dim));
-  require(rope_theta > 0, "rope_theta must be > 0");
+  require(std::isfinite(rope_theta) && rope_theta > 0,
+          "rope_theta must be a finite number > 0, got " + text(rope_theta));
+  require(std::isfinite(rms_norm_eps) && rms_norm_eps > 0,
+          "rms_norm_eps must be a finite number > 0, got " + text(rms_norm_eps));
   require(max_position_embeddings > 0, "max_position_embeddings must be > 0");
   if (is_moe()) {
     require(moe.top_k > 0 && moe.top_k <= moe.num_experts,

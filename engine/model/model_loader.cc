@@ -1,7 +1,9 @@
 #include "engine/model/model_loader.h"
 
+#include <filesystem>
 #include <stdexcept>
 
+#include "bench/results/json_file.h"
 #include "engine/model/gguf_reader.h"
 #include "engine/model/gguf_writer.h"
 #include "engine/model/safetensors_reader.h"
@@ -46,6 +48,19 @@ ModelWeights load_model(const ModelSource& source) {
   ModelWeights w = read_source(source);
   w.source = source;
   return w;
+}
+
+void check_export_path(const std::string& format, const std::string& path) {
+  if (format == "gguf") {
+    check_writable(path);
+  } else if (format == "safetensors") {
+    for (const char* file : {"model.safetensors", "config.json"}) {
+      check_writable((std::filesystem::path(path) / file).string());
+    }
+  } else {
+    throw std::invalid_argument("unknown export format '" + format +
+                                "' (allowed: gguf, safetensors)");
+  }
 }
 
 void export_model(const ModelWeights& weights, const std::string& format, const std::string& path) {

@@ -20,5 +20,8 @@ ModelWeights load_model(const ModelSource& source);
 // atomically. Throws std::invalid_argument for an unknown format or weights the format cannot
 // hold, std::runtime_error naming the file on I/O errors.
 void export_model(const ModelWeights& weights, const std::string& format, const std::string& path);
+// Checks before loading anything that export_model(..., format, path) will be able to write its
+// files (a safetensors directory is created); throws like export_model.
+void check_export_path(const std::string& format, const std::string& path);
 
 }  // namespace infergate

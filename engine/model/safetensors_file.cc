@@ -2,7 +2,10 @@
 
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
+#include "bench/results/json_excerpt.h"
+#include "bench/results/json_text.h"
 #include "engine/model/model_load_error.h"
 
 namespace infergate {
@@ -36,9 +39,9 @@ json read_header(const MappedFile& f, uint64_t* data_start) {
   const char* text = reinterpret_cast<const char*>(f.data() + 8);
   json header;
   try {
-    header = json::parse(text, text + n);
-  } catch (const json::exception& e) {
-    throw ModelLoadError(f.path(), std::string("bad header JSON: ") + e.what());
+    header = parse_json_text(std::string_view(text, size_t(n)));
+  } catch (const JsonTextError& e) {  // the position is in the header, which starts at byte 8
+    throw ModelLoadError(f.path(), std::string("bad header JSON ") + e.what());
   }
   if (!header.is_object()) throw ModelLoadError(f.path(), "bad header: not a JSON object");
   return header;
@@ -51,7 +54,7 @@ std::vector<int64_t> read_shape(const MappedFile& f, const std::string& name, co
   for (const json& d : s) {
     if (!d.is_number_unsigned() || d.get<uint64_t>() > uint64_t(kMaxElements) ||
         (d.get<int64_t>() > 0 && numel > kMaxElements / d.get<int64_t>())) {
-      throw ModelLoadError(f.path(), "bad header: '" + name + "' has shape " + s.dump());
+      throw ModelLoadError(f.path(), "bad header: '" + name + "' has shape " + json_excerpt(s));
     }
     shape.push_back(d.get<int64_t>());
     numel *= shape.back();
@@ -67,7 +70,7 @@ void add_entry(const std::shared_ptr<const MappedFile>& file, uint64_t data_star
       !e.contains("data_offsets") || !e["data_offsets"].is_array() ||
       e["data_offsets"].size() != 2 || !e["data_offsets"][0].is_number_unsigned() ||
       !e["data_offsets"][1].is_number_unsigned()) {
-    throw ModelLoadError(f.path(), "bad header entry for '" + name + "': " + e.dump());
+    throw ModelLoadError(f.path(), "bad header entry for '" + name + "': " + json_excerpt(e));
   }
   const std::string dtype_name = e["dtype"].get<std::string>();
   const std::optional<DType> dtype = dtype_from_safetensors(dtype_name);
@@ -75,7 +78,9 @@ void add_entry(const std::shared_ptr<const MappedFile>& file, uint64_t data_star
     throw ModelLoadError(f.path(), "unsupported dtype '" + dtype_name + "' for '" + name +
                                        "' (supported: F32, F16, BF16)");
   }
-  std::vector<int64_t> shape = read_shape(f, name, e.value("shape", json()));
+  static const json kNoShape;
+  const auto shape_it = e.find("shape");  // not e.value(), which would copy it
+  std::vector<int64_t> shape = read_shape(f, name, shape_it == e.end() ? kNoShape : *shape_it);
   const uint64_t begin = e["data_offsets"][0].get<uint64_t>();
   const uint64_t end = e["data_offsets"][1].get<uint64_t>();
   const uint64_t data_size = f.size() - data_start;
@@ -90,7 +95,7 @@ void add_entry(const std::shared_ptr<const MappedFile>& file, uint64_t data_star
   if (end - begin != dtype_bytes(*dtype, numel)) {
     throw ModelLoadError(f.path(), "shape mismatch: tensor '" + name + "' has " +
                                        std::to_string(end - begin) + " bytes for shape " +
-                                       e["shape"].dump() + " of " + dtype_name);
+                                       json_excerpt(*shape_it) + " of " + dtype_name);
   }
   table.add(name, map_tensor(file, data_start + begin, *dtype, std::move(shape)), f.path());
 }

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "bench/results/json_excerpt.h"
+#include "bench/results/json_text.h"
 #include "engine/model/hf_config.h"
 #include "engine/model/mapped_file.h"
 #include "engine/model/model_load_error.h"
@@ -23,16 +25,21 @@ constexpr const char* kIndexFile = "model.safetensors.index.json";
 // The shard files named by the index's weight_map (checked to be plain names in `dir`).
 std::vector<std::string> shards_from_index(const fs::path& dir, json* weight_map) {
   const std::string index_path = (dir / kIndexFile).string();
-  const json index = json::parse(read_text_file(index_path), nullptr, false);
-  if (index.is_discarded() || !index.is_object() || !index.contains("weight_map") ||
-      !index["weight_map"].is_object()) {
+  json index;
+  try {
+    index = parse_json_text(read_text_file(index_path));
+  } catch (const JsonTextError& e) {
+    throw ModelLoadError(index_path, std::string("not JSON ") + e.what());
+  }
+  if (!index.is_object() || !index.contains("weight_map") || !index["weight_map"].is_object()) {
     throw ModelLoadError(index_path, "bad index: expected {\"weight_map\": {tensor: file}}");
   }
   std::set<std::string> names;
   for (const auto& [tensor, file] : index["weight_map"].items()) {
     if (!file.is_string() || file.get<std::string>().find('/') != std::string::npos ||
         file.get<std::string>() == "..") {
-      throw ModelLoadError(index_path, "bad index entry for '" + tensor + "': " + file.dump());
+      throw ModelLoadError(index_path,
+                           "bad index entry for '" + tensor + "': " + json_excerpt(file));
     }
     names.insert(file.get<std::string>());
   }

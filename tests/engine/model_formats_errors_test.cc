@@ -1,7 +1,11 @@
 // Truncated, corrupt and unsupported model files must fail with a ModelLoadError that names the
 // file and the problem; never with a crash or an out-of-bounds read.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstring>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "engine/model/gguf_file.h"
@@ -239,7 +243,7 @@ TEST_CASE("bad config.json files are rejected by field", "[model][safetensors][e
   require_load_error("safetensors", ckpt, "model.safetensors", "shape mismatch");
 
   write_text(config_path, "{ not json");
-  require_load_error("safetensors", ckpt, "config.json", "not a JSON object");
+  require_load_error("safetensors", ckpt, "config.json", "not JSON at line 1, column 4");
 
   std::filesystem::remove(config_path);
   require_load_error("safetensors", ckpt, "config.json", "no such file");
@@ -272,4 +276,179 @@ TEST_CASE("a failed export leaves no file behind", "[model][errors]") {
     left.push_back(e.path().filename().string());
   }
   CHECK(left.empty());
+}
+
+namespace {
+
+// `depth` nested arrays around 0: "[[[...0...]]]".
+std::string nested_arrays(int depth) {
+  return std::string(size_t(depth), '[') + "0" + std::string(size_t(depth), ']');
+}
+
+// Requires a load error that names `file`, says `problem`, and fits on one short line.
+void require_one_line_error(const std::string& kind, const std::string& path,
+                            const std::string& file, const std::string& problem) {
+  try {
+    load(kind, path);
+    FAIL("loaded " << path << " without error; expected: " << problem);
+  } catch (const ModelLoadError& e) {
+    const std::string what = e.what();
+    INFO(what.substr(0, 400));
+    CHECK(what.find(file) != std::string::npos);
+    CHECK(what.find(problem) != std::string::npos);
+    CHECK(what.find('\n') == std::string::npos);
+    CHECK(what.size() < 400);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("deeply nested safetensors headers and config.json give a one-line error",
+          "[model][safetensors][errors]") {
+  TempDir dir;
+  const std::string ckpt = micro_checkpoint(dir);
+  const std::string good_config =
+      std::string(reinterpret_cast<const char*>(read_bytes(ckpt + "/config.json").data()),
+                  read_bytes(ckpt + "/config.json").size());
+  const std::string deep = nested_arrays(100000);
+
+  write_safetensors_file(ckpt + "/model.safetensors", R"({"model.norm.weight": )" + deep + "}", 0);
+  require_one_line_error("safetensors", ckpt, "model.safetensors",
+                         "nests deeper than the limit of 128 levels");
+
+  write_text(ckpt + "/config.json",
+             R"({"architectures": ["LlamaForCausalLM"], "vocab_size": )" + deep + "}");
+  require_one_line_error("safetensors", ckpt, "config.json",
+                         "at line 1, column 182 (byte offset 181): nests deeper than the limit");
+
+  write_text(ckpt + "/config.json", deep);
+  require_one_line_error("safetensors", ckpt, "config.json", "nests deeper than the limit");
+
+  // Shallow enough to parse: the error shows an excerpt of the value, never all of it.
+  nlohmann::json cfg = nlohmann::json::parse(good_config);
+  cfg["vocab_size"] = nlohmann::json::parse(nested_arrays(100));
+  write_text(ckpt + "/config.json", cfg.dump());
+  require_one_line_error("safetensors", ckpt, "config.json",
+                         "field 'vocab_size' must be a non-negative integer, got [[[[");
+
+  write_text(ckpt + "/config.json", good_config);
+  write_text(ckpt + "/model.safetensors.index.json", R"({"weight_map": )" + deep + "}");
+  require_one_line_error("safetensors", ckpt, "model.safetensors.index.json",
+                         "nests deeper than the limit");
+}
+
+TEST_CASE("safetensors entries with a nested value show an excerpt of it",
+          "[model][safetensors][errors]") {
+  TempDir dir;
+  const std::string ckpt = micro_checkpoint(dir);
+  const std::string file = ckpt + "/model.safetensors";
+  write_safetensors_file(file,
+                         R"({"model.norm.weight": {"dtype": "F32", "shape": )" +
+                             nested_arrays(120) + R"(, "data_offsets": [0, 256]}})",
+                         256);
+  require_one_line_error("safetensors", ckpt, "model.safetensors",
+                         "bad header: 'model.norm.weight' has shape [[[[");
+  write_safetensors_file(file, R"({"model.norm.weight": )" + nested_arrays(120) + "}", 0);
+  require_one_line_error("safetensors", ckpt, "model.safetensors",
+                         "bad header entry for 'model.norm.weight': [[[[");
+}
+
+TEST_CASE("invalid config.json is reported with its line and column",
+          "[model][safetensors][errors]") {
+  TempDir dir;
+  const std::string ckpt = micro_checkpoint(dir);
+  write_text(ckpt + "/config.json", "{\n  \"vocab_size\": 300,\n  \"hidden_size\": 64,,\n}");
+  require_one_line_error("safetensors", ckpt, "config.json",
+                         "config.json: not JSON at line 3, column 21 (byte offset 43)");
+  write_text(ckpt + "/config.json", "[1, 2]");
+  require_one_line_error("safetensors", ckpt, "config.json", "not a JSON object");
+  export_model(make_synthetic_model(micro_config(), 6), "safetensors", ckpt);
+  write_safetensors_file(ckpt + "/model.safetensors", "{\"a\": tru}", 0);
+  require_one_line_error("safetensors", ckpt, "model.safetensors",
+                         "bad header JSON at line 1, column 10");
+}
+
+TEST_CASE("non-finite or non-positive float hyper-parameters are rejected by key",
+          "[model][gguf][safetensors][errors]") {
+  TempDir dir;
+  const std::string eps_key = "metadata 'llama.attention.layer_norm_rms_epsilon' = ";
+  const std::string rope_key = "metadata 'llama.rope.freq_base' = ";
+  const struct {
+    float rms_norm_eps, rope_theta;
+    std::string problem;
+  } gguf_cases[] = {
+      {std::nanf(""), 10000.0f, eps_key + "nan must be a finite number > 0"},
+      {0.0f, 10000.0f, eps_key + "0 must be a finite number > 0"},
+      {-1e-5f, 10000.0f, eps_key + "-1e-05 must be a finite number > 0"},
+      {1e-5f, INFINITY, rope_key + "inf must be a finite number > 0"},
+      {1e-5f, std::nanf(""), rope_key + "nan must be a finite number > 0"},
+      {1e-5f, -10000.0f, rope_key + "-10000 must be a finite number > 0"},
+  };
+  for (const auto& c : gguf_cases) {
+    ModelWeights w = make_synthetic_model(micro_config(), 5);
+    w.config.rms_norm_eps = c.rms_norm_eps;
+    w.config.rope_theta = c.rope_theta;
+    write_gguf(w, dir.file("hparam.gguf"));
+    require_one_line_error("gguf", dir.file("hparam.gguf"), "hparam.gguf", c.problem);
+  }
+
+  const std::string ckpt = micro_checkpoint(dir);
+  const std::string config_path = ckpt + "/config.json";
+  const nlohmann::json good = nlohmann::json::parse(read_bytes(config_path));
+  const struct {
+    const char* key;
+    std::string value;  // JSON text
+    std::string problem;
+  } config_cases[] = {
+      {"rms_norm_eps", "0", "field 'rms_norm_eps' must be a finite number > 0, got 0"},
+      {"rms_norm_eps", "-1e-06", "field 'rms_norm_eps' must be a finite number > 0, got -1e-06"},
+      {"rms_norm_eps", "\"1e-6\"",
+       "field 'rms_norm_eps' must be a finite number > 0, got \"1e-6\""},
+      {"rope_theta", "1e39", "field 'rope_theta' must be a finite number > 0, got 1e+39"},
+      {"rope_theta", "1e400", "not JSON with number overflow parsing '1e400'"},
+      {"rope_theta", "-1", "field 'rope_theta' must be a finite number > 0, got -1"},
+  };
+  for (const auto& c : config_cases) {
+    nlohmann::json cfg = good;
+    cfg[c.key] = "PLACEHOLDER";
+    std::string text = cfg.dump();
+    text.replace(text.find("\"PLACEHOLDER\""), 13, c.value);
+    write_text(config_path, text);
+    require_one_line_error("safetensors", ckpt, "config.json", c.problem);
+  }
+}
+
+TEST_CASE("a FIFO, a device or a directory given as a model file is named as such",
+          "[model][errors]") {
+  TempDir dir;
+  REQUIRE(::mkfifo(dir.file("pipe.gguf").c_str(), 0600) == 0);
+  // O_NONBLOCK open: refused at once, although no writer will ever open the FIFO.
+  require_one_line_error("gguf", dir.file("pipe.gguf"), "pipe.gguf",
+                         "is a named pipe (FIFO), expected a regular file");
+  require_one_line_error("gguf", "/dev/zero", "/dev/zero",
+                         "is a character device, expected a regular file");
+  require_one_line_error("gguf", dir.file(""), "infergate-formats",
+                         "is a directory, expected a regular file");
+
+  const std::string ckpt = micro_checkpoint(dir);
+  std::filesystem::remove(ckpt + "/config.json");
+  REQUIRE(::mkfifo((ckpt + "/config.json").c_str(), 0600) == 0);
+  require_one_line_error("safetensors", ckpt, "config.json", "is a named pipe (FIFO)");
+  std::filesystem::remove(ckpt + "/config.json");
+  std::filesystem::create_directory(ckpt + "/config.json");
+  require_one_line_error("safetensors", ckpt, "config.json", "is a directory");
+}
+
+TEST_CASE("a config.json over the size limit is refused before it is read", "[model][errors]") {
+  TempDir dir;
+  const std::string ckpt = micro_checkpoint(dir);
+  {
+    std::ofstream out(ckpt + "/config.json", std::ios::trunc);
+    out << "{\"pad\": \"";
+    const std::string chunk(1 << 20, ' ');
+    for (int i = 0; i < 17; ++i) out << chunk;
+    out << "\"}";
+  }
+  require_one_line_error("safetensors", ckpt, "config.json",
+                         "is larger than the 16 MiB (16777216 bytes) limit");
 }
