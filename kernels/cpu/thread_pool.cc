@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -27,14 +30,33 @@ ThreadPool::ThreadPool(int num_threads) {
   if (num_threads <= 0) {
     num_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
-  for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+  if (num_threads > kMaxThreads) {
+    throw std::invalid_argument("thread pool: " + std::to_string(num_threads) +
+                                " threads asked for; the maximum is " +
+                                std::to_string(kMaxThreads));
+  }
+  workers_.reserve(size_t(num_threads - 1));
+  for (int i = 1; i < num_threads; ++i) {
+    try {
+      workers_.emplace_back([this, i] { worker_loop(i); });
+    } catch (const std::system_error& e) {
+      // A joinable std::thread destroyed unjoined would call std::terminate.
+      stop_and_join();
+      throw std::runtime_error("thread pool: the system refused to start thread " +
+                               std::to_string(i + 1) + " of " + std::to_string(num_threads) + " (" +
+                               e.what() + "); ask for fewer threads");
+    }
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop_and_join(); }
+
+void ThreadPool::stop_and_join() {
   stop_.store(true);
   generation_.fetch_add(1);
   generation_.notify_all();
   for (auto& t : workers_) t.join();
+  workers_.clear();
 }
 
 void ThreadPool::run_chunk(int index) {

@@ -14,7 +14,12 @@ namespace infergate {
 
 class ThreadPool {
  public:
-  // num_threads <= 0 means std::thread::hardware_concurrency().
+  // A bound on the threads asked for, so a typo fails with a message, not std::terminate.
+  static constexpr int kMaxThreads = 1024;
+
+  // num_threads <= 0 means std::thread::hardware_concurrency(). Throws std::invalid_argument
+  // above kMaxThreads, and std::runtime_error (having joined the threads it started) when the
+  // system refuses to create one.
   explicit ThreadPool(int num_threads = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -44,6 +49,7 @@ class ThreadPool {
   void run(int64_t n, Invoker invoker, const void* fn);
   void run_chunk(int index);
   void worker_loop(int index);
+  void stop_and_join();
 
   std::vector<std::thread> workers_;
   // A job is published by bumping generation_; workers that slept are woken only when

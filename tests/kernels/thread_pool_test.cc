@@ -1,8 +1,18 @@
 #include "kernels/cpu/thread_pool.h"
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdio>
 #include <functional>
+#include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace infergate {
@@ -63,6 +73,66 @@ TEST_CASE("parallel_for accepts a std::function and a mutable lambda") {
   ThreadPool single(1);
   single.parallel_for(10, [&counter](int64_t b, int64_t e) mutable { counter += int(e - b); });
   CHECK(counter == 10);
+}
+
+TEST_CASE("a pool above the thread maximum is refused naming the limit") {
+  REQUIRE_THROWS_WITH(ThreadPool(100000), Catch::Contains("100000 threads asked for") &&
+                                              Catch::Contains("the maximum is 1024"));
+  REQUIRE_THROWS_WITH(ThreadPool(ThreadPool::kMaxThreads + 1),
+                      Catch::Contains("1025 threads asked for"));
+}
+
+// The child's verdicts for the test below.
+constexpr int kChildRefusedCleanly = 0, kChildNoError = 1, kChildOtherError = 2;
+
+// In a forked child, with its address space capped just above what it uses, so the system
+// refuses the second or third thread stack.
+int build_pool_under_address_space_cap() {
+  long pages = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  if (pages <= 0) return kChildOtherError;
+  const rlim_t cap = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (rlim_t(20) << 20);
+  const rlimit limit{cap, cap};
+  if (setrlimit(RLIMIT_AS, &limit) != 0) return kChildOtherError;
+  try {
+    ThreadPool pool(64);
+    return kChildNoError;
+  } catch (const std::runtime_error& e) {
+    // Had a started thread been left unjoined, std::terminate would have aborted the child.
+    const std::string what = e.what();
+    return what.find("the system refused to start thread") != std::string::npos
+               ? kChildRefusedCleanly
+               : kChildOtherError;
+  } catch (...) {
+    return kChildOtherError;
+  }
+}
+
+TEST_CASE("when the system refuses a thread the pool throws and joins the threads it started") {
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("skipped: an address-space cap breaks the sanitizer's own reservations");
+#else
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) _exit(build_pool_under_address_space_cap());
+  int status = 0;
+  pid_t done = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while ((done = waitpid(child, &status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (done == 0) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+    FAIL("the child building the pool did not finish within 20 s");
+  }
+  REQUIRE(WIFEXITED(status));  // not killed by std::terminate's abort
+  REQUIRE(WEXITSTATUS(status) == kChildRefusedCleanly);
+#endif
 }
 
 }  // namespace
