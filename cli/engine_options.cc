@@ -50,8 +50,9 @@ void add_engine_options(po::options_description& desc, EngineConfig& c, std::str
       "max-num-batched-tokens",
       po::value(&c.max_num_batched_tokens)->default_value(c.max_num_batched_tokens),
       "")("max-model-len", po::value(&c.max_model_len)->default_value(0), "0: the model's")(
+      "fit-max-model-len", "lower max_model_len to what the KV pool holds instead of refusing")(
       "num-kv-blocks", po::value(&c.num_kv_blocks)->default_value(0), "0: from --kv-cache-mib")(
-      "threads", po::value(&c.num_threads)->default_value(0), "0: all hardware threads")(
+      "threads", po::value(&c.num_threads)->default_value(0), "0: all hardware threads; max 1024")(
       "backend", po::value(&c.backend)->default_value(c.backend), "cpu | cuda (one GPU)")(
       "cuda-gemm", po::value(&c.cuda_gemm)->default_value(c.cuda_gemm),
       "cuda backend's GEMM: cublas | infergate (ours; f16/bf16 weights)")(
@@ -78,6 +79,7 @@ void apply_engine_switches(const po::variables_map& vm, EngineConfig& c,
   if (vm.count("no-prefix-cache")) c.prefix_caching = false;
   if (vm.count("no-chunked-prefill")) c.chunked_prefill = false;
   if (vm.count("static-batching")) c.continuous_batching = false;
+  if (vm.count("fit-max-model-len")) c.fit_max_model_len = true;
   if (vm.count("host-sampling")) c.cuda_sampling = false;
   if (vm.count("cuda-graphs")) c.cuda_graphs = true;
   if (vm.count("pipeline-layers")) {

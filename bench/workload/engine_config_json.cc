@@ -41,6 +41,7 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
   c.max_num_seqs = r.get_int("max_num_seqs", c.max_num_seqs);
   c.max_num_batched_tokens = r.get_int("max_num_batched_tokens", c.max_num_batched_tokens);
   c.max_model_len = r.get_int("max_model_len", c.max_model_len);
+  c.fit_max_model_len = r.get_bool("fit_max_model_len", c.fit_max_model_len);
   c.kv_cache_bytes = r.get_int64("kv_cache_bytes", c.kv_cache_bytes);
   c.num_kv_blocks = r.get_int("num_kv_blocks", c.num_kv_blocks);
   c.num_threads = r.get_int("num_threads", c.num_threads);
@@ -86,6 +87,8 @@ nlohmann::json engine_config_to_json(const EngineConfig& c) {
                       {"num_threads", c.num_threads},
                       {"seed", c.seed},
                       {"debug", {{"inject_decode_delay_us", c.debug_inject_decode_delay_us}}}};
+  // Written only when set, so workloads without it keep their hashes.
+  if (c.fit_max_model_len) j["fit_max_model_len"] = true;
   // Only multi-rank configs spell out the parallel fields: single-rank workloads keep the
   // resolved form, and so the hash, their committed baselines were measured with.
   // Likewise the backend: CPU workloads keep their hashes.

@@ -1,43 +1,34 @@
 #include "engine/core/engine.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "engine/core/clock.h"
 #include "engine/core/executor_registry.h"
+#include "engine/core/kv_pool_plan.h"
 #include "engine/core/local_executor.h"
 #include "engine/core/nvtx_range.h"
 #include "engine/core/sampler.h"
-#include "engine/kv/kv_cache_storage.h"
 
 namespace infergate {
-
-namespace {
-
-int resolve_max_model_len(const EngineConfig& c, const ModelConfig& m) {
-  return c.max_model_len > 0 ? std::min(c.max_model_len, m.max_position_embeddings)
-                             : m.max_position_embeddings;
-}
-
-int resolve_num_blocks(const EngineConfig& c, const ModelConfig& m) {
-  if (c.num_kv_blocks > 0) return c.num_kv_blocks;
-  return KvCacheStorage::blocks_for_bytes(m, c.block_size, c.kv_cache_dtype, c.kv_cache_bytes);
-}
-
-}  // namespace
 
 Engine::Engine(EngineConfig config, ModelWeights weights)
     : config_(std::move(config)), weights_(std::move(weights)), next_seed_(config_.seed) {
   config_.validate();
   weights_.config.validate();
   weights_.apply_weight_dtype(config_.weight_dtype);
-  max_model_len_ = resolve_max_model_len(config_, weights_.config);
+  // The cuda backend's pool lives on the GPU: its executor reports a failed allocation.
+  const KvPoolPlan plan =
+      plan_kv_pool(config_, weights_.config, config_.on_cuda() ? 0 : physical_memory_bytes());
+  if (!plan.notice.empty()) std::fprintf(stderr, "infergate: %s\n", plan.notice.c_str());
+  max_model_len_ = plan.max_model_len;
+  const int num_blocks = plan.num_blocks;
   if (!config_.chunked_prefill && config_.max_num_batched_tokens < max_model_len_) {
     throw std::invalid_argument(
         "engine config: max_num_batched_tokens (" + std::to_string(config_.max_num_batched_tokens) +
         ") must be >= max_model_len (" + std::to_string(max_model_len_) +
         ") when chunked_prefill is false, or a long prompt could never be scheduled");
   }
-  const int num_blocks = resolve_num_blocks(config_, weights_.config);
   if (config_.paged_kv) {
     kv_ = make_paged_kv_cache_manager(num_blocks, config_.block_size, config_.prefix_caching);
   } else {
@@ -97,6 +88,7 @@ RequestOutput Engine::make_output(const Sequence& seq) const {
   o.id = seq.id;
   o.finished = seq.status == SequenceStatus::kFinished;
   o.finish_reason = seq.finish_reason;
+  o.error = seq.error;
   o.num_prompt_tokens = seq.num_prompt_tokens;
   o.num_output_tokens = seq.num_output_tokens();
   o.num_cached_prompt_tokens = seq.num_cached_prompt_tokens;
@@ -106,11 +98,22 @@ RequestOutput Engine::make_output(const Sequence& seq) const {
 
 std::vector<RequestOutput> Engine::step() {
   NvtxRange range("step");
-  std::vector<RequestOutput> outputs = std::move(pending_);
+  std::vector<RequestOutput> outputs = std::move(pending_);  // aborts, already forgotten
   pending_.clear();
+  const size_t first_new = outputs.size();
   const int64_t t0 = now_ns();
   const SchedulerOutput out = scheduler_->schedule();
-  if (out.empty()) return outputs;
+  for (const Sequence* seq : out.finished) outputs.push_back(make_output(*seq));
+  if (!out.empty()) run_batch(out, t0, outputs);
+  // Only this step's finishes: an aborted id may already name a new request.
+  for (size_t i = first_new; i < outputs.size(); ++i) {
+    if (outputs[i].finished) requests_.erase(outputs[i].id);
+  }
+  return outputs;
+}
+
+void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
+                       std::vector<RequestOutput>& outputs) {
   const int64_t t1 = now_ns();
   std::vector<Sequence*> sampling;  // decided before update() advances the sequences
   for (const ScheduledSequence& s : out.scheduled) {
@@ -140,14 +143,10 @@ std::vector<RequestOutput> Engine::step() {
   counters_.last_step_tokens = out.num_batched_tokens;
   counters_.total_scheduled_tokens += out.num_batched_tokens;
   counters_.num_generated_tokens += int64_t(sampled.size());
-  for (const RequestOutput& o : outputs) {
-    if (o.finished) requests_.erase(o.id);
-  }
   counters_.schedule_ns += t1 - t0;
   counters_.execute_ns += t2 - t1;
   counters_.sample_ns += t - t2;
   counters_.update_ns += now_ns() - t;
-  return outputs;
 }
 
 std::vector<int32_t> Engine::sample_rows(const std::vector<float>& logits,

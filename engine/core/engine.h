@@ -36,6 +36,7 @@ struct RequestOutput {
   std::vector<int64_t> token_times_ns;  // monotonic clock (clock.h), one per new token
   bool finished = false;
   FinishReason finish_reason = FinishReason::kNone;
+  std::string error;  // why, with FinishReason::kError
   int num_prompt_tokens = 0;
   int num_output_tokens = 0;  // so far
   int num_cached_prompt_tokens = 0;
@@ -67,14 +68,19 @@ struct GenerateResult {
 
 class Engine {
  public:
-  // Takes the weights (converted to config.weight_dtype if it is not "auto").
+  // Takes the weights (converted to config.weight_dtype if it is not "auto"). Throws
+  // std::invalid_argument for a bad config, a KV pool above the machine's memory, or one that
+  // cannot hold a max_model_len sequence (unless config.fit_max_model_len, which lowers
+  // max_model_len to fit and says so on stderr).
   Engine(EngineConfig config, ModelWeights weights);
   ~Engine();
 
   // Queues a request. Throws RequestError (empty prompt, prompt not shorter than
   // max_model_len, token id outside the vocabulary, bad sampling params, duplicate id).
   void add_request(const RequestId& id, std::vector<int32_t> prompt, SamplingParams params);
-  // Runs one scheduling step; returns every request's new tokens and every finish.
+  // Runs one scheduling step; returns every request's new tokens and every finish. A request
+  // that can never be scheduled ends here with FinishReason::kError (or kLength once it has
+  // output) rather than waiting forever.
   std::vector<RequestOutput> step();
   // Stops a request and frees its blocks; its final output comes from the next step().
   // False if the id is unknown or already finished.
@@ -97,6 +103,8 @@ class Engine {
 
  private:
   RequestOutput make_output(const Sequence& seq) const;
+  // Executes and samples a non-empty schedule, appending the sampled tokens to `outputs`.
+  void run_batch(const SchedulerOutput& out, int64_t t0, std::vector<RequestOutput>& outputs);
   // debug.inject_decode_delay_us, when the step decodes at least one sequence.
   void inject_decode_delay(const SchedulerOutput& out);
   // Host sampling: one token per sampling sequence from its row of `logits`.

@@ -32,7 +32,9 @@ void EngineConfig::validate() const {
   require(kv_cache_bytes > 0 || num_kv_blocks > 0, "kv_cache_bytes", std::to_string(kv_cache_bytes),
           "> 0 unless num_kv_blocks is set");
   require(num_kv_blocks >= 0, "num_kv_blocks", std::to_string(num_kv_blocks), ">= 0");
-  require(num_threads >= 0, "num_threads", std::to_string(num_threads), ">= 0");
+  require(num_threads >= 0 && num_threads <= kMaxNumThreads, "num_threads",
+          std::to_string(num_threads),
+          "0.." + std::to_string(kMaxNumThreads) + " (0: all hardware threads)");
   require(debug_inject_decode_delay_us >= 0 && debug_inject_decode_delay_us <= 10'000'000,
           "debug.inject_decode_delay_us", std::to_string(debug_inject_decode_delay_us),
           "0..10000000");

@@ -13,6 +13,9 @@
 namespace infergate {
 
 struct EngineConfig {
+  // Far above any core count worth running on, far below what makes thread creation fail.
+  static constexpr int kMaxNumThreads = 1024;
+
   // Weights: "auto" keeps the loaded dtype; otherwise matrices are converted at load.
   std::string weight_dtype = "auto";   // auto | f32 | f16 | bf16 | q8_0
   DType kv_cache_dtype = DType::kF32;  // f32 | f16 | bf16
@@ -25,10 +28,13 @@ struct EngineConfig {
   bool continuous_batching = true;
   int max_num_seqs = 64;
   int max_num_batched_tokens = 2048;
-  int max_model_len = 0;                        // 0: the model's max_position_embeddings
+  int max_model_len = 0;  // 0: the model's max_position_embeddings
+  // true: a KV pool too small for one max_model_len sequence lowers max_model_len to what it
+  // holds (and says so) instead of refusing to start.
+  bool fit_max_model_len = false;
   int64_t kv_cache_bytes = int64_t(256) << 20;  // KV pool size, unless num_kv_blocks is set
   int num_kv_blocks = 0;
-  int num_threads = 0;  // 0: all hardware threads
+  int num_threads = 0;  // 0: all hardware threads; at most kMaxNumThreads
   uint64_t seed = 0;    // seeds unseeded requests' sampling streams
 
   // Where the forward runs (docs/cuda.md): "cpu" (kernels/cpu) or "cuda" (one GPU, device 0).

@@ -38,6 +38,11 @@ void Scheduler::schedule_running(SchedulerOutput& out, int& budget) {
     }
     bool scheduled = true;
     while (!kv_.allocate_slots(*seq, num_new, {})) {
+      if (running_.size() == 1) {  // alone, every block its own: it can never grow
+        finish_unschedulable(seq, seq->num_computed_tokens + num_new, kv_pool_limit(), out);
+        scheduled = false;
+        break;
+      }
       Sequence* victim = running_.back();  // lowest priority: the latest arrival
       preempt(victim, out);
       if (victim == seq) {
@@ -59,11 +64,27 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, int& budget) {
     Sequence* seq = waiting_.front();
     const PrefixHit hit = kv_.find_cached_prefix(*seq);
     int num_new = seq->num_tokens() - seq->num_computed_tokens - hit.num_tokens;
+    if (!config_.chunked_prefill && num_new > config_.max_num_batched_tokens) {
+      waiting_.pop_front();
+      finish_unschedulable(seq, num_new,
+                           "max_num_batched_tokens is " +
+                               std::to_string(config_.max_num_batched_tokens) +
+                               " and chunked_prefill is off",
+                           out);
+      continue;
+    }
     if (num_new > budget) {
       if (!config_.chunked_prefill) break;
       num_new = budget;
     }
-    if (!kv_.allocate_slots(*seq, num_new, hit)) break;
+    if (!kv_.allocate_slots(*seq, num_new, hit)) {
+      if (!running_.empty()) break;  // blocks come back as the running sequences finish
+      // Nothing runs, so the whole pool is free (cached blocks are evictable): never.
+      waiting_.pop_front();
+      finish_unschedulable(seq, seq->num_computed_tokens + hit.num_tokens + num_new,
+                           kv_pool_limit(), out);
+      continue;
+    }
     waiting_.pop_front();
     seq->status = SequenceStatus::kRunning;
     running_.push_back(seq);
@@ -81,6 +102,23 @@ void Scheduler::preempt(Sequence* seq, SchedulerOutput& out) {
   ++num_preemptions_;
   waiting_.push_front(seq);
   out.preempted.push_back(seq);
+}
+
+std::string Scheduler::kv_pool_limit() const {
+  const int64_t tokens = int64_t(kv_.num_blocks()) * kv_.block_size();
+  return "the KV pool holds " + std::to_string(tokens) + " (" + std::to_string(kv_.num_blocks()) +
+         " blocks x " + std::to_string(kv_.block_size()) + " tokens)";
+}
+
+void Scheduler::finish_unschedulable(Sequence* seq, int num_tokens, const std::string& limit,
+                                     SchedulerOutput& out) {
+  const bool has_output = seq->num_output_tokens() > 0;
+  remove(seq, has_output ? FinishReason::kLength : FinishReason::kError);
+  if (!has_output) {
+    seq->error = "request '" + seq->id + "' can never be scheduled: it needs " +
+                 std::to_string(num_tokens) + " tokens at once and " + limit;
+  }
+  out.finished.push_back(seq);
 }
 
 FinishReason Scheduler::stop_reason(const Sequence& seq) const {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 #include "engine/core/sequence.h"
@@ -31,6 +32,9 @@ struct ScheduledSequence {
 struct SchedulerOutput {
   std::vector<ScheduledSequence> scheduled;
   std::vector<Sequence*> preempted;
+  // Ended by the scheduler: they can never be scheduled (more KV than the whole pool, or a
+  // whole prompt above the token budget), so waiting for them would spin forever.
+  std::vector<Sequence*> finished;
   int num_batched_tokens = 0;
 
   bool empty() const { return scheduled.empty(); }
@@ -58,6 +62,11 @@ class Scheduler {
   void schedule_running(SchedulerOutput& out, int& budget);
   void schedule_waiting(SchedulerOutput& out, int& budget);
   void preempt(Sequence* seq, SchedulerOutput& out);
+  // Finishes a sequence that cannot fit even alone: kLength once it has output (it filled the
+  // pool, as it would fill max_model_len), kError with the numbers before that.
+  void finish_unschedulable(Sequence* seq, int num_tokens, const std::string& limit,
+                            SchedulerOutput& out);
+  std::string kv_pool_limit() const;  // "the KV pool holds N (B blocks x S tokens)"
   FinishReason stop_reason(const Sequence& seq) const;
 
   SchedulerConfig config_;

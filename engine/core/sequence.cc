@@ -12,6 +12,8 @@ const char* finish_reason_name(FinishReason reason) {
       return "stop";
     case FinishReason::kAbort:
       return "abort";
+    case FinishReason::kError:
+      return "error";
   }
   return "?";
 }

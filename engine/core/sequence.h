@@ -16,7 +16,8 @@ using RequestId = std::string;
 
 enum class SequenceStatus { kWaiting, kRunning, kFinished };
 
-enum class FinishReason { kNone, kLength, kStop, kAbort };
+// kError: the engine could never serve the request (Sequence::error says why), vLLM's "error".
+enum class FinishReason { kNone, kLength, kStop, kAbort, kError };
 
 const char* finish_reason_name(FinishReason reason);
 
@@ -41,6 +42,7 @@ struct Sequence {
   SamplingRng rng;
   SequenceStatus status = SequenceStatus::kWaiting;
   FinishReason finish_reason = FinishReason::kNone;
+  std::string error;                 // with FinishReason::kError
   int num_cached_prompt_tokens = 0;  // prefix-cache hit at (last) admission
   int num_preemptions = 0;
   int64_t arrival_ns;

@@ -1,6 +1,7 @@
 #include "engine/kv/kv_cache_storage.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace infergate {
 
@@ -22,7 +23,9 @@ int KvCacheStorage::blocks_for_bytes(const ModelConfig& model, int block_size, D
                                      int64_t bytes) {
   const int64_t per_block =
       model.kv_bytes_per_token(int(dtype_bytes(dtype, 1))) * int64_t(block_size);
-  return int(std::max<int64_t>(1, bytes / per_block));
+  // Clamped to int: the engine then refuses a pool larger than the machine's memory by name.
+  const int64_t blocks = std::clamp<int64_t>(bytes / per_block, 1, INT32_MAX);
+  return int(blocks);
 }
 
 KvLayerView KvCacheStorage::layer(int i) {

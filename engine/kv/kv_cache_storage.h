@@ -15,7 +15,7 @@ class KvCacheStorage {
  public:
   KvCacheStorage(const ModelConfig& model, int num_blocks, int block_size, DType dtype);
 
-  // Blocks that fit in `bytes` for this model and dtype (at least 1).
+  // Blocks that fit in `bytes` for this model and dtype (at least 1, at most INT32_MAX).
   static int blocks_for_bytes(const ModelConfig& model, int block_size, DType dtype, int64_t bytes);
 
   KvLayerView layer(int i);

@@ -4,6 +4,7 @@
 
 #include "engine/core/engine.h"
 #include "engine/model/reference_forward.h"
+#include "progress_watchdog.h"
 #include "test_models.h"
 
 using namespace infergate;
@@ -39,9 +40,11 @@ std::vector<std::vector<int32_t>> run(EngineConfig config,
   Engine engine(config, weights);
   std::vector<std::vector<int32_t>> tokens;
   if (one_at_a_time) {
-    for (const auto& p : prompts) tokens.push_back(engine.generate({p}, greedy(12))[0].token_ids);
+    for (const auto& p : prompts) {
+      tokens.push_back(testing::generate_watched(engine, {p}, greedy(12))[0].token_ids);
+    }
   } else {
-    for (const GenerateResult& r : engine.generate(prompts, greedy(12))) {
+    for (const auto& r : testing::generate_watched(engine, prompts, greedy(12))) {
       tokens.push_back(r.token_ids);
     }
   }
@@ -90,12 +93,15 @@ TEST_CASE("greedy tokens are identical across engine switches", "[engine]") {
   }
   SECTION("a KV pool so small that preemption happens") {
     EngineConfig c = base;
-    c.num_kv_blocks = 40;  // 160 tokens for 16 requests of up to ~60 tokens each
+    c.num_kv_blocks = 40;   // 160 tokens for 16 requests of up to ~60 tokens each
+    c.max_model_len = 160;  // the most the pool holds (a longer one is refused)
     ModelWeights w = make_synthetic_model(testing::small_test_config(), 21);
     c.num_threads = 2;
     Engine engine(c, w);
     std::vector<std::vector<int32_t>> got;
-    for (const GenerateResult& r : engine.generate(prompts, greedy(12))) got.push_back(r.token_ids);
+    for (const auto& r : testing::generate_watched(engine, prompts, greedy(12))) {
+      got.push_back(r.token_ids);
+    }
     REQUIRE(engine.stats().num_preemptions > 0);
     REQUIRE(got == expected);
     engine.check_invariants();
@@ -108,7 +114,7 @@ TEST_CASE("engine greedy decode matches the reference forward's argmax", "[engin
   EngineConfig c;
   c.num_threads = 2;
   Engine engine(c, w);
-  const auto out = engine.generate({seq}, greedy(6))[0].token_ids;
+  const auto out = testing::generate_watched(engine, {seq}, greedy(6))[0].token_ids;
   for (int32_t t : out) {
     const std::vector<float> logits = reference_forward(w, seq);
     const float* last = logits.data() + (seq.size() - 1) * 512;
@@ -128,8 +134,8 @@ TEST_CASE("prefix cache hits a shared system prompt", "[engine]") {
   std::vector<int32_t> a = system, b = system;
   a.push_back(100);
   b.push_back(200);
-  engine.generate({a}, greedy(2));
-  engine.generate({b}, greedy(2));
+  testing::generate_watched(engine, {a}, greedy(2));
+  testing::generate_watched(engine, {b}, greedy(2));
   const PrefixCacheStats s = engine.stats().prefix_cache;
   REQUIRE(s.queries == 68);
   REQUIRE(s.hits == 32);  // 8 full blocks of the shared 33-token prefix

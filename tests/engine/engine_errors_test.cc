@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/core/engine.h"
+#include "progress_watchdog.h"
 #include "test_models.h"
 
 using namespace infergate;
@@ -43,17 +44,10 @@ TEST_CASE("bad requests are refused with a clear error while others are served",
   REQUIRE_THROWS_WITH(engine.add_request("negative", {1}, zero), Catch::Contains("max_tokens"));
   REQUIRE_THROWS_WITH(engine.add_request("good", {1}, p), Catch::Contains("duplicate"));
 
-  int tokens = 0;
-  bool finished = false;
-  while (engine.has_unfinished()) {
-    for (const RequestOutput& o : engine.step()) {
-      REQUIRE(o.id == "good");
-      tokens += int(o.token_ids.size());
-      finished = finished || o.finished;
-    }
-  }
-  REQUIRE(tokens == 4);
-  REQUIRE(finished);
+  const auto results = testing::run_watched(engine);
+  REQUIRE(results.size() == 1u);
+  REQUIRE(results.at("good").token_ids.size() == 4u);
+  REQUIRE(results.at("good").finish_reason == FinishReason::kLength);
 }
 
 TEST_CASE("abort frees the request's blocks and reports it once", "[engine]") {
@@ -62,15 +56,15 @@ TEST_CASE("abort frees the request's blocks and reports it once", "[engine]") {
   SamplingParams p = fixed_tokens(50);
   engine.add_request("a", {1, 2, 3}, p);
   engine.add_request("b", {4, 5, 6}, p);
-  engine.step();
+  testing::watched_step(engine);
   REQUIRE(engine.abort("a"));
   REQUIRE_FALSE(engine.abort("a"));
   REQUIRE_FALSE(engine.abort("nope"));
-  const auto outs = engine.step();
+  const auto outs = testing::watched_step(engine);
   const auto it = std::find_if(outs.begin(), outs.end(), [](auto& o) { return o.id == "a"; });
   REQUIRE(it != outs.end());
   REQUIRE(it->finish_reason == FinishReason::kAbort);
-  while (engine.has_unfinished()) engine.step();
+  testing::run_watched(engine);
   engine.check_invariants();
   REQUIRE(engine.stats().kv_usage == 0.0);
 }
@@ -79,12 +73,12 @@ TEST_CASE("stop tokens, eos and max_tokens end a request with the right reason",
   auto owned = test_engine();
   Engine& engine = *owned;
   SamplingParams p = fixed_tokens(8);
-  const GenerateResult free_run = engine.generate({{1, 2, 3}}, p)[0];
+  const auto free_run = testing::generate_watched(engine, {{1, 2, 3}}, p)[0];
   REQUIRE(free_run.finish_reason == FinishReason::kLength);
   REQUIRE(free_run.token_ids.size() == 8u);
   SamplingParams stop = p;
   stop.stop_token_ids = {free_run.token_ids[2]};
-  const GenerateResult stopped = engine.generate({{1, 2, 3}}, stop)[0];
+  const auto stopped = testing::generate_watched(engine, {{1, 2, 3}}, stop)[0];
   REQUIRE(stopped.finish_reason == FinishReason::kStop);
   REQUIRE(stopped.token_ids.back() == free_run.token_ids[2]);
   REQUIRE(stopped.token_ids.size() <= 3u);
@@ -100,4 +94,20 @@ TEST_CASE("invalid engine configs name the field", "[engine]") {
   c = EngineConfig();
   c.weight_dtype = "int3";
   REQUIRE_THROWS_WITH(c.validate(), Catch::Contains("auto, f32, f16, bf16, q8_0"));
+}
+
+TEST_CASE("an aborted request id can be reused before the next step", "[engine]") {
+  auto owned = test_engine();
+  Engine& engine = *owned;
+  engine.add_request("a", {1, 2, 3}, fixed_tokens(50));
+  testing::watched_step(engine);
+  REQUIRE(engine.abort("a"));
+  engine.add_request("a", {4, 5, 6}, fixed_tokens(5));
+  // The next step reports the abort; it must not forget the new request of the same id.
+  const auto outs = testing::watched_step(engine);
+  REQUIRE(std::count_if(outs.begin(), outs.end(), [](auto& o) { return o.finished; }) == 1);
+  const auto results = testing::run_watched(engine);
+  REQUIRE(results.at("a").finish_reason == FinishReason::kLength);
+  REQUIRE(results.at("a").token_ids.size() == 4u);  // the fifth came with `outs`
+  engine.check_invariants();
 }
