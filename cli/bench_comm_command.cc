@@ -92,6 +92,7 @@ std::optional<BenchCommArgs> parse_args(int argc, char** argv) {
                                 "' (allowed: mpi, nccl)");
   }
   a.bench.validate();
+  if (!a.json_path.empty()) check_writable(a.json_path);  // before measuring, not after
   a.command = "infergate bench-comm";
   for (int i = 1; i < argc; ++i) a.command += std::string(" ") + argv[i];
   return a;

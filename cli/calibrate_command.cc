@@ -135,12 +135,13 @@ int calibrate_command(int argc, char** argv) {
   if (!args) return kExitPass;
   const RuleSet rules = load_rules_or_default(args->rules);
   const std::string stamp = std::to_string(::time(nullptr));
-  const ResultsFile runs =
-      args->from.empty()
-          ? run_repetitions(
-                args->workload, args->sets, args->repeat,
-                args->runs_out.empty() ? "out/calibrate-" + stamp + ".json" : args->runs_out)
-          : load_results(args->from);
+  const std::string runs_out =
+      args->runs_out.empty() ? "out/calibrate-" + stamp + ".json" : args->runs_out;
+  if (!args->noise_out.empty()) check_writable(args->noise_out);  // before the runs, not after
+  if (args->from.empty()) check_writable(runs_out);
+  const ResultsFile runs = args->from.empty()
+                               ? run_repetitions(args->workload, args->sets, args->repeat, runs_out)
+                               : load_results(args->from);
   std::vector<std::string> keys;
   for (const GateRule& r : rules.rules) {
     if (r.applies_to(runs.workload_name)) keys.push_back(r.metric.text);

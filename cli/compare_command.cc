@@ -135,6 +135,7 @@ int compare_command(int argc, char** argv) {
   const std::string baseline_file = args->files.size() == 2 ? args->files.front() : "";
   ResultsFile baseline = load_baseline(baseline_file, args->store, candidate);
   const RuleSet rules = load_rules_or_default(args->rules);
+  if (!args->report_dir.empty()) check_report_files_writable(args->report_dir);  // before reruns
   CompareOptions options;
   options.allow_env_diff = args->allow_env_diff;
   options.justification_root = args->justification_root;

@@ -23,6 +23,7 @@ int export_command(int argc, char** argv) {
       "dtype", po::value(&dtype)->default_value(dtype), "auto | f32 | f16 | bf16 | q8_0");
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
+  check_export_path(format, out);  // before loading and converting, not after
   ModelWeights weights = load_model(parse_model_argument(model, seed));
   weights.apply_weight_dtype(dtype);
   export_model(weights, format, out);

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "bench/results/input_file.h"
 #include "engine/model/model_config.h"
 
 namespace infergate {
@@ -21,8 +22,12 @@ ModelSource parse_model_argument(const std::string& arg, uint64_t seed) {
     s.kind = "gguf";
     s.path = arg;
   } else {
-    throw std::invalid_argument("--model '" + arg + "': not a preset (" + preset_names() +
-                                "), a .gguf file or a safetensors directory");
+    std::error_code ec;
+    const std::string what = !fs::exists(arg, ec)             ? "no such file or directory, and "
+                             : !non_regular_kind(arg).empty() ? "is " + non_regular_kind(arg) + ", "
+                                                              : "";
+    throw std::invalid_argument("--model '" + arg + "': " + what + "not a preset (" +
+                                preset_names() + "), a .gguf file or a safetensors directory");
   }
   return s;
 }

@@ -45,6 +45,7 @@ int report_command(int argc, char** argv) {
     return 0;
   }
   const ResultsFile baseline = load_results(files[0]), candidate = load_results(files[1]);
+  check_report_files_writable(out_dir);  // all four, so none is written when one cannot be
   CompareOptions options;
   options.allow_env_diff = vm->count("allow-env-diff") > 0;
   const Comparison c =

@@ -10,13 +10,24 @@
 
 namespace infergate {
 
+namespace {
+
+std::vector<std::string> report_paths(const std::string& dir) {
+  const std::filesystem::path root(dir);
+  return {(root / "verdicts.json").string(), (root / "report.html").string(),
+          (root / "summary.md").string(), (root / "junit.xml").string()};
+}
+
+}  // namespace
+
+void check_report_files_writable(const std::string& dir) {
+  for (const std::string& path : report_paths(dir)) check_writable(path);
+}
+
 std::vector<std::string> write_report_files(const std::string& dir, const Comparison& comparison,
                                             const ResultsFile& baseline,
                                             const ResultsFile& candidate) {
-  const std::filesystem::path root(dir);
-  std::vector<std::string> written = {
-      (root / "verdicts.json").string(), (root / "report.html").string(),
-      (root / "summary.md").string(), (root / "junit.xml").string()};
+  const std::vector<std::string> written = report_paths(dir);
   write_json_atomically(comparison_to_json(comparison), written[0]);
   write_text_atomically(html_report(comparison, baseline, candidate), written[1]);
   write_text_atomically(markdown_report(comparison), written[2]);

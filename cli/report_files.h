@@ -10,6 +10,10 @@
 
 namespace infergate {
 
+// Checks before any work that every report can be written into `dir` (created if needed), as
+// write_report_files() will; throws std::runtime_error naming the file and why.
+void check_report_files_writable(const std::string& dir);
+
 // Writes every report atomically into `dir` (created if needed); returns the paths written.
 std::vector<std::string> write_report_files(const std::string& dir, const Comparison& comparison,
                                             const ResultsFile& baseline,

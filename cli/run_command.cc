@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "bench/driver/run_workload.h"
+#include "bench/results/json_file.h"
 #include "bench/results/summary_table.h"
 #include "bench/trace/nvtx_trace_recorder.h"
 #include "bench/workload/workload_parser.h"
@@ -67,6 +68,8 @@ int run_command(int argc, char** argv) {
   RunOptions options;
   options.out_path = out.empty() ? default_out_path(workload) : out;
   options.trace_path = trace;
+  check_writable(options.out_path);  // now, not after the whole run
+  if (!trace.empty()) check_writable(trace);
   options.quiet = vm.count("quiet") > 0;
   options.progress_is_tty = isatty(STDERR_FILENO);
   options.stop = &g_stop;

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "bench/http/http_url.h"
+#include "bench/results/input_file.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
@@ -414,17 +414,16 @@ WorkloadError syntax_error(const std::string& file, const json::parse_error& e) 
 }
 
 json read_document(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    throw WorkloadError(path, "", "", "", "no such file (expected a workload JSON file)");
+  std::string text;
+  try {  // a regular file only (a FIFO would block), at most kMaxWorkloadFileBytes
+    text = read_regular_file(path, kMaxWorkloadFileBytes);
+  } catch (const InputFileError& e) {
+    const bool missing = e.problem() == "no such file";
+    throw WorkloadError(path, "", "", "",
+                        e.problem() + (missing ? " (expected a workload JSON file)" : ""));
   }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in)
-    throw WorkloadError(path, "", "", "", std::string("cannot read: ") + std::strerror(errno));
   try {
-    return json::parse(text.str(), nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+    return json::parse(text, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
   } catch (const json::parse_error& e) {
     throw syntax_error(path, e);
   }

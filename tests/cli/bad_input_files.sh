@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Files that are not what they should be, through the real binary: FIFOs, devices and directories
+# given as inputs are refused at once by what they are (never a hang, never an endless read);
+# deeply nested JSON gives a one-line error; unusable outputs are refused before any work; and
+# a killed writer's temporary file is cleaned up by the next write of that output.
+#   bad_input_files.sh INFERGATE WORK_DIR SOURCE_DIR
+set -uo pipefail
+infergate=${1:?usage: bad_input_files.sh INFERGATE WORK_DIR SOURCE_DIR}
+work=${2:?usage: bad_input_files.sh INFERGATE WORK_DIR SOURCE_DIR}
+src=${3:?usage: bad_input_files.sh INFERGATE WORK_DIR SOURCE_DIR}
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+base="$src/tests/gates/data/quickstart-baseline.json"
+workload="$src/workloads/quickstart.json"
+status=0
+
+# expect CODE PATTERN -- COMMAND...: the exit code within 10 s, and PATTERN in stdout+stderr.
+expect() {
+  local code=$1 pattern=$2
+  shift 3
+  local out
+  out=$(timeout 10 "$@" 2>&1)
+  local got=$?
+  if [ "$got" != "$code" ] || ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL: $* -> exit $got (want $code), output lacks /$pattern/:"
+    echo "$out" | head -c 2000 | sed 's/^/    /'
+    status=1
+  else
+    echo "ok: exit $got: $*"
+  fi
+}
+
+# Inputs that are not regular files.
+mkfifo fifo.json fifo.gguf
+mkdir dir.json
+expect 2 "/dev/zero: is a character device, expected a regular file" -- \
+  "$infergate" compare "$base" /dev/zero
+expect 2 "fifo.json: is a named pipe \(FIFO\), expected a regular file" -- \
+  "$infergate" compare "$base" fifo.json
+expect 2 "dir.json: is a directory, expected a regular file" -- "$infergate" compare dir.json "$base"
+expect 2 "fifo.json: is a named pipe \(FIFO\)" -- "$infergate" validate fifo.json
+expect 2 "dir.json: is a directory" -- "$infergate" run dir.json
+expect 2 "fifo.gguf: is a named pipe \(FIFO\), expected a regular file" -- \
+  "$infergate" generate --model fifo.gguf
+expect 2 "fifo.json: is a named pipe \(FIFO\)" -- \
+  "$infergate" report "$base" fifo.json --out-dir reports
+
+# 100,000 nested arrays: a one-line error naming the file, no crash.
+deep=$(printf '%*s' 100000 '' | tr ' ' '[')$(printf '%*s' 100000 '' | tr ' ' ']')
+printf '{"schema": "infergate.results/v1", "manifest": {"host": %s}}' "$deep" >deep.json
+expect 2 "^infergate compare: error: deep.json: not JSON at line 1, column 183 \(byte offset 182\): nests deeper than the limit of 128 levels$" -- \
+  "$infergate" compare "$base" deep.json
+expect 0 "wrote ckpt" -- "$infergate" export --format safetensors --out ckpt
+printf '{"architectures": ["LlamaForCausalLM"], "vocab_size": %s}' "$deep" >ckpt/config.json
+expect 2 "^infergate generate: error: ckpt/config.json: not JSON at line 1, column 182 \(byte offset 181\): nests deeper than the limit of 128 levels$" -- \
+  "$infergate" generate --model ckpt
+
+# Unusable outputs are refused before the run (no "results:" line: nothing was measured).
+mkdir out-dir
+for out in out-dir /proc/infergate-results.json /dev/null; do
+  expect 2 "^infergate run: error: $out: cannot (write an output file here|create a temporary file beside it)" -- \
+    "$infergate" run "$workload" --out "$out"
+done
+expect 2 "out-dir: cannot write an output file here: it is a directory" -- \
+  "$infergate" run "$workload" --out ok.json --trace out-dir
+expect 2 "out-dir: cannot write an output file here: it is a directory" -- \
+  "$infergate" export --format gguf --out out-dir
+expect 2 "/proc/r/verdicts.json: cannot create its directory /proc/r" -- \
+  "$infergate" compare "$base" "$base" --report-dir /proc/r
+expect 2 "out-dir: cannot write an output file here: it is a directory" -- \
+  "$infergate" calibrate "$workload" --noise-out out-dir
+
+# A writer killed mid-write left r.json.tmp-<its pid>-XXXXXX: the next write removes it, and
+# leaves a temporary that is not stale (no pid, fresh) and other outputs' temporaries alone.
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+touch "r.json.tmp-$dead-Ab12Cd" r.json.tmp-Zx81Qa "other.json.tmp-$dead-Ab12Cd"
+expect 0 "results: r.json" -- "$infergate" run "$workload" --out r.json -q \
+  --set load.num_requests=4 --set load.warmup_requests=0 --set load.rate=100
+left=$(ls r.json* other.json* | tr '\n' ' ')
+if [ "$left" != "other.json.tmp-$dead-Ab12Cd r.json r.json.tmp-Zx81Qa " ]; then
+  echo "FAIL: after the write: $left"
+  status=1
+else
+  echo "ok: the dead writer's temporary is gone, the others stay: $left"
+fi
+exit $status
