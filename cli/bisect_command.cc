@@ -137,7 +137,9 @@ int bisect_command(int argc, char** argv) {
   s.measure.working_dir = fs::current_path().string();
   const fs::path out = fs::absolute(
       out_dir.empty() ? "out/bisect-" + timestamp("%Y%m%d-%H%M%S", std::localtime) : out_dir);
-  fs::create_directories(out);
+  for (const char* name : {"bisect.json", "bisect.md"}) {
+    check_writable((out / name).string());  // before the bisect, not after it
+  }
 
   install_interrupt_handlers();
   print_start(repo, s, std::cerr);

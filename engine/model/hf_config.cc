@@ -49,11 +49,14 @@ class Fields {
       if (fallback) return *fallback;
       throw ModelLoadError(file_, std::string("missing field '") + key + "'");
     }
-    if (!v->is_number_integer() || v->get<int64_t>() < 0 || v->get<int64_t>() > kMaxField) {
+    return checked_integer(key, *v);
+  }
+  int checked_integer(const char* key, const json& v) const {
+    if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > kMaxField) {
       throw ModelLoadError(file_, std::string("field '") + key +
-                                      "' must be a non-negative integer, got " + json_excerpt(*v));
+                                      "' must be a non-negative integer, got " + json_excerpt(v));
     }
-    return int(v->get<int64_t>());
+    return int(v.get<int64_t>());
   }
   // A float hyper-parameter: finite and > 0 also after rounding to float (1e39 is inf).
   float positive_number(const char* key, double fallback) const {
@@ -77,10 +80,8 @@ class Fields {
   // bos/eos ids: an integer, a list (Llama 3 lists several eos ids; the first is used) or null.
   int token_id(const char* key, int fallback) const {
     const json* v = find(key);
-    if (v && v->is_array() && !v->empty() && (*v)[0].is_number_integer()) {
-      return (*v)[0].get<int>();
-    }
-    return v ? integer(key, fallback) : fallback;
+    if (v && v->is_array() && !v->empty()) v = &(*v)[0];
+    return v ? checked_integer(key, *v) : fallback;
   }
   const std::string& file() const { return file_; }
 

@@ -233,6 +233,12 @@ TEST_CASE("bad config.json files are rejected by field", "[model][safetensors][e
   require_load_error("safetensors", ckpt, "config.json", "field 'num_attention_heads'");
 
   cfg = good;
+  cfg["eos_token_id"] = {int64_t(1) << 40, 2};  // the first of a list is used: bounded too
+  write_text(config_path, cfg.dump());
+  require_load_error("safetensors", ckpt, "config.json",
+                     "field 'eos_token_id' must be a non-negative integer, got 1099511627776");
+
+  cfg = good;
   cfg["rope_scaling"] = {{"rope_type", "llama3"}, {"factor", 8.0}};
   write_text(config_path, cfg.dump());
   require_load_error("safetensors", ckpt, "config.json", "unsupported rope_scaling");
