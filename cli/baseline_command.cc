@@ -5,8 +5,11 @@
 #include <iostream>
 
 #include "cli/command_line.h"
+#include "cli/gate_inputs.h"
 #include "gates/baseline/baseline_store.h"
 #include "gates/baseline/machine_key.h"
+#include "gates/baseline/safe_file_name.h"
+#include "gates/verdict/error_share_check.h"
 #include "gates/verdict/verdict.h"
 
 namespace infergate {
@@ -15,9 +18,23 @@ namespace po = boost::program_options;
 
 namespace {
 
-int update(const BaselineStore& store, const std::vector<std::string>& args) {
+// A baseline every later comparison is judged against must be a measurement: a result whose
+// requests failed beyond the rules' error-share limit is refused unless --allow-errors.
+int update(const BaselineStore& store, const std::vector<std::string>& args,
+           const std::string& rules_path, bool allow_errors) {
   if (args.size() != 1) throw po::error("baseline update takes one RESULT file");
-  const std::string path = store.update(load_results(args[0]));
+  const ResultsFile result = load_results(args[0]);
+  const std::vector<std::string> failed =
+      error_share_excesses(result, load_rules_or_default(rules_path), "result");
+  for (const std::string& f : failed) {
+    std::cerr << "infergate baseline: " << (allow_errors ? "warning: " : "refusing: ") << f << "\n";
+  }
+  if (!failed.empty() && !allow_errors) {
+    std::cerr << "infergate baseline: a baseline must measure the code, not failed requests; fix "
+                 "the run, or give --allow-errors to store it anyway\n";
+    return kExitUsage;
+  }
+  const std::string path = store.update(result);
   std::cout << "baseline: " << path << "\n";
   return kExitPass;
 }
@@ -41,7 +58,7 @@ int show(const BaselineStore& store, const std::vector<std::string>& args) {
     }
   } else {
     for (const BaselineEntry& e : store.list()) {
-      if (e.workload == args[0]) shown.push_back(e);
+      if (e.workload == args[0] || e.workload == safe_file_name(args[0])) shown.push_back(e);
     }
   }
   if (shown.empty()) throw BaselineError("no baseline for '" + args[0] + "'");
@@ -65,21 +82,27 @@ int list(const BaselineStore& store) {
 }  // namespace
 
 int baseline_command(int argc, char** argv) {
-  std::string action, root;
+  std::string action, root, rules;
   std::vector<std::string> args;
   po::options_description desc(
-      "infergate baseline update RESULT | show WORKLOAD|RESULT | list [options]");
+      "infergate baseline update RESULT | show WORKLOAD|RESULT | list [options]\n"
+      "Exit: 0 done, 2 usage or input error (a refused result: incomplete, or its requests "
+      "failed)");
   desc.add_options()("help,h", "show this help")("action", po::value(&action)->required(),
                                                  "update, show or list")(
       "args", po::value(&args)->multitoken(), "")(
-      "baselines", po::value(&root)->default_value("results"), "baseline store folder");
+      "baselines", po::value(&root)->default_value("results"), "baseline store folder")(
+      "rules", po::value(&rules),
+      "update: the rules whose error-share limit applies (default: the built-in "
+      "gates/default.json)")(
+      "allow-errors", "update: store a result whose requests failed beyond the error-share limit");
   po::positional_options_description pos;
   pos.add("action", 1).add("args", -1);
   try {
     const auto vm = parse_command_line(argc, argv, desc, pos);
     if (!vm) return kExitPass;
     const BaselineStore store(root);
-    if (action == "update") return update(store, args);
+    if (action == "update") return update(store, args, rules, vm->count("allow-errors") > 0);
     if (action == "show") return show(store, args);
     if (action == "list") return list(store);
     throw po::error("unknown action '" + action + "' (allowed: update, show, list)");

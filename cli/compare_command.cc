@@ -15,6 +15,7 @@
 #include "gates/calibrate/noise_profile.h"
 #include "gates/verdict/auto_repeat.h"
 #include "gates/verdict/comparison.h"
+#include "gates/verdict/error_share_check.h"
 
 namespace infergate {
 
@@ -28,6 +29,7 @@ struct CompareArguments {
   std::string baseline_bin, candidate_bin;
   int auto_repeat = 0;
   bool allow_env_diff = false;
+  bool allow_errors = false;
 };
 
 std::optional<CompareArguments> parse(int argc, char** argv) {
@@ -35,12 +37,15 @@ std::optional<CompareArguments> parse(int argc, char** argv) {
   po::options_description desc(
       "infergate compare [BASELINE] CANDIDATE [options]\n"
       "Without BASELINE, the stored baseline for the candidate's workload and machine is used.\n"
-      "Exit: 0 pass, 1 regression, 2 usage or input error, 3 inconclusive, 4 incomparable");
+      "Exit: 0 pass, 1 regression, 2 usage or input error (also: a side's requests failed beyond\n"
+      "the rules' error-share limit), 3 inconclusive, 4 incomparable");
   desc.add_options()("help,h", "show this help")("files", po::value(&a.files)->multitoken(),
                                                  "results files")(
       "rules", po::value(&a.rules), "rules file (default: the built-in gates/default.json)")(
       "baselines", po::value(&a.store)->default_value("results"), "baseline store folder")(
       "allow-env-diff", "compare even when the machine, build or workload fingerprints differ")(
+      "allow-errors",
+      "compare even when a side's share of failed requests is above the rules' error-share limit")(
       "report-dir", po::value(&a.report_dir),
       "write verdicts.json, report.html, summary.md and junit.xml here")(
       "justification-root", po::value(&a.justification_root)->default_value("."),
@@ -61,6 +66,7 @@ std::optional<CompareArguments> parse(int argc, char** argv) {
     throw po::error("give CANDIDATE, or BASELINE and CANDIDATE");
   }
   a.allow_env_diff = vm->count("allow-env-diff") > 0;
+  a.allow_errors = vm->count("allow-errors") > 0;
   if (a.auto_repeat < 0) throw po::error("--auto-repeat must be >= 0");
   return a;
 }
@@ -120,6 +126,27 @@ void add_noise_warnings(Comparison& c, const std::string& noise_path, double alp
   }
 }
 
+// Sides whose requests failed beyond the rules' limit: refused (exit 2) unless --allow-errors,
+// then judged with a warning.
+std::vector<std::string> error_share_problems(const ResultsFile& baseline,
+                                              const ResultsFile& candidate, const RuleSet& rules) {
+  std::vector<std::string> problems = error_share_excesses(baseline, rules, "baseline");
+  for (std::string& p : error_share_excesses(candidate, rules, "candidate")) {
+    problems.push_back(std::move(p));
+  }
+  return problems;
+}
+
+bool refuse_failed_requests(const ResultsFile& baseline, const ResultsFile& candidate,
+                            const RuleSet& rules, const CompareArguments& args) {
+  const std::vector<std::string> failed = error_share_problems(baseline, candidate, rules);
+  if (failed.empty() || args.allow_errors) return false;
+  for (const std::string& f : failed) std::cerr << "infergate compare: refusing: " << f << "\n";
+  std::cerr << "infergate compare: failed requests are not a measurement of the code; fix the "
+               "run, or give --allow-errors to compare anyway\n";
+  return true;
+}
+
 }  // namespace
 
 int compare_command(int argc, char** argv) {
@@ -135,11 +162,17 @@ int compare_command(int argc, char** argv) {
   const std::string baseline_file = args->files.size() == 2 ? args->files.front() : "";
   ResultsFile baseline = load_baseline(baseline_file, args->store, candidate);
   const RuleSet rules = load_rules_or_default(args->rules);
+  if (refuse_failed_requests(baseline, candidate, rules, *args)) return kExitUsage;
   if (!args->report_dir.empty()) check_report_files_writable(args->report_dir);  // before reruns
   CompareOptions options;
   options.allow_env_diff = args->allow_env_diff;
   options.justification_root = args->justification_root;
   Comparison c = compare_with_repeats(baseline, candidate, rules, options, *args);
+  // --auto-repeat's new repetitions are held to the same limit.
+  if (refuse_failed_requests(baseline, candidate, rules, *args)) return kExitUsage;
+  for (const std::string& f : error_share_problems(baseline, candidate, rules)) {
+    c.warnings.push_back(f + " (compared anyway: --allow-errors)");
+  }
   if (c.comparable) {
     add_noise_warnings(c, args->noise.empty() ? noise_file_beside(baseline.source) : args->noise,
                        rules.alpha);

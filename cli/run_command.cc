@@ -15,6 +15,7 @@
 #include "bench/trace/nvtx_trace_recorder.h"
 #include "bench/workload/workload_parser.h"
 #include "cli/command_line.h"
+#include "gates/baseline/safe_file_name.h"
 
 namespace infergate {
 
@@ -26,11 +27,21 @@ std::atomic<bool> g_stop{false};
 
 void on_sigint(int) { g_stop.store(true); }
 
+// The workload's name is input: as a safe file name it stays inside out/.
 std::string default_out_path(const Workload& w) {
   char stamp[32];
   const std::time_t t = std::time(nullptr);
   std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&t));
-  return "out/" + (w.name.empty() ? std::string("run") : w.name) + "-" + stamp + ".json";
+  return "out/" + (w.name.empty() ? std::string("run") : safe_file_name(w.name)) + "-" + stamp +
+         ".json";
+}
+
+// A point where no request succeeded measured nothing: its zeros must not pass for numbers.
+bool some_point_failed_entirely(const nlohmann::json& results) {
+  for (const LabelledPointErrors& p : errors_by_point(results)) {
+    if (p.errors.completed == 0) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -39,7 +50,11 @@ int run_command(int argc, char** argv) {
   std::string workload_path, out, trace;
   std::vector<std::string> sets;
   int repeat = 0;
-  po::options_description desc("infergate run WORKLOAD [options]");
+  double max_error_share = 0.01;
+  po::options_description desc(
+      "infergate run WORKLOAD [options]\n"
+      "Exit: 0 done, 2 usage or input error, 5 a sweep point where no request succeeded (the\n"
+      "results are written; the summary says why they failed), 130 stopped early");
   desc.add_options()("help,h", "show this help")("workload", po::value(&workload_path)->required(),
                                                  "workload file (workloads/*.json)")(
       "out", po::value(&out), "results file (default out/NAME-TIMESTAMP.json)")(
@@ -47,7 +62,9 @@ int run_command(int argc, char** argv) {
       "repeat", po::value(&repeat)->default_value(0), "repetitions (overrides the file's)")(
       "trace", po::value(&trace), "write a Perfetto/Chrome trace of NVTX ranges and requests")(
       "requests", "keep per-request records in the results file")("quiet,q", "no progress output")(
-      "cupti", "trace GPU kernels with CUPTI (= --set telemetry.cupti=true)");
+      "cupti", "trace GPU kernels with CUPTI (= --set telemetry.cupti=true)")(
+      "max-error-share", po::value(&max_error_share)->default_value(0.01, "0.01"),
+      "warn (and flag the results) when more than this share of a repetition's requests fail");
   po::positional_options_description pos;
   pos.add("workload", 1);
   const auto parsed = parse_command_line(argc, argv, desc, pos);
@@ -60,6 +77,10 @@ int run_command(int argc, char** argv) {
     }
   }
   if (repeat < 0) throw std::invalid_argument("--repeat must be >= 1");
+  if (!(max_error_share >= 0 && max_error_share <= 1)) {
+    throw std::invalid_argument("--max-error-share must be a fraction in 0 .. 1, got " +
+                                std::to_string(max_error_share));
+  }
   if (repeat > 0) sets.push_back("repetitions=" + std::to_string(repeat));
   if (vm.count("requests")) sets.push_back("record_requests=true");
   if (vm.count("cupti")) sets.push_back("telemetry.cupti=true");
@@ -73,6 +94,7 @@ int run_command(int argc, char** argv) {
   options.quiet = vm.count("quiet") > 0;
   options.progress_is_tty = isatty(STDERR_FILENO);
   options.stop = &g_stop;
+  options.max_error_share = max_error_share;
   options.command_line = "infergate run";
   for (int i = 1; i < argc; ++i) options.command_line += std::string(" ") + argv[i];
   std::signal(SIGINT, on_sigint);
@@ -82,7 +104,8 @@ int run_command(int argc, char** argv) {
   std::cout << "results: " << options.out_path << (outcome.incomplete ? " (incomplete)" : "")
             << "\n";
   if (!trace.empty()) std::cout << "trace: " << trace << "\n";
-  return outcome.incomplete ? 130 : 0;
+  if (outcome.incomplete) return 130;
+  return some_point_failed_entirely(outcome.results) ? kExitNoRequestSucceeded : 0;
 }
 
 }  // namespace infergate

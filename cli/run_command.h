@@ -1,7 +1,11 @@
 // `infergate run WORKLOAD`: drives a target with a workload and writes one results file.
+// Exit: 0 done, 2 usage or input error, 5 some sweep point had no successful request (the
+// results file is still written), 130 stopped early (Ctrl-C; results marked incomplete).
 #pragma once
 
 namespace infergate {
+
+inline constexpr int kExitNoRequestSucceeded = 5;
 
 int run_command(int argc, char** argv);
 

@@ -19,6 +19,9 @@ struct RunOptions {
   std::atomic<bool>* stop = nullptr;
   std::string command_line;  // recorded for reproduction
   int sample_interval_ms = 100;
+  // A repetition whose share of failed requests is above this is flagged in its summary
+  // (error_share_exceeded) and warned about by `infergate run --max-error-share`.
+  double max_error_share = 0.01;
 };
 
 struct RunOutcome {

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
+
+#include "bench/metrics/error_classes.h"
 
 namespace infergate {
 
@@ -19,6 +22,8 @@ struct RunSummary {
   int64_t num_completed = 0;  // status ok
   int64_t num_errors = 0;
   int64_t num_aborted = 0;
+  double error_share = 0;                 // num_errors / num_requests (0 without requests)
+  std::vector<ErrorClass> error_classes;  // the errors by class, most frequent first
   double duration_s = 0;  // measured window: first measured scheduled time to last finish
   double request_throughput_rps = 0;
   double output_throughput_tps = 0;
@@ -37,6 +42,7 @@ struct RunSummary {
   double prefix_cache_hit_rate = 0;
   int64_t preemptions = 0;
   bool harness_limited = false;
+  bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };
 
 }  // namespace infergate

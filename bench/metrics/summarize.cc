@@ -161,6 +161,10 @@ RunSummary summarize_run(const std::vector<RequestRecord>& records, const SloSpe
     if (r->sent_ns != 0) s.send_lag.push_back(ms(r->sent_ns - r->scheduled_ns));
     if (r->status == RequestStatus::kOk) add_ok_request(*r, slo, s, totals);
   }
+  if (out.num_requests > 0) {
+    out.error_share = static_cast<double>(out.num_errors) / static_cast<double>(out.num_requests);
+  }
+  out.error_classes = classify_errors(records);
   const Window window = measured_window(measured);
   fill_rates(window.seconds(), totals, out);
   out.ttft_ms = summarize_values(std::move(s.ttft));

@@ -10,6 +10,12 @@
 
 namespace infergate {
 
+// Checks what request_samples() reads from every record: "status" one of ok, error, aborted;
+// "warmup" a boolean; times (scheduled_ms, first_token_ms, finished_ms, token_times_ms) null or
+// finite numbers in [0, 1e10] ms, in order (scheduled <= first token <= finish, token times
+// non-decreasing); "output_tokens" a count equal to the number of token times. Throws
+// std::invalid_argument naming the record and field: "[3].first_token_ms: -5 is negative".
+void check_request_records(const nlohmann::json& requests);
 // Values of `metric` (ttft_ms, tpot_ms, itl_ms or e2e_ms) from `requests` (the records array of
 // a repetition); empty when there are no records or the metric is not per request.
 std::vector<double> request_samples(const nlohmann::json& requests, std::string_view metric);

@@ -1,5 +1,9 @@
 // A results file read back (schema "infergate.results/v1", docs/results-schema.md) for the
-// gates and reports. Only the structure is checked here; metrics are looked up by key later.
+// gates and reports. Reading checks what the gates rely on, so a bad file is an input error
+// naming the field rather than a verdict: every summary value has its type, is finite,
+// non-negative and bounded; counts add up; point summaries are the means of their repetitions;
+// per-request records are well-formed and agree with their summary; the workload hash is that
+// of the embedded workload.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -25,6 +29,7 @@ struct RepetitionResult {
   nlohmann::json timeline = nlohmann::json::array();  // resource samples
   nlohmann::json requests = nlohmann::json::array();  // empty unless recorded
   nlohmann::json cupti;                               // null unless CUPTI tracing was asked for
+  nlohmann::json errors = nlohmann::json::array();    // [{"class", "count", "first_message"}]
 };
 
 struct PointResult {
@@ -43,6 +48,7 @@ struct ResultsFile {
   std::string created_at;
   nlohmann::json workload = nlohmann::json::object();
   nlohmann::json manifest = nlohmann::json::object();
+  std::string workload_dir;  // what the hash counted file paths from; "" in older files
   std::vector<PointResult> points;
 
   size_t num_repetitions() const { return points.empty() ? 0 : points[0].repetitions.size(); }
@@ -52,6 +58,22 @@ struct ResultsFile {
 std::string sweep_point_label(const PointResult& point);
 // The point of `results` with the same sweep value as `like`, or null.
 const PointResult* point_with_same_sweep(const ResultsFile& results, const PointResult& like);
+
+// The failed requests of one sweep point, over all its repetitions.
+struct ErrorTally {
+  std::string error_class;  // "connection refused", "http status 503", ...
+  int64_t count = 0;
+  std::string first_message;
+};
+struct PointErrors {
+  int64_t requests = 0, errors = 0, completed = 0;  // measured requests
+  std::vector<ErrorTally> classes;                  // most frequent first
+
+  double share() const { return requests > 0 ? double(errors) / double(requests) : 0.0; }
+};
+PointErrors point_errors(const PointResult& point);
+// "24 of 24 requests failed: connection refused: 24 (first: cannot connect to ...)".
+std::string describe_errors(const PointErrors& errors);
 
 // Reads `path`; throws ResultsError (or JsonFileError) naming the file and the bad field.
 ResultsFile load_results(const std::string& path);

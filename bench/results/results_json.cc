@@ -20,6 +20,7 @@ nlohmann::json summary_to_json(const RunSummary& s) {
           {"num_completed", s.num_completed},
           {"num_errors", s.num_errors},
           {"num_aborted", s.num_aborted},
+          {"error_share", s.error_share},
           {"duration_s", s.duration_s},
           {"request_throughput_rps", s.request_throughput_rps},
           {"output_throughput_tps", s.output_throughput_tps},
@@ -41,7 +42,16 @@ nlohmann::json summary_to_json(const RunSummary& s) {
           {"cpu_utilization_pct", s.cpu_utilization_pct},
           {"prefix_cache_hit_rate", s.prefix_cache_hit_rate},
           {"preemptions", s.preemptions},
-          {"harness_limited", s.harness_limited}};
+          {"harness_limited", s.harness_limited},
+          {"error_share_exceeded", s.error_share_exceeded}};
+}
+
+nlohmann::json error_classes_to_json(const std::vector<ErrorClass>& classes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ErrorClass& c : classes) {
+    out.push_back({{"class", c.name}, {"count", c.count}, {"first_message", c.first_message}});
+  }
+  return out;
 }
 
 nlohmann::json record_to_json(const RequestRecord& r, int64_t origin_ns) {

@@ -16,6 +16,8 @@ namespace infergate {
 
 nlohmann::json stat_to_json(const StatSummary& s);
 nlohmann::json summary_to_json(const RunSummary& s);
+// A repetition's "errors": [{"class", "count", "first_message"}], most frequent first.
+nlohmann::json error_classes_to_json(const std::vector<ErrorClass>& classes);
 nlohmann::json record_to_json(const RequestRecord& r, int64_t origin_ns);
 
 }  // namespace infergate

@@ -30,15 +30,64 @@ const std::vector<Column>& columns() {
   return c;
 }
 
+// "-" for a statistic of no values: a latency no request had is not a latency of zero.
+bool no_values(const nlohmann::json& summary, const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == 0) return false;
+  const nlohmann::json::json_pointer count(path.substr(0, slash) + "/count");
+  return summary.contains(count) && summary[count].is_number() && summary[count].get<double>() == 0;
+}
+
 std::string cell(const nlohmann::json& summary, const Column& c) {
   const nlohmann::json::json_pointer ptr(c.path);
-  if (!summary.contains(ptr) || !summary[ptr].is_number()) return "-";
+  if (!summary.contains(ptr) || !summary[ptr].is_number() || no_values(summary, c.path)) return "-";
   char buf[32];
   std::snprintf(buf, sizeof(buf), c.format, summary[ptr].get<double>() * c.scale);
   return buf;
 }
 
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3g%%", fraction * 100);
+  return buf;
+}
+
+// Below the table: every point with failed requests, and a warning for each above the run's
+// --max-error-share.
+void print_errors(std::ostream& out, const nlohmann::json& results) {
+  const double max_share = results.value("max_error_share", 1.0);
+  for (const LabelledPointErrors& p : errors_by_point(results)) {
+    const std::string where = p.label.empty() ? "" : p.label + ": ";
+    if (p.errors.requests == 0) {
+      out << "error: " << where << "no measured request was sent\n";
+    } else if (p.errors.completed == 0) {
+      out << "error: " << where << "no request succeeded: " << describe_errors(p.errors) << "\n";
+    } else if (p.errors.share() > max_share) {
+      out << "warning: " << where << describe_errors(p.errors) << " (" << percent(p.errors.share())
+          << ", above --max-error-share " << percent(max_share) << ")\n";
+    } else if (p.errors.errors > 0) {
+      out << where << describe_errors(p.errors) << "\n";
+    }
+  }
+}
+
 }  // namespace
+
+std::vector<LabelledPointErrors> errors_by_point(const nlohmann::json& results) {
+  std::vector<LabelledPointErrors> out;
+  for (const nlohmann::json& p : results.at("points")) {
+    PointResult point;
+    point.sweep = p.value("sweep", nlohmann::json());
+    for (const nlohmann::json& rep : p.at("repetitions")) {
+      RepetitionResult r;
+      r.summary = rep.at("summary");
+      r.errors = rep.value("errors", nlohmann::json::array());
+      point.repetitions.push_back(std::move(r));
+    }
+    out.push_back({sweep_point_label(point), point_errors(point)});
+  }
+  return out;
+}
 
 void print_summary_table(std::ostream& out, const nlohmann::json& results) {
   const nlohmann::json& points = results.at("points");
@@ -68,6 +117,7 @@ void print_summary_table(std::ostream& out, const nlohmann::json& results) {
     out << "warning: harness-limited: the load generator fell behind its schedule (send lag grew "
            "by over 1 ms); the target was not offered the load the workload asks for\n";
   }
+  print_errors(out, results);
 }
 
 }  // namespace infergate

@@ -7,6 +7,7 @@
 
 #include "bench/results/json_file.h"
 #include "gates/baseline/machine_key.h"
+#include "gates/baseline/safe_file_name.h"
 
 namespace infergate {
 
@@ -49,17 +50,21 @@ void append_line(const std::string& path, const std::string& line) {
 
 std::string BaselineStore::baseline_path(const std::string& machine_key,
                                          const std::string& workload) const {
-  return (fs::path(root_) / machine_key / (workload + ".json")).string();
+  return (fs::path(root_) / safe_file_name(machine_key) / (safe_file_name(workload) + ".json"))
+      .string();
 }
 
 std::string BaselineStore::noise_path(const std::string& machine_key,
                                       const std::string& workload) const {
-  return (fs::path(root_) / machine_key / (workload + ".noise.json")).string();
+  return (fs::path(root_) / safe_file_name(machine_key) /
+          (safe_file_name(workload) + ".noise.json"))
+      .string();
 }
 
 std::string BaselineStore::history_dir(const std::string& machine_key,
                                        const std::string& workload) const {
-  return (fs::path(root_) / machine_key / "history" / workload).string();
+  return (fs::path(root_) / safe_file_name(machine_key) / "history" / safe_file_name(workload))
+      .string();
 }
 
 std::string BaselineStore::update(const ResultsFile& result) const {

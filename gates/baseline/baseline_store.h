@@ -6,6 +6,8 @@
 //   results/<machine-key>/<workload>.noise.json        `infergate calibrate` output
 //   results/<machine-key>/history/<workload>/<created-at>-<commit12>.json
 //   results/<machine-key>/history/<workload>/log.jsonl one line per replacement
+//
+// <workload> and <machine-key> are safe_file_name()s: a name never reaches outside the store.
 #pragma once
 
 #include <stdexcept>

@@ -1,6 +1,8 @@
 #include "gates/rules/rule_set.h"
 
 #include <cmath>
+#include <filesystem>
+#include <optional>
 #include <set>
 
 #include "bench/results/json_file.h"
@@ -117,9 +119,32 @@ void read_threshold(FieldReader& r, const std::string& source, GateRule& rule) {
   }
 }
 
-GateRule read_rule(const nlohmann::json& j, const std::string& path, const std::string& source,
-                   int fewest_repetitions) {
-  FieldReader r(j, path, source);
+// A path inside the justification root: relative, and never climbing out of it with "..".
+void check_justification_path(FieldReader& r, const std::string& file) {
+  const std::filesystem::path p(file);
+  bool climbs = false;
+  for (const std::filesystem::path& part : p) climbs = climbs || part == "..";
+  if (p.is_absolute() || climbs || file.empty()) {
+    r.fail(r.path_of("justification_file"),
+           "'" + file +
+               "' must be a relative path inside the change's checkout (no leading /, no ..), "
+               "e.g. perf-justifications/peak-memory.md");
+  }
+}
+
+ErrorShareRule read_error_share_rule(FieldReader& r) {
+  ErrorShareRule rule;
+  rule.name = r.string("name", "", true);
+  rule.description = r.string("description", "");
+  const std::optional<double> max = r.number("max_share", 0, 1);
+  if (!max) r.fail(r.path_of("max_share"), "missing (a fraction of requests, 0.01 = 1%)");
+  rule.max_share = *max;
+  rule.workloads = read_globs(r);
+  r.finish();
+  return rule;
+}
+
+GateRule read_rule(FieldReader& r, int fewest_repetitions, const std::string& source) {
   GateRule rule;
   rule.name = r.string("name", "", true);
   rule.description = r.string("description", "");
@@ -150,6 +175,9 @@ GateRule read_rule(const nlohmann::json& j, const std::string& path, const std::
   rule.justification_file = r.string("justification_file", "");
   if (rule.severity == Severity::kNeedsJustification && rule.justification_file.empty()) {
     rule.justification_file = "perf-justifications/" + rule.name + ".md";
+  }
+  if (rule.severity == Severity::kNeedsJustification) {
+    check_justification_path(r, rule.justification_file);
   }
   r.finish();
   return rule;
@@ -183,13 +211,32 @@ RuleSet parse_rule_set(const nlohmann::json& doc, const std::string& source) {
   std::set<std::string> names;
   for (size_t i = 0; i < rules->size(); ++i) {
     const std::string path = "$.rules[" + std::to_string(i) + "]";
-    GateRule rule = read_rule((*rules)[i], path, source, fewest);
-    if (!names.insert(rule.name).second) {
-      throw RuleError(source + ": " + path + ".name: duplicate rule name '" + rule.name + "'");
+    FieldReader r((*rules)[i], path, source);
+    std::string name;
+    if (r.choice("kind", "metric", {"metric", "error-share"}) == "error-share") {
+      set.error_share_rules.push_back(read_error_share_rule(r));
+      name = set.error_share_rules.back().name;
+    } else {
+      set.rules.push_back(read_rule(r, fewest, source));
+      name = set.rules.back().name;
     }
-    set.rules.push_back(std::move(rule));
+    if (!names.insert(name).second) {
+      throw RuleError(source + ": " + path + ".name: duplicate rule name '" + name + "'");
+    }
   }
   return set;
+}
+
+ErrorShareLimit RuleSet::error_share_limit(const std::string& workload_name) const {
+  std::optional<ErrorShareLimit> limit;
+  for (const ErrorShareRule& rule : error_share_rules) {
+    GateRule scope;  // the same glob matching as the metric rules
+    scope.workloads = rule.workloads;
+    if (!scope.applies_to(workload_name)) continue;
+    if (!limit || rule.max_share < limit->max_share)
+      limit = ErrorShareLimit{rule.max_share, rule.name};
+  }
+  return limit.value_or(ErrorShareLimit{});
 }
 
 RuleSet load_rule_set(const std::string& path) {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 
@@ -10,6 +10,7 @@
 #include "gates/stats/bootstrap.h"
 #include "gates/stats/descriptive.h"
 #include "gates/stats/mann_whitney.h"
+#include "gates/verdict/justification.h"
 
 namespace infergate {
 
@@ -53,6 +54,17 @@ RepetitionSamples bootstrap_samples(const PointResult& point, const MetricKey& k
   return s;
 }
 
+// When the bootstrap resamples requests, the values shown and tested are the statistic of
+// those same requests, so the table shows what was judged (the reader has already checked
+// that the summaries agree with the records). A repetition's single value stays itself.
+void use_judged_values(const RepetitionSamples& samples, const MetricKey& key,
+                       std::vector<double>& values) {
+  if (samples.repetitions.size() != values.size()) return;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (const auto v = sample_statistic(samples.repetitions[i], key.stat)) values[i] = *v;
+  }
+}
+
 SampleStatistic statistic_for(const MetricKey& key) {
   if (key.stat == "mean") return mean_statistic();
   if (key.stat.size() > 1 && key.stat[0] == 'p') {
@@ -93,12 +105,13 @@ void decide(RuleEvaluation& e, double p_better, const EvaluationSettings& settin
 
 void check_justification(RuleEvaluation& e, const EvaluationSettings& settings) {
   if (e.verdict != Verdict::kRegressed || e.rule.severity != Severity::kNeedsJustification) return;
-  const std::filesystem::path file =
-      std::filesystem::path(settings.justification_root) / e.rule.justification_file;
-  e.justified = std::filesystem::exists(file);
-  e.reason += e.justified ? "; justified by " + e.rule.justification_file
-                          : "; needs a justification: add " + e.rule.justification_file +
-                                " to the change saying why";
+  const JustificationCheck j = infergate::check_justification(e.rule, settings.justification_root);
+  e.justified = j.justified;
+  e.reason += "; " + j.reason;
+}
+
+bool all_finite(std::initializer_list<double> values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
 
 }  // namespace
@@ -114,9 +127,17 @@ RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
   if (!missing)
     missing = repetition_values(candidate, rule.metric, "candidate", e.candidate_values);
   if (missing) {
+    e.baseline = e.candidate = e.relative_change = NAN;  // shown as "-", never as 0
+    e.interval_lo = e.interval_hi = NAN;
     e.reason = *missing;
     return e;
   }
+  const RepetitionSamples base_samples =
+      bootstrap_samples(baseline, rule.metric, e.baseline_values);
+  const RepetitionSamples cand_samples =
+      bootstrap_samples(candidate, rule.metric, e.candidate_values);
+  use_judged_values(base_samples, rule.metric, e.baseline_values);
+  use_judged_values(cand_samples, rule.metric, e.candidate_values);
   e.baseline = mean(e.baseline_values);
   e.candidate = mean(e.candidate_values);
   e.effective_threshold =
@@ -138,12 +159,16 @@ RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
     return e;
   }
   const RelativeChange change = bootstrap_relative_change(
-      bootstrap_samples(baseline, rule.metric, e.baseline_values),
-      bootstrap_samples(candidate, rule.metric, e.candidate_values), statistic_for(rule.metric),
+      base_samples, cand_samples, statistic_for(rule.metric),
       BootstrapOptions{settings.bootstrap_iterations, settings.confidence, settings.seed});
   e.relative_change = change.estimate;
   e.interval_lo = change.interval.lo;
   e.interval_hi = change.interval.hi;
+  if (!all_finite({e.relative_change, e.interval_lo, e.interval_hi})) {
+    e.verdict = Verdict::kInconclusive;  // never a verdict on an interval that is not a number
+    e.reason = "the change or its interval is not a finite number (values out of range?)";
+    return e;
+  }
   const MannWhitneyResult u = mann_whitney_u(e.candidate_values, e.baseline_values);
   const bool lower = rule.better == Direction::kLowerIsBetter;
   e.p_value = lower ? u.p_greater : u.p_less;

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "bench/driver/run_workload.h"
+#include "bench/results/results_file.h"
 #include "bench/workload/workload_parser.h"
 
 using namespace infergate;
@@ -45,4 +46,36 @@ TEST_CASE("the quickstart workload runs and writes a complete results file", "[b
   REQUIRE(rep["engine"]["weights_bytes"].get<double>() > 0);
   REQUIRE(doc["manifest"].contains("git"));
   std::filesystem::remove(o.out_path);
+}
+
+// What the harness writes, the gates' reader accepts: every check of docs/results-schema.md,
+// with per-request records, and the hash recomputed from the embedded workload, whose dataset
+// path counts relative to the workload's folder (recorded as workload_dir).
+TEST_CASE("a real run with records and a dataset file passes every check of the results reader",
+          "[bench][run]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "infergate-reader-checks";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "data");
+  {
+    std::ofstream data(dir / "data/prompts.jsonl");
+    for (int i = 0; i < 4; ++i)
+      data << R"({"prompt_tokens": [1, 2, 3, 4], "output_tokens": 4})"
+           << "\n";
+    std::ofstream(dir / "w.json") << R"({"schema": "infergate.workload/v1", "name": "reader",
+        "target": {"type": "echo"}, "record_requests": true, "repetitions": 2,
+        "dataset": {"type": "jsonl", "path": "data/prompts.jsonl", "format": "tokens"},
+        "load": {"mode": "closed", "concurrency": 2, "num_requests": 8, "warmup_requests": 1}})";
+  }
+  const Workload w = load_workload_file((dir / "w.json").string(), {});
+  RunOptions o;
+  o.out_path = (dir / "out.json").string();
+  o.quiet = true;
+  run_workload(w, o);
+  const ResultsFile r = load_results(o.out_path);
+  CHECK(r.workload_hash == w.hash);
+  CHECK(r.workload_dir == std::filesystem::absolute(dir).string());
+  CHECK(r.points.at(0).repetitions.at(1).requests.size() == 9);
+  CHECK(point_errors(r.points[0]).errors == 0);
+  std::filesystem::remove_all(dir);
 }

@@ -60,6 +60,103 @@ stored=$(ls store/*/quickstart.json)
 printf '{"schema": "infergate.results/v1", ' >"$stored"
 expect 2 "corrupt baseline.*not JSON" -- "$infergate" compare "$base" --baselines store
 
+# --- Failures are loud ------------------------------------------------------------------------
+# A run against a port where nothing listens: every request fails. It must say how many and why,
+# and exit 5, not print a table of zeros and exit 0.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+cat >closed-port.json <<WORKLOAD
+{"schema": "infergate.workload/v1", "name": "closed-port",
+ "target": {"type": "openai", "url": "http://127.0.0.1:$port", "api": "completions",
+            "model": "tiny", "vocab_size": 256, "timeout_s": 5},
+ "dataset": {"type": "synthetic", "input_tokens": {"dist": "fixed", "value": 8},
+             "output_tokens": {"dist": "fixed", "value": 4}},
+ "load": {"mode": "open", "rate": 500, "arrival": "constant", "num_requests": 24,
+          "warmup_requests": 0}}
+WORKLOAD
+expect 5 "error: no request succeeded: 24 of 24 requests failed: connection refused: 24 \(first: cannot connect to http://127.0.0.1:$port" -- \
+  timeout 60 "$infergate" run closed-port.json --requests --quiet --out failed.json
+[ -s failed.json ] || { echo "FAIL: failed.json was not written"; status=1; }
+# compare and baseline update refuse it by default, naming the file and the counts
+expect 2 "refusing: baseline failed.json: 24 of 24 requests failed: connection refused.*above the 1% limit of rule 'error-share'" -- \
+  "$infergate" compare failed.json failed.json
+# a rules file without an error-share rule still refuses, at the built-in 1%
+expect 2 "refusing: candidate failed.json: .*above the 1% limit of the built-in error-share default" -- \
+  "$infergate" compare failed.json failed.json --rules throughput.json
+expect 3 "warning: candidate failed.json: 24 of 24 requests failed.*compared anyway: --allow-errors" -- \
+  "$infergate" compare failed.json failed.json --rules throughput.json --allow-errors
+expect 2 "refusing: result failed.json: 24 of 24 requests failed" -- \
+  "$infergate" baseline update failed.json --baselines store
+expect 0 "baseline: store/" -- "$infergate" baseline update failed.json --baselines store --allow-errors
+expect 2 "max-error-share must be a fraction in 0 .. 1" -- \
+  "$infergate" run closed-port.json --max-error-share 2 --quiet --out x.json
+
+# --- The gate cannot be fooled, or made to write outside its folder -----------------------------
+# edit FILE OUT PYTHON: OUT is FILE's JSON after PYTHON (on `d`) ran.
+edit() {
+  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"
+}
+reps='d["points"][0]["repetitions"]'
+# the summaries' mean, as the harness writes it, after a repetition summary was edited
+remean='
+def mean(xs):
+  f = xs[0]
+  if isinstance(f, dict): return {k: mean([x[k] for x in xs if k in x]) for k in f}
+  if isinstance(f, bool): return any(xs)
+  ns = [x for x in xs if isinstance(x, (int, float)) and not isinstance(x, bool)]
+  return sum(ns) / len(ns) if ns else f
+d["points"][0]["summary"] = d["summary"] = mean([r["summary"] for r in '"$reps"'])'
+edit "$base" escaped.json 'd["workload"]["name"] = "../../../escaped"'
+rm -f ../escaped.json
+expect 0 "baseline: store/[^/]+/__-\.\.-\.\.-escaped-[0-9a-f]{8}\.json" -- \
+  "$infergate" baseline update escaped.json --baselines store
+[ -e ../escaped.json ] && { echo "FAIL: baseline update wrote outside --baselines"; status=1; }
+justified_rules() {  # a needs-justification rule on peak memory, 3 repetitions per side
+  cat >"$1" <<RULES
+{"schema": "infergate.gates/v1", "statistics": {"alpha": 0.1},
+ "rules": [{"name": "peak-memory", "metric": "summary.peak_memory_bytes", "better": "lower",
+            "threshold": {"relative": 0.1}, "severity": "needs-justification",
+            "min_repetitions": 3, "justification_file": "$2"}]}
+RULES
+}
+justified_rules passwd-rules.json /etc/passwd
+expect 2 "passwd-rules.json: \\\$.rules\\[0\\].justification_file: '/etc/passwd' must be a relative path inside the change's checkout" -- \
+  "$infergate" compare "$base" "$base" --rules passwd-rules.json
+# +1,347,618% peak memory, edited consistently into every summary
+m=""; for r in 0 1 2; do m="$m$reps[$r][\"summary\"][\"peak_memory_bytes\"] *= 13477.18; "; done
+edit "$base" bloated.json "$m$remean"
+justified_rules memory-rules.json perf-justifications/peak-memory.md
+mkdir -p checkout/perf-justifications
+ln -sf /etc/passwd checkout/perf-justifications/peak-memory.md
+expect 1 "resolves to /etc/passwd, outside .*checkout" -- \
+  "$infergate" compare "$base" bloated.json --rules memory-rules.json --justification-root checkout
+rm checkout/perf-justifications/peak-memory.md
+echo "root:x:0:0:root:/root:/bin/sh" >checkout/perf-justifications/peak-memory.md
+expect 1 "does not say it justifies this rule" -- \
+  "$infergate" compare "$base" bloated.json --rules memory-rules.json --justification-root checkout
+printf 'justifies: peak-memory\n\nThe model is 4x larger on purpose.\n' >checkout/perf-justifications/peak-memory.md
+expect 0 "justified by perf-justifications/peak-memory.md" -- \
+  "$infergate" compare "$base" bloated.json --rules memory-rules.json --justification-root checkout
+
+# --- Bad results files the gate once misread: each is exit 2 naming the field -------------------
+edit "$cand" wrong-type.json "$reps[1][\"summary\"][\"tpot_ms\"][\"p95\"] = \"31\""
+expect 2 "wrong-type.json: \\\$.points\\[0\\].repetitions\\[1\\].summary.tpot_ms.p95: expected a number, got string" -- \
+  "$infergate" compare "$base" wrong-type.json --allow-env-diff
+edit "$cand" negative.json "$reps[0][\"summary\"][\"tpot_ms\"][\"p95\"] = -31"
+expect 2 "negative.json: \\\$.points\\[0\\].repetitions\\[0\\].summary.tpot_ms.p95: -31 is out of range" -- \
+  "$infergate" compare "$base" negative.json --allow-env-diff
+edit "$cand" huge.json "$reps[0][\"summary\"][\"tpot_ms\"][\"p95\"] = 1e308"
+expect 2 "huge.json: \\\$.points\\[0\\].repetitions\\[0\\].summary.tpot_ms.p95: 1e\\+308 is out of range" -- \
+  "$infergate" compare "$base" huge.json --allow-env-diff
+edit "$base" edited-workload.json 'd["workload"]["load"]["rate"] = 80.0'
+expect 2 "edited-workload.json: \\\$.workload_hash: 'fnv1a64:[0-9a-f]+' is not the hash of the embedded \\\$.workload" -- \
+  "$infergate" compare "$base" edited-workload.json
+# a summary made to look fast while the records say otherwise: refused, not judged on one and
+# shown with the other
+t=""; for r in 0 1 2; do t="$t$reps[$r][\"summary\"][\"tpot_ms\"] = {k: v if k == \"count\" else v / 2 for k, v in $reps[$r][\"summary\"][\"tpot_ms\"].items()}; "; done
+edit "$cand" tampered.json "$t$remean"
+expect 2 "tampered.json: \\\$.points\\[0\\].repetitions\\[0\\].summary.tpot_ms.[a-z0-9]+: .* disagrees with the request records" -- \
+  "$infergate" compare "$base" tampered.json --allow-env-diff
+
 # Reports only with --report-dir; every file is complete.
 expect 1 "report: reports/junit.xml" -- "$infergate" compare "$base" "$cand" --allow-env-diff \
   --rules "$data/report-rules.json" --report-dir reports

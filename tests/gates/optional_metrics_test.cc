@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "bench/results/measured_workload.h"
 #include "bench/results/metric_key.h"
 #include "bench/results/results_file.h"
 #include "bench/results/summary_mean.h"
@@ -19,7 +20,7 @@ json summary(const json& peak_gpu) {
 json results_doc(const json& repetition) {
   return {{"schema", kResultsSchema},
           {"workload", {{"name", "w"}}},
-          {"workload_hash", "fnv1a64:0000000000000000"},
+          {"workload_hash", measured_workload_hash({{"name", "w"}}, "")},
           {"manifest", json::object()},
           {"points",
            {{{"sweep", nullptr}, {"summary", json::object()}, {"repetitions", {repetition}}}}}};

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/results/measured_workload.h"
 #include "bench/results/results_file.h"
+#include "bench/results/summary_mean.h"
 
 namespace infergate::gates_test {
 
@@ -48,17 +50,26 @@ inline nlohmann::json test_manifest() {
 inline nlohmann::json results_doc(const std::vector<RepetitionMetrics>& reps,
                                   const std::string& workload = "synthetic") {
   nlohmann::json repetitions = nlohmann::json::array();
+  std::vector<nlohmann::json> summaries;
   for (size_t i = 0; i < reps.size(); ++i) {
-    repetitions.push_back({{"repetition", i}, {"summary", summary_of(reps[i])}});
+    summaries.push_back(summary_of(reps[i]));
+    repetitions.push_back({{"repetition", i}, {"summary", summaries.back()}});
   }
-  return {
-      {"schema", "infergate.results/v1"},
-      {"created_at", "2026-11-29T00:00:00Z"},
-      {"workload", {{"name", workload}, {"load", {{"rate", 8.0}}}}},
-      {"workload_hash", "fnv1a64:00000000000000aa"},
-      {"manifest", test_manifest()},
-      {"points",
-       {{{"sweep", nullptr}, {"summary", summary_of(reps.at(0))}, {"repetitions", repetitions}}}}};
+  const nlohmann::json w = {{"name", workload}, {"load", {{"rate", 8.0}}}};
+  return {{"schema", "infergate.results/v1"},
+          {"created_at", "2026-11-29T00:00:00Z"},
+          {"workload", w},
+          {"workload_hash", measured_workload_hash(w, "")},
+          {"manifest", test_manifest()},
+          {"points",
+           {{{"sweep", nullptr},
+             {"summary", mean_of_summaries(summaries)},
+             {"repetitions", repetitions}}}}};
+}
+
+// After editing a synthetic document's workload: its hash, as the harness would have written.
+inline void rehash(nlohmann::json& doc) {
+  doc["workload_hash"] = measured_workload_hash(doc["workload"], "");
 }
 
 inline ResultsFile results_of(const std::vector<RepetitionMetrics>& reps,

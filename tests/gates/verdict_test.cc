@@ -118,7 +118,8 @@ TEST_CASE("a needs-justification regression blocks until its file exists") {
   CHECK(e.blocks());
   CHECK_THAT(e.reason, Catch::Contains("add perf-justifications/tpot.md"));
   std::filesystem::create_directories(root / "perf-justifications");
-  std::ofstream(root / "perf-justifications/tpot.md") << "bigger cache, on purpose\n";
+  std::ofstream(root / "perf-justifications/tpot.md")
+      << "justifies: tpot-p95\n\nbigger cache, on purpose\n";
   e = evaluate_rule(r, base.points[0], cand.points[0], "", settings);
   CHECK(e.justified);
   CHECK_FALSE(e.blocks());
@@ -165,7 +166,7 @@ TEST_CASE("results of different workloads are refused field by field") {
   nlohmann::json doc = results_doc(noisy("tpot_ms.p95", 20, 0.01, 5, 1));
   const ResultsFile base = parse_results(doc, "base.json");
   doc["workload"]["load"]["rate"] = 4.0;
-  doc["workload_hash"] = "fnv1a64:00000000000000bb";
+  rehash(doc);
   const ResultsFile cand = parse_results(doc, "cand.json");
   RuleSet rules;
   rules.rules = {tpot_rule()};
