@@ -2,9 +2,8 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
+
+#include "bench/results/input_file.h"
 
 namespace infergate {
 
@@ -20,11 +19,8 @@ std::string content_hash(std::string_view bytes) {
 }
 
 std::string file_content_hash(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot be read");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return content_hash(bytes.str());
+  // The workload file: a regular file of workload size, not a FIFO to wait on.
+  return content_hash(read_regular_file(path, kMaxWorkloadFileBytes));
 }
 
 }  // namespace infergate

@@ -9,7 +9,8 @@ namespace infergate {
 
 // 16 lower-case hex digits.
 std::string content_hash(std::string_view bytes);
-// The hash of a file's bytes; throws std::runtime_error naming the file when it cannot be read.
+// The hash of a file's bytes; throws std::runtime_error naming the file when it cannot be read
+// (InputFileError: not a regular file, or over kMaxWorkloadFileBytes).
 std::string file_content_hash(const std::string& path);
 
 }  // namespace infergate
