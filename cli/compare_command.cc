@@ -127,7 +127,7 @@ void add_noise_warnings(Comparison& c, const std::string& noise_path, double alp
 }
 
 // Sides whose requests failed beyond the rules' limit: refused (exit 2) unless --allow-errors,
-// then judged with a warning.
+// then judged, with the comparison's warnings saying so.
 std::vector<std::string> error_share_problems(const ResultsFile& baseline,
                                               const ResultsFile& candidate, const RuleSet& rules) {
   std::vector<std::string> problems = error_share_excesses(baseline, rules, "baseline");
@@ -170,9 +170,6 @@ int compare_command(int argc, char** argv) {
   Comparison c = compare_with_repeats(baseline, candidate, rules, options, *args);
   // --auto-repeat's new repetitions are held to the same limit.
   if (refuse_failed_requests(baseline, candidate, rules, *args)) return kExitUsage;
-  for (const std::string& f : error_share_problems(baseline, candidate, rules)) {
-    c.warnings.push_back(f + " (compared anyway: --allow-errors)");
-  }
   if (c.comparable) {
     add_noise_warnings(c, args->noise.empty() ? noise_file_beside(baseline.source) : args->noise,
                        rules.alpha);

@@ -1,5 +1,6 @@
 #include "gates/verdict/comparison.h"
 
+#include "gates/verdict/error_share_check.h"
 #include "gates/verdict/rule_evaluator.h"
 
 namespace infergate {
@@ -78,6 +79,10 @@ Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candi
   }
   note_incomplete(baseline, "baseline", c.warnings);
   note_incomplete(candidate, "candidate", c.warnings);
+  // `compare` refuses these unless --allow-errors; every report of a comparison says so.
+  for (const auto& [side, name] : {std::pair{&baseline, "baseline"}, {&candidate, "candidate"}}) {
+    for (std::string& w : error_share_excesses(*side, rules, name)) c.warnings.push_back(w);
+  }
   const EvaluationSettings settings{rules.alpha, rules.confidence, rules.bootstrap_iterations,
                                     options.seed, options.justification_root};
   for (const PointResult& base_point : baseline.points) {

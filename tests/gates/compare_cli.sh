@@ -82,7 +82,7 @@ expect 2 "refusing: baseline failed.json: 24 of 24 requests failed: connection r
 # a rules file without an error-share rule still refuses, at the built-in 1%
 expect 2 "refusing: candidate failed.json: .*above the 1% limit of the built-in error-share default" -- \
   "$infergate" compare failed.json failed.json --rules throughput.json
-expect 3 "warning: candidate failed.json: 24 of 24 requests failed.*compared anyway: --allow-errors" -- \
+expect 3 "warning: candidate failed.json: 24 of 24 requests failed.*above the 1% limit" -- \
   "$infergate" compare failed.json failed.json --rules throughput.json --allow-errors
 expect 2 "refusing: result failed.json: 24 of 24 requests failed" -- \
   "$infergate" baseline update failed.json --baselines store

@@ -9,6 +9,7 @@
 #include "gates/baseline/safe_file_name.h"
 #include "gates/rules/default_rules.h"
 #include "gates/rules/rule_set.h"
+#include "gates/verdict/comparison.h"
 #include "gates/verdict/error_share_check.h"
 #include "gates/verdict/justification.h"
 #include "synthetic_results.h"
@@ -179,4 +180,8 @@ TEST_CASE("results with failed requests above the limit are named with their cou
                          Catch::Contains("the built-in error-share default"));
   custom.error_share_rules.push_back({"lenient", "", 0.5, {"*"}});
   CHECK(error_share_excesses(with_failures(1), custom, "baseline").empty());
+  // judged anyway (compare --allow-errors, report), every report of the comparison says so
+  const Comparison c = compare_results(with_failures(24), with_failures(0), rules, {});
+  REQUIRE_FALSE(c.warnings.empty());
+  CHECK_THAT(c.warnings.back(), Catch::StartsWith("baseline run.json: 24 of 24 requests failed"));
 }
