@@ -9,7 +9,8 @@
 #include "cli/model_argument.h"
 #include "engine/core/clock.h"
 #include "engine/core/engine.h"
-#include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/server/utf8_stream.h"
+#include "engine/tokenizer/model_tokenizer.h"
 
 namespace infergate {
 
@@ -59,10 +60,27 @@ void print_report(const std::vector<Timing>& timings, int prompt_tokens, int64_t
               double(stats.memory.workspace_bytes) / 1048576.0);
 }
 
+// The model's own tokenizer, the one `serve` uses too; throws when it has none.
+ModelTokenizer text_tokenizer(const ModelSource& source, const Vocabulary& vocab) {
+  ModelTokenizer t = load_model_tokenizer(source, vocab);
+  std::cerr << "tokenizer: " << t.description << "\n";
+  if (!t.tokenizer) {
+    throw std::invalid_argument("--prompt: the model has no text tokenizer (" + t.description +
+                                ")");
+  }
+  return t;
+}
+
 int run(const GenerateOptions& o, const EngineConfig& config) {
-  Engine engine(config, load_model(parse_model_argument(o.model, o.model_seed)));
-  const ByteTokenizer tokenizer(engine.weights().vocab);
-  const std::vector<int32_t> prompt = tokenizer.encode(o.prompt, /*add_bos=*/true);
+  const ModelSource source = parse_model_argument(o.model, o.model_seed);
+  Engine engine(config, load_model(source));
+  const ModelTokenizer model_tokenizer = text_tokenizer(source, engine.weights().vocab);
+  const Tokenizer& tokenizer = *model_tokenizer.tokenizer;
+  const std::vector<int32_t> prompt = tokenizer.encode(o.prompt, model_tokenizer.add_bos);
+  if (prompt.empty()) {
+    throw std::invalid_argument("--prompt: no token of the model's vocabulary spells \"" +
+                                o.prompt.substr(0, 40) + "\"");
+  }
   const int64_t start = now_ns();
   for (int i = 0; i < o.num_prompts; ++i) {
     SamplingParams p = o.sampling;
@@ -71,16 +89,19 @@ int run(const GenerateOptions& o, const EngineConfig& config) {
   }
   std::vector<Timing> timings(size_t(o.num_prompts));
   std::cout << o.prompt << std::flush;
+  Utf8Stream text;  // valid UTF-8, exactly as `serve` streams it
   while (engine.has_unfinished()) {
     for (const RequestOutput& out : engine.step()) {
       Timing& t = timings[std::stoul(out.id)];
       for (size_t k = 0; k < out.token_ids.size(); ++k) {
         if (t.tokens++ == 0) t.first_ns = out.token_times_ns[k];
         t.last_ns = out.token_times_ns[k];
-        if (out.id == "0") std::cout << tokenizer.decode_token(out.token_ids[k]) << std::flush;
+        if (out.id == "0")
+          std::cout << text.push(tokenizer.decode_token(out.token_ids[k])) << std::flush;
       }
     }
   }
+  std::cout << text.finish();
   print_report(timings, int(prompt.size()) * o.num_prompts, start, engine.stats());
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "engine/model/model_loader.h"
 #include "engine/model/reference_forward.h"
 #include "engine/model/transformer.h"
+#include "engine/tokenizer/model_tokenizer.h"
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/tensor.h"
 
@@ -71,28 +72,49 @@ std::vector<float> optimized_forward(const ModelWeights& w, const std::vector<in
   return model.forward(batch, cache);
 }
 
+// --prompt through the model's own tokenizer, the one `serve` and `generate` use.
+std::vector<int32_t> tokenize_prompt(const std::string& prompt, const ModelSource& source,
+                                     const Vocabulary& vocab) {
+  const ModelTokenizer t = load_model_tokenizer(source, vocab);
+  std::cerr << "tokenizer: " << t.description << "\n";
+  if (!t.tokenizer) {
+    throw std::invalid_argument("--prompt: the model has no text tokenizer (" + t.description +
+                                "); give --tokens");
+  }
+  std::vector<int32_t> tokens = t.tokenizer->encode(prompt, t.add_bos);
+  if (tokens.empty()) throw std::invalid_argument("--prompt: no token of the vocabulary spells it");
+  return tokens;
+}
+
 }  // namespace
 
 int logits_command(int argc, char** argv) {
-  std::string model = "tiny", dtype = "auto", token_list;
+  std::string model = "tiny", dtype = "auto", token_list, prompt;
   uint64_t seed = 0;
   int threads = 0;
-  po::options_description desc("infergate logits --tokens IDS [options]");
+  po::options_description desc("infergate logits --tokens IDS | --prompt TEXT [options]");
   desc.add_options()("help,h", "show this help")(
       "model", po::value(&model)->default_value(model),
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
       "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "dtype", po::value(&dtype)->default_value(dtype),
       "convert matrices first: auto (as loaded) | f32 | f16 | bf16 | q8_0")(
-      "tokens", po::value(&token_list)->required(), "comma-separated token ids, e.g. 1,5,9,200")(
+      "tokens", po::value(&token_list), "comma-separated token ids, e.g. 1,5,9,200")(
+      "prompt", po::value(&prompt), "text, tokenized by the model's own tokenizer (as serve)")(
       "reference",
       "use the reference forward pass (double accumulation) instead of the optimized one")(
       "threads", po::value(&threads)->default_value(0), "optimized path threads (0: all cores)");
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
-  const std::vector<int32_t> tokens = parse_tokens(token_list);
-  ModelWeights weights = load_model(parse_model_argument(model, seed));
+  if (vm.count("tokens") == vm.count("prompt")) {
+    throw std::invalid_argument("give exactly one of --tokens and --prompt");
+  }
+  std::vector<int32_t> tokens;
+  if (vm.count("tokens")) tokens = parse_tokens(token_list);
+  const ModelSource source = parse_model_argument(model, seed);
+  ModelWeights weights = load_model(source);
+  if (vm.count("prompt")) tokens = tokenize_prompt(prompt, source, weights.vocab);
   weights.apply_weight_dtype(dtype);
   const int vocab = weights.config.vocab_size;
   for (int32_t t : tokens) {

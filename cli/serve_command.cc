@@ -1,15 +1,21 @@
 #include "cli/serve_command.h"
 
 #include <boost/program_options.hpp>
+#include <iomanip>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "bench/workload/workload_parser.h"
 #include "cli/command_line.h"
 #include "cli/engine_options.h"
 #include "cli/model_argument.h"
 #include "engine/server/http_server.h"
-#include "engine/server/model_tokenizer.h"
+#include "engine/server/model_file_fault.h"
+#include "engine/tokenizer/model_tokenizer.h"
 
 namespace infergate {
 
@@ -17,14 +23,31 @@ namespace po = boost::program_options;
 
 namespace {
 
+constexpr int kMaxHttpThreads = 256;
+constexpr int kMaxConnectionsLimit = 1000000;
+constexpr double kMaxTimeoutSeconds = 86400;
+constexpr size_t kMaxServedNames = 32;
+constexpr size_t kMaxServedNameBytes = 256;
+
+// Flags about the HTTP side, which a workload file does not set.
+const std::set<std::string> kServerFlags = {"workload",
+                                            "host",
+                                            "port",
+                                            "api-key",
+                                            "http-threads",
+                                            "max-pending",
+                                            "max-connections",
+                                            "header-timeout-s",
+                                            "body-timeout-s",
+                                            "idle-timeout-s",
+                                            "served-model-name"};
+
 // A workload file's engine target: its model and engine config, so `serve` runs exactly what
 // `run` measures in-process. Flags for the same things would be ambiguous, so they are refused.
 void apply_workload(const std::string& path, const po::variables_map& vm, std::string& model,
                     ModelSource& source, EngineConfig& config) {
   for (const auto& [name, value] : vm) {
-    const bool engine_flag = name != "workload" && name != "host" && name != "port" &&
-                             name != "api-key" && name != "http-threads" && name != "max-pending";
-    if (engine_flag && !value.defaulted()) {
+    if (!kServerFlags.count(name) && !value.defaulted()) {
       throw std::invalid_argument("--" + name +
                                   " cannot be combined with --workload (the workload's target "
                                   "sets the model and engine; use --set on `infergate run`, or "
@@ -41,34 +64,102 @@ void apply_workload(const std::string& path, const po::variables_map& vm, std::s
   model = source.kind == "synthetic" ? source.preset : source.path;
 }
 
+std::string number(double v) {
+  std::ostringstream text;
+  text << std::setprecision(12) << v;
+  return text.str();
+}
+
+// `value` in [low, high], or (low, high] when low_open.
+void check_range(const std::string& flag, double value, double low, double high,
+                 bool low_open = false) {
+  if (value < low || value > high || (low_open && value == low)) {
+    throw std::invalid_argument("--" + flag + " " + number(value) + " is out of range (" +
+                                (low_open ? "above " : "") + number(low) + " to " + number(high) +
+                                ")");
+  }
+}
+
+// The flags boost cannot check by type alone.
+void check_server_flags(const po::variables_map& vm, int port, const ServerOptions& o) {
+  if (port < 0 || port > 65535) {
+    throw std::invalid_argument("--port " + std::to_string(port) +
+                                " is out of range (0 to 65535; 0: any free port)");
+  }
+  if (vm.count("api-key") && o.api_key.empty()) {
+    throw std::invalid_argument(
+        "--api-key is empty, which would turn authentication off; leave --api-key out to serve "
+        "without one");
+  }
+  check_range("http-threads", o.num_threads, 1, kMaxHttpThreads);
+  check_range("max-pending", o.max_pending_requests, 1, INT32_MAX);
+  check_range("max-connections", o.max_connections, 1, kMaxConnectionsLimit);
+  check_range("header-timeout-s", o.header_timeout_s, 0, kMaxTimeoutSeconds, true);
+  check_range("body-timeout-s", o.body_timeout_s, 0, kMaxTimeoutSeconds, true);
+  check_range("idle-timeout-s", o.idle_timeout_s, 0, kMaxTimeoutSeconds, true);
+}
+
+// --served-model-name NAME...: the names the API answers to, the first reported (as vLLM's).
+std::vector<std::string> served_names(const po::variables_map& vm) {
+  if (!vm.count("served-model-name")) return {};
+  const auto names = vm["served-model-name"].as<std::vector<std::string>>();
+  if (names.empty() || names.size() > kMaxServedNames) {
+    throw std::invalid_argument("--served-model-name takes 1 to " +
+                                std::to_string(kMaxServedNames) + " names, got " +
+                                std::to_string(names.size()));
+  }
+  for (const std::string& n : names) {
+    if (n.empty() || n.size() > kMaxServedNameBytes) {
+      throw std::invalid_argument("--served-model-name: each name must be 1 to " +
+                                  std::to_string(kMaxServedNameBytes) + " bytes, got \"" +
+                                  n.substr(0, 40) + (n.size() > 40 ? "...\"" : "\""));
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 int serve_command(int argc, char** argv) {
   ServerOptions options;
   std::string model = "tiny", workload;
+  int port = options.port;
   uint64_t model_seed = 0;
   EngineConfig config;
   std::string kv_dtype;
   po::options_description desc("infergate serve [options]");
   desc.add_options()("help,h", "show this help")(
       "host", po::value(&options.host)->default_value(options.host), "address to listen on")(
-      "port", po::value(&options.port)->default_value(options.port), "0: any free port")(
-      "api-key", po::value(&options.api_key), "require Authorization: Bearer KEY")(
+      "port", po::value(&port)->default_value(port), "0 to 65535; 0: any free port")(
+      "api-key", po::value(&options.api_key), "require Authorization: Bearer KEY (not empty)")(
+      "served-model-name", po::value<std::vector<std::string>>()->multitoken(),
+      "NAME...: the model names the API answers to; the first is reported (default: --model)")(
       "http-threads", po::value(&options.num_threads)->default_value(options.num_threads),
       "threads serving HTTP (the engine has its own)")(
       "max-pending",
       po::value(&options.max_pending_requests)->default_value(options.max_pending_requests),
       "completions in flight beyond which new ones get 429")(
-      "workload", po::value(&workload),
-      "take the model and engine config from this workload file's engine target")(
+      "max-connections",
+      po::value(&options.max_connections)->default_value(options.max_connections),
+      "open connections beyond which new ones get 503 and are closed")(
+      "header-timeout-s",
+      po::value(&options.header_timeout_s)->default_value(options.header_timeout_s),
+      "a request header must arrive within this (from its first byte), else 408")(
+      "body-timeout-s", po::value(&options.body_timeout_s)->default_value(options.body_timeout_s),
+      "a request body must arrive within this (after its header), else 408")(
+      "idle-timeout-s", po::value(&options.idle_timeout_s)->default_value(options.idle_timeout_s),
+      "an idle connection is closed after this; also the longest one write may wait on the "
+      "client")("workload", po::value(&workload),
+                "take the model and engine config from this workload file's engine target")(
       "model", po::value(&model)->default_value(model),
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
       "model-seed", po::value(&model_seed)->default_value(0), "seed of synthetic weights");
   add_engine_options(desc, config, kv_dtype);
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
-  if (options.num_threads < 1) throw std::invalid_argument("--http-threads must be >= 1");
-  if (options.max_pending_requests < 1) throw std::invalid_argument("--max-pending must be >= 1");
+  check_server_flags(*parsed, port, options);
+  options.port = static_cast<uint16_t>(port);
+  std::vector<std::string> names = served_names(*parsed);
 
   ModelSource source;
   if (!workload.empty()) {
@@ -78,11 +169,16 @@ int serve_command(int argc, char** argv) {
     source = parse_model_argument(model, model_seed);
   }
   EngineService service(std::make_unique<Engine>(config, load_model(source)));
+  if (source.kind != "synthetic") exit_clearly_on_model_file_fault(source.path);
   const ModelTokenizer tokenizer = load_model_tokenizer(source, service.engine().weights().vocab);
-  if (!tokenizer.tokenizer) std::cerr << "serve: no text tokenizer: " << tokenizer.why_none << "\n";
-  ServedModel served{model, service.engine().model_config().vocab_size,
-                     service.engine().max_model_len(), tokenizer.tokenizer.get(),
-                     tokenizer.add_bos};
+  std::cerr << "tokenizer: " << tokenizer.description << "\n";
+  if (names.empty()) names.push_back(model);
+  ServedModel served{names.front(),
+                     service.engine().model_config().vocab_size,
+                     service.engine().max_model_len(),
+                     tokenizer.tokenizer.get(),
+                     tokenizer.add_bos,
+                     {names.begin() + 1, names.end()}};
   HttpServer server(options, service, served);
   server.stop_on_signals();
   std::cout << "listening on http://" << options.host << ":" << server.port() << std::endl;

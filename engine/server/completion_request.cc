@@ -4,6 +4,20 @@
 
 namespace infergate {
 
+bool ServedModel::answers_to(const std::string& model) const {
+  if (model == name) return true;
+  for (const std::string& other : other_names) {
+    if (model == other) return true;
+  }
+  return false;
+}
+
+std::string ServedModel::names_text() const {
+  std::string text = "'" + name + "'";
+  for (const std::string& other : other_names) text += ", '" + other + "'";
+  return text;
+}
+
 namespace {
 
 using nlohmann::json;

@@ -15,11 +15,15 @@ namespace infergate {
 
 // What the parser needs to know about the model being served.
 struct ServedModel {
-  std::string name;
+  std::string name;  // the one reported (responses, /metrics); also answered to
   int32_t vocab_size = 0;
   int max_model_len = 0;
-  const Tokenizer* tokenizer = nullptr;  // null: text prompts and chat are refused
-  bool add_bos = true;                   // text prompts start with the BOS token
+  const Tokenizer* tokenizer = nullptr;       // null: text prompts and chat are refused
+  bool add_bos = true;                        // text prompts start with the BOS token
+  std::vector<std::string> other_names = {};  // also answered to (--served-model-name)
+
+  bool answers_to(const std::string& model) const;
+  std::string names_text() const;  // 'a', 'b' for messages
 };
 
 enum class ApiKind { kCompletions, kChat };

@@ -75,6 +75,7 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
   beast::error_code ec;
   const auto write = [&](const std::string& data) -> net::awaitable<void> {
     if (ec) co_return;
+    arm_write_timeout(stream, ctx.options.idle_timeout_s);
     co_await net::async_write(stream, http::make_chunk(net::buffer(data)),
                               net::redirect_error(net::use_awaitable, ec));
   };
@@ -82,7 +83,8 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
   std::vector<ServiceEvent> events = co_await channel->next();
   if (!events.front().error.empty()) {
     ctx.metrics.request_refused(events.front().error_status);
-    co_await send(stream, error_response(req, refusal(events.front())), ec);
+    co_await send(stream, error_response(req, refusal(events.front())), ec,
+                  ctx.options.idle_timeout_s);
     co_return !ec;
   }
   http::response<http::empty_body> head(http::status::ok, req.version());
@@ -91,6 +93,7 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
   head.keep_alive(req.keep_alive());
   head.chunked(true);
   http::response_serializer<http::empty_body> serializer(head);
+  arm_write_timeout(stream, ctx.options.idle_timeout_s);
   co_await http::async_write_header(stream, serializer,
                                     net::redirect_error(net::use_awaitable, ec));
   CompletionRenderer& render = progress.renderer();
@@ -108,6 +111,7 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
       }
       co_await write(kSseDone);
       if (!ec) {
+        arm_write_timeout(stream, ctx.options.idle_timeout_s);
         co_await net::async_write(stream, http::make_chunk_last(),
                                   net::redirect_error(net::use_awaitable, ec));
       }
@@ -136,7 +140,7 @@ net::awaitable<bool> serve_generation(beast::tcp_stream& stream, const HttpReque
         error_response(req, ApiError(429, "the server is overloaded: " +
                                               std::to_string(ctx.options.max_pending_requests) +
                                               " requests are pending; retry later")),
-        ec);
+        ec, ctx.options.idle_timeout_s);
     co_return !ec && req.keep_alive();
   }
   const RequestId id =
@@ -146,7 +150,7 @@ net::awaitable<bool> serve_generation(beast::tcp_stream& stream, const HttpReque
   if (cr.stream) co_return co_await stream_answer(stream, req, cr, id, ctx, progress);
   HttpResponse res = co_await complete(req, cr, id, ctx, progress);
   if (res.result_int() >= 400) ctx.metrics.request_refused(res.result_int());
-  co_await send(stream, std::move(res), ec);
+  co_await send(stream, std::move(res), ec, ctx.options.idle_timeout_s);
   co_return !ec && req.keep_alive();
 }
 

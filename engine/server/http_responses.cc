@@ -2,6 +2,7 @@
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <chrono>
 
 #include "engine/server/completion_response.h"
 
@@ -37,8 +38,14 @@ HttpResponse text_response(const HttpRequest& req, const std::string& content_ty
   return res;
 }
 
+void arm_write_timeout(boost::beast::tcp_stream& stream, double timeout_s) {
+  stream.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(timeout_s)));
+}
+
 net::awaitable<void> send(boost::beast::tcp_stream& stream, HttpResponse res,
-                          boost::beast::error_code& ec) {
+                          boost::beast::error_code& ec, double timeout_s) {
+  arm_write_timeout(stream, timeout_s);
   co_await http::async_write(stream, res, net::redirect_error(net::use_awaitable, ec));
 }
 

@@ -24,8 +24,13 @@ HttpResponse error_response(const HttpRequest& req, const ApiError& e);
 HttpResponse text_response(const HttpRequest& req, const std::string& content_type,
                            std::string body);
 
-// Writes `res` (kept alive in the coroutine frame until written); failures land in `ec`.
+// The next write fails (and the stream closes) if the client has not taken it within
+// `timeout_s`: a client that stops reading cannot hold its connection for ever.
+void arm_write_timeout(boost::beast::tcp_stream& stream, double timeout_s);
+
+// Writes `res` (kept alive in the coroutine frame until written) within `timeout_s`; failures
+// land in `ec`.
 boost::asio::awaitable<void> send(boost::beast::tcp_stream& stream, HttpResponse res,
-                                  boost::beast::error_code& ec);
+                                  boost::beast::error_code& ec, double timeout_s);
 
 }  // namespace infergate

@@ -1,8 +1,11 @@
 #include "engine/server/http_session.h"
 
+#include <chrono>
 #include <functional>
 #include <optional>
+#include <string>
 #include <variant>
+#include <vector>
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -11,6 +14,7 @@
 #include "engine/server/chat_request.h"
 #include "engine/server/generation_handler.h"
 #include "engine/server/http_responses.h"
+#include "engine/server/request_reader.h"
 
 namespace infergate {
 
@@ -40,20 +44,39 @@ const Route* find_route(std::string_view path) {
   return nullptr;
 }
 
+// Counts a session among the open connections (--max-connections) while it lives; the
+// acceptor took the slot.
+class ConnectionSlot {
+ public:
+  explicit ConnectionSlot(ServerContext& ctx) : ctx_(ctx) {}
+  ~ConnectionSlot() { --ctx_.open_connections; }
+  ConnectionSlot(const ConnectionSlot&) = delete;
+  ConnectionSlot& operator=(const ConnectionSlot&) = delete;
+
+ private:
+  ServerContext& ctx_;
+};
+
 bool authorized(const HttpRequest& req, const ServerContext& ctx) {
   if (ctx.options.api_key.empty()) return true;
   const auto it = req.find(http::field::authorization);
   return it != req.end() && it->value() == "Bearer " + ctx.options.api_key;
 }
 
+// Every name the server answers to (--served-model-name), the reported one first.
 nlohmann::json models_json(const ServerContext& ctx) {
-  return {{"object", "list"},
-          {"data", nlohmann::json::array({{{"id", ctx.model.name},
-                                           {"object", "model"},
-                                           {"created", ctx.created},
-                                           {"owned_by", "infergate"},
-                                           {"max_model_len", ctx.model.max_model_len},
-                                           {"vocab_size", ctx.model.vocab_size}}})}};
+  nlohmann::json data = nlohmann::json::array();
+  std::vector<std::string> names = {ctx.model.name};
+  names.insert(names.end(), ctx.model.other_names.begin(), ctx.model.other_names.end());
+  for (const std::string& name : names) {
+    data.push_back({{"id", name},
+                    {"object", "model"},
+                    {"created", ctx.created},
+                    {"owned_by", "infergate"},
+                    {"max_model_len", ctx.model.max_model_len},
+                    {"vocab_size", ctx.model.vocab_size}});
+  }
+  return {{"object", "list"}, {"data", data}};
 }
 
 // The request's answer when it is not a generation (or a generation refused before it starts).
@@ -91,31 +114,39 @@ std::variant<CompletionRequest, ApiError> parse_generation(const HttpRequest& re
   }
 }
 
+// After a refusal, with the client's request unread: closing now would reset the connection,
+// and the reset can destroy the answer before the client reads it. So: end our side, read and
+// drop what the client still sends until it closes, for kLingerSeconds at most.
+constexpr double kLingerSeconds = 2;
+
+net::awaitable<void> linger_close(beast::tcp_stream& stream) {
+  beast::error_code ec;
+  stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+  stream.expires_after(std::chrono::seconds(int(kLingerSeconds)));
+  char sink[4096];
+  while (!ec) {
+    co_await stream.async_read_some(net::buffer(sink), net::redirect_error(net::use_awaitable, ec));
+  }
+}
+
 }  // namespace
 
 net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& ctx) {
+  const ConnectionSlot slot(ctx);
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
   beast::error_code ec;
   for (;;) {
-    http::request_parser<http::string_body> parser;
-    parser.body_limit(ctx.options.max_body_bytes);
-    co_await http::async_read(stream, buffer, parser, net::redirect_error(net::use_awaitable, ec));
-    if (ec == http::error::body_limit) {
-      HttpRequest head;
-      head.version(parser.get().version());
-      head.keep_alive(false);  // the rest of the body is still unread
-      co_await send(
-          stream,
-          error_response(head,
-                         ApiError(413, "the request body is larger than " +
-                                           std::to_string(ctx.options.max_body_bytes) + " bytes")),
-          ec);
-      break;
+    ReadOutcome read = co_await read_request(stream, buffer, ctx.options);
+    if (read.refusal) {
+      ctx.metrics.request_refused(read.refusal->result_int());
+      co_await send(stream, std::move(*read.refusal), ec, kLingerSeconds);
+      if (!ec) co_await linger_close(stream);
+      co_return;
     }
-    if (ec) break;
+    if (!read.request) break;
     const int64_t arrival_ns = now_ns();
-    HttpRequest req = parser.release();
+    const HttpRequest& req = *read.request;
     const std::string_view target(req.target().data(), req.target().size());
     const std::string_view path = target.substr(0, target.find('?'));
     bool keep = req.keep_alive();
@@ -131,10 +162,25 @@ net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& c
                keep;
       }
     }
-    if (direct) co_await send(stream, std::move(*direct), ec);
+    if (direct) co_await send(stream, std::move(*direct), ec, ctx.options.idle_timeout_s);
     if (ec || !keep) break;
   }
   stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+}
+
+net::awaitable<void> refuse_connection(net::ip::tcp::socket socket, ServerContext& ctx) {
+  beast::tcp_stream stream(std::move(socket));
+  beast::error_code ec;
+  HttpRequest head;
+  head.keep_alive(false);
+  ctx.metrics.request_refused(503);
+  co_await send(stream,
+                error_response(head, ApiError(503, "the server has its limit of " +
+                                                       std::to_string(ctx.options.max_connections) +
+                                                       " connections open (--max-connections); "
+                                                       "retry later")),
+                ec, kLingerSeconds);
+  if (!ec) co_await linger_close(stream);
 }
 
 }  // namespace infergate

@@ -14,8 +14,13 @@
 namespace infergate {
 
 // Routes: GET /health, /metrics, /v1/models; POST /v1/completions, /v1/chat/completions
-// (docs/server.md).
+// (docs/server.md). The caller has counted the connection in context.open_connections; the
+// session gives it back when it ends.
 boost::asio::awaitable<void> serve_session(boost::asio::ip::tcp::socket socket,
                                            ServerContext& context);
+
+// A connection over --max-connections: 503 at once, then closed (within a few seconds).
+boost::asio::awaitable<void> refuse_connection(boost::asio::ip::tcp::socket socket,
+                                               ServerContext& context);
 
 }  // namespace infergate

@@ -118,10 +118,10 @@ json parse_request_object(std::string_view body, const std::set<std::string>& kn
   }
   if (j.contains("model")) {
     if (!j["model"].is_string()) throw bad_field("model", "'model' must be a string");
-    if (j["model"].get<std::string>() != model.name) {
+    if (!model.answers_to(j["model"].get<std::string>())) {
       throw ApiError(404,
                      "the model '" + j["model"].get<std::string>() +
-                         "' does not exist (this server serves '" + model.name + "')",
+                         "' does not exist (this server serves " + model.names_text() + ")",
                      "model");
     }
   }

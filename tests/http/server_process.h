@@ -20,6 +20,8 @@ class ServerProcess {
   const std::string& url() const { return url_; }
   // SIGTERM, then the exit status (128 + N when killed by signal N).
   int terminate();
+  // The exit status once it exits by itself, or -1 if it is still running after timeout_s.
+  int wait(double timeout_s);
   void kill_now();  // SIGKILL, waited for
   std::string output() const;
 
@@ -30,6 +32,13 @@ class ServerProcess {
   std::string url_;
   std::string log_path_;
 };
+
+struct CommandResult {
+  int status = -1;  // the exit status (128 + N when killed by signal N)
+  std::string out, err;
+};
+// Runs argv to completion; SIGKILL (status 137) past timeout_s.
+CommandResult run_command(const std::vector<std::string>& argv, double timeout_s = 120);
 
 // A loopback port nothing listens on (bound once to find it free, then released).
 int unused_local_port();

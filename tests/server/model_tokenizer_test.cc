@@ -1,5 +1,5 @@
 // The server's text tokenizer comes from the model: a GGUF file's own vocabulary and merges.
-#include "engine/server/model_tokenizer.h"
+#include "engine/tokenizer/model_tokenizer.h"
 
 #include <catch2/catch.hpp>
 
@@ -27,6 +27,7 @@ TEST_CASE("model tokenizer: a GGUF model's text prompts go through its own BPE m
 
   const ModelTokenizer t = load_model_tokenizer({"gguf", "", 0, dir.file("bpe.gguf")}, v);
   REQUIRE(t.tokenizer);
+  CHECK(t.description == "gguf gpt2 (byte-level BPE), " + std::to_string(v.size()) + " tokens");
   CHECK_FALSE(t.add_bos);  // GPT-2 vocabularies ask for no BOS
   const ServedModel model{"m", int32_t(v.size()), 64, t.tokenizer.get(), t.add_bos};
   // hello (259); " world": Ġw (260), or (261), ld (262).
@@ -34,13 +35,24 @@ TEST_CASE("model tokenizer: a GGUF model's text prompts go through its own BPE m
         std::vector<int32_t>{259, 260, 261, 262});
 }
 
-TEST_CASE("model tokenizer: synthetic models use bytes, other files say why there is none") {
+TEST_CASE("model tokenizer: synthetic and safetensors models use bytes, failures say why") {
   const Vocabulary v = synthetic_vocabulary(300);
-  CHECK(load_model_tokenizer({"synthetic", "tiny", 0, ""}, v).tokenizer);
+  const ModelTokenizer synthetic = load_model_tokenizer({"synthetic", "tiny", 0, ""}, v);
+  CHECK(synthetic.tokenizer);
+  CHECK(synthetic.description == "byte (synthetic model)");
   const ModelTokenizer none = load_model_tokenizer({"gguf", "", 0, "/nonexistent.gguf"}, v);
   CHECK_FALSE(none.tokenizer);
-  CHECK_THAT(none.why_none, Catch::Contains("/nonexistent.gguf"));
-  CHECK_FALSE(load_model_tokenizer({"safetensors", "", 0, "/x"}, v).tokenizer);
+  CHECK_THAT(none.description,
+             Catch::StartsWith("none (token ids only): ") && Catch::Contains("/nonexistent.gguf"));
+  // safetensors models carry a placeholder synthetic vocabulary: its byte tokenizer, labelled so.
+  const ModelTokenizer placeholder = load_model_tokenizer({"safetensors", "", 0, "/x"}, v);
+  CHECK(placeholder.tokenizer);
+  CHECK_THAT(placeholder.description,
+             Catch::StartsWith("byte (placeholder vocabulary of 300 tokens"));
+  // One too small to hold the byte tokens (config vocab_size < 259) has none, and says why.
+  const ModelTokenizer tiny = load_model_tokenizer({"safetensors", "", 0, "/x"}, Vocabulary{});
+  CHECK_FALSE(tiny.tokenizer);
+  CHECK_THAT(tiny.description, Catch::Contains("<0x00>"));
 }
 
 }  // namespace
