@@ -86,6 +86,23 @@ TEST_CASE("malformed or oversized request heads get 400, 413, 414 or 431 and a c
   CHECK(server->terminate() == 0);
 }
 
+TEST_CASE("pipelined requests on one connection are all answered in order") {
+  auto server = start_serve();
+  RawConnection c(server->url());
+  c.send(
+      "GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n"
+      "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  bool closed = false;
+  const std::string responses = c.read_until_close(kWaitSeconds, &closed);
+  const size_t first = responses.find("HTTP/1.1 200"), second = responses.find("HTTP/1.1 404");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);
+  CHECK(responses.find("HTTP/1.1 200", second) != std::string::npos);
+  CHECK(closed);
+  CHECK(server->terminate() == 0);
+}
+
 TEST_CASE("a header or body that stops arriving gets 408 and an idle connection is closed") {
   auto server = start_serve(
       {"--header-timeout-s", "0.3", "--body-timeout-s", "0.3", "--idle-timeout-s", "0.3"});
