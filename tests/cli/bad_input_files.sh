@@ -13,12 +13,14 @@ base="$src/tests/gates/data/quickstart-baseline.json"
 workload="$src/workloads/quickstart.json"
 status=0
 
-# expect CODE PATTERN -- COMMAND...: the exit code within 10 s, and PATTERN in stdout+stderr.
+# expect CODE PATTERN -- COMMAND...: the exit code within $limit s (refusals are instant; a
+# hang fails), and PATTERN in stdout+stderr.
+limit=10
 expect() {
   local code=$1 pattern=$2
   shift 3
   local out
-  out=$(timeout 10 "$@" 2>&1)
+  out=$(timeout "$limit" "$@" 2>&1)
   local got=$?
   if [ "$got" != "$code" ] || ! grep -qE -- "$pattern" <<<"$out"; then
     echo "FAIL: $* -> exit $got (want $code), output lacks /$pattern/:"
@@ -49,7 +51,7 @@ deep=$(printf '%*s' 100000 '' | tr ' ' '[')$(printf '%*s' 100000 '' | tr ' ' ']'
 printf '{"schema": "infergate.results/v1", "manifest": {"host": %s}}' "$deep" >deep.json
 expect 2 "^infergate compare: error: deep.json: not JSON at line 1, column 183 \(byte offset 182\): nests deeper than the limit of 128 levels$" -- \
   "$infergate" compare "$base" deep.json
-expect 0 "wrote ckpt" -- "$infergate" export --format safetensors --out ckpt
+limit=120 expect 0 "wrote ckpt" -- "$infergate" export --format safetensors --out ckpt
 printf '{"architectures": ["LlamaForCausalLM"], "vocab_size": %s}' "$deep" >ckpt/config.json
 expect 2 "^infergate generate: error: ckpt/config.json: not JSON at line 1, column 182 \(byte offset 181\): nests deeper than the limit of 128 levels$" -- \
   "$infergate" generate --model ckpt
@@ -75,7 +77,7 @@ sh -c 'exit 0' &
 dead=$!
 wait "$dead"
 touch "r.json.tmp-$dead-Ab12Cd" r.json.tmp-Zx81Qa "other.json.tmp-$dead-Ab12Cd"
-expect 0 "results: r.json" -- "$infergate" run "$workload" --out r.json -q \
+limit=120 expect 0 "results: r.json" -- "$infergate" run "$workload" --out r.json -q \
   --set load.num_requests=4 --set load.warmup_requests=0 --set load.rate=100
 left=$(ls r.json* other.json* | tr '\n' ' ')
 if [ "$left" != "other.json.tmp-$dead-Ab12Cd r.json r.json.tmp-Zx81Qa " ]; then
