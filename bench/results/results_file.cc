@@ -302,6 +302,15 @@ void check_workload_hash(const ResultsFile& r, const std::string& source) {
   }
 }
 
+// An optional member of one type: absent gives `fallback`, another type is an error naming it
+// (instead of a library exception that names nothing).
+template <typename V>
+V optional_member(const nlohmann::json& obj, const char* key, V fallback, const std::string& source,
+                  const std::string& path, nlohmann::json::value_t type) {
+  if (!obj.contains(key)) return fallback;
+  return member(obj, key, source, path, type).get<V>();
+}
+
 RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& source,
                                   const std::string& path) {
   using T = nlohmann::json::value_t;
@@ -310,7 +319,7 @@ RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& so
   r.index = member(j, "repetition", source, path, T::number_integer).get<int>();
   r.summary = member(j, "summary", source, path, T::object);
   check_summary(r.summary, {source, path + ".summary", /*repetition=*/true});
-  r.incomplete = j.value("incomplete", false);
+  r.incomplete = optional_member(j, "incomplete", false, source, path, T::boolean);
   if (j.contains("engine")) r.engine = j["engine"];
   if (j.contains("timeline")) r.timeline = member(j, "timeline", source, path, T::array);
   if (j.contains("requests")) r.requests = member(j, "requests", source, path, T::array);
@@ -331,6 +340,10 @@ PointResult parse_point(const nlohmann::json& j, const std::string& source,
   if (!j.is_object()) fail(source, path, "expected an object");
   PointResult p;
   p.sweep = j.value("sweep", nlohmann::json());
+  if (!p.sweep.is_null() &&
+      (!p.sweep.is_object() || !p.sweep.value("field", nlohmann::json()).is_string())) {
+    fail(source, path + ".sweep", "expected null or {\"field\": string, \"value\": ...}");
+  }
   p.summary = member(j, "summary", source, path, T::object);
   const nlohmann::json& reps = member(j, "repetitions", source, path, T::array);
   if (reps.empty()) fail(source, path + ".repetitions", "no repetitions");
@@ -363,7 +376,8 @@ const PointResult* point_with_same_sweep(const ResultsFile& results, const Point
 ResultsFile parse_results(const nlohmann::json& doc, const std::string& source) {
   using T = nlohmann::json::value_t;
   if (!doc.is_object()) fail(source, "$", "expected an object (an infergate results file)");
-  const std::string schema = doc.value("schema", "");
+  const nlohmann::json schema_value = doc.value("schema", nlohmann::json(""));
+  const std::string schema = schema_value.is_string() ? schema_value.get<std::string>() : "?";
   if (schema != kResultsSchema) {
     fail(source, "$.schema",
          "is '" + schema + "', expected '" + kResultsSchema +
@@ -372,17 +386,18 @@ ResultsFile parse_results(const nlohmann::json& doc, const std::string& source) 
   ResultsFile r;
   r.source = source;
   r.doc = doc;
-  r.incomplete = doc.value("incomplete", false);
+  r.incomplete = optional_member(doc, "incomplete", false, source, "$", T::boolean);
   r.workload = member(doc, "workload", source, "$", T::object);
-  r.workload_name = r.workload.value("name", "");
+  r.workload_name =
+      optional_member(r.workload, "name", std::string(), source, "$.workload", T::string);
   r.workload_hash = member(doc, "workload_hash", source, "$", T::string).get<std::string>();
   if (doc.contains("workload_dir")) {
     r.workload_dir = member(doc, "workload_dir", source, "$", T::string).get<std::string>();
   }
   check_workload_hash(r, source);
   r.manifest = member(doc, "manifest", source, "$", T::object);
-  r.command = doc.value("command", "");
-  r.created_at = doc.value("created_at", "");
+  r.command = optional_member(doc, "command", std::string(), source, "$", T::string);
+  r.created_at = optional_member(doc, "created_at", std::string(), source, "$", T::string);
   const nlohmann::json& points = member(doc, "points", source, "$", T::array);
   if (points.empty()) fail(source, "$.points", "no points");
   for (size_t i = 0; i < points.size(); ++i) {

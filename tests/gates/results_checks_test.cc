@@ -40,6 +40,14 @@ TEST_CASE("a metric of the wrong type is an error naming the field, not a missin
                     Catch::StartsWith("r.json: $.points[0].repetitions[0].summary.tpot_ms: "
                                       "expected an object of statistics"));
   doc = synthetic();
+  doc["incomplete"] = "no";
+  CHECK_THROWS_WITH(parse_results(doc, "r.json"),
+                    "r.json: $.incomplete: expected boolean, got string");
+  doc = synthetic();
+  doc["points"][0]["sweep"] = {{"field", 4}};
+  CHECK_THROWS_WITH(parse_results(doc, "r.json"),
+                    Catch::StartsWith("r.json: $.points[0].sweep: expected null or"));
+  doc = synthetic();
   doc["points"][0]["repetitions"][0]["summary"]["request_throughput_rps"] = "fast";
   CHECK_THROWS_WITH(parse_results(doc, "r.json"),
                     Catch::Contains("summary.request_throughput_rps: expected a number, got "
