@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
+#include "bench/results/input_file.h"
 #include "bench/results/json_file.h"
 #include "gates/baseline/machine_key.h"
 #include "gates/baseline/safe_file_name.h"
@@ -38,11 +39,8 @@ std::string file_stamp(const std::string& iso) {
 
 void append_line(const std::string& path, const std::string& line) {
   // The log only grows: rewrite it whole and atomically so a crash never truncates it.
-  std::string text;
-  if (fs::exists(path)) {
-    std::ifstream in(path);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  std::error_code ec;
+  const std::string text = fs::exists(path, ec) ? read_regular_file(path, kMaxJsonFileBytes) : "";
   write_text_atomically(text + line + "\n", path);
 }
 
@@ -155,7 +153,10 @@ std::vector<BaselineEntry> BaselineStore::list() const {
 std::vector<std::string> BaselineStore::history(const std::string& machine_key,
                                                 const std::string& workload) const {
   std::vector<std::string> lines;
-  std::ifstream in(fs::path(history_dir(machine_key, workload)) / "log.jsonl");
+  const std::string path = (fs::path(history_dir(machine_key, workload)) / "log.jsonl").string();
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return lines;
+  std::istringstream in(read_regular_file(path, kMaxJsonFileBytes));  // a FIFO would block
   for (std::string line; std::getline(in, line);) {
     if (!line.empty()) lines.push_back(line);
   }
