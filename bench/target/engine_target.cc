@@ -61,8 +61,10 @@ void EngineTarget::publish(const std::vector<RequestOutput>& outputs) {
     ev.finished = o.finished;
     ev.finished_ns =
         o.finished ? (o.token_times_ns.empty() ? now_ns() : o.token_times_ns.back()) : 0;
-    ev.status =
-        o.finish_reason == FinishReason::kAbort ? RequestStatus::kAborted : RequestStatus::kOk;
+    ev.status = o.finish_reason == FinishReason::kAbort   ? RequestStatus::kAborted
+                : o.finish_reason == FinishReason::kError ? RequestStatus::kError
+                                                          : RequestStatus::kOk;
+    ev.error = o.error;  // a request the engine could never schedule says why
     ev.cached_tokens = o.num_cached_prompt_tokens;
     ev.preemptions = o.num_preemptions;
     if (o.finished) in_flight_.erase(ev.index);

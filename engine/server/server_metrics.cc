@@ -53,6 +53,8 @@ void ServerMetrics::request_finished(FinishReason reason, double seconds) {
     ++finished_length_;
   else if (reason == FinishReason::kAbort)
     ++finished_abort_;
+  else if (reason == FinishReason::kError)  // the engine could never schedule it
+    ++finished_error_;
   else
     ++finished_stop_;
 }
@@ -90,6 +92,7 @@ std::string ServerMetrics::render(const std::string& model, const EngineStats& s
   e.sample("infergate:request_success_total", double(finished_length_),
            "finished_reason=\"length\"");
   e.sample("infergate:request_success_total", double(finished_abort_), "finished_reason=\"abort\"");
+  e.sample("infergate:request_success_total", double(finished_error_), "finished_reason=\"error\"");
   e.header("infergate:request_refused_total", "counter",
            "Requests answered with an error status instead of a completion.");
   e.sample("infergate:request_refused_total", double(refused_4xx_), "status=\"4xx\"");

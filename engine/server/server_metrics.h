@@ -30,7 +30,8 @@ class ServerMetrics {
  private:
   PrometheusHistogram ttft_, itl_, e2e_;
   std::atomic<int64_t> prompt_tokens_ = 0, generation_tokens_ = 0;
-  std::atomic<int64_t> finished_stop_ = 0, finished_length_ = 0, finished_abort_ = 0;
+  std::atomic<int64_t> finished_stop_ = 0, finished_length_ = 0, finished_abort_ = 0,
+                       finished_error_ = 0;
   std::atomic<int64_t> refused_4xx_ = 0, refused_429_ = 0, refused_5xx_ = 0;
 };
 
