@@ -1,9 +1,12 @@
 #include "cli/engine_options.h"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "bench/workload/workload_limits.h"
 
 namespace infergate {
 
@@ -74,7 +77,19 @@ void add_engine_options(po::options_description& desc, EngineConfig& c, std::str
 
 void apply_engine_switches(const po::variables_map& vm, EngineConfig& c,
                            const std::string& kv_dtype) {
+  // Only these hold a KV cache: q8_0 is a weight format, so parse_dtype()'s list would mislead.
+  if (kv_dtype != "f32" && kv_dtype != "f16" && kv_dtype != "bf16") {
+    throw std::invalid_argument("--kv-dtype " + kv_dtype.substr(0, 40) +
+                                ": not a KV cache dtype (allowed: f32, f16, bf16)");
+  }
   c.kv_cache_dtype = parse_dtype(kv_dtype);
+  if (!(c.comm_timeout_s > 0 && c.comm_timeout_s <= kMaxTimeoutS)) {
+    std::ostringstream value;
+    value << c.comm_timeout_s;
+    throw std::invalid_argument("--comm-timeout " + value.str() +
+                                ": out of range (allowed: > 0 and <= " +
+                                std::to_string(int64_t(kMaxTimeoutS)) + " seconds)");
+  }
   if (vm.count("no-paged-kv")) c.paged_kv = false, c.prefix_caching = false;
   if (vm.count("no-prefix-cache")) c.prefix_caching = false;
   if (vm.count("no-chunked-prefill")) c.chunked_prefill = false;

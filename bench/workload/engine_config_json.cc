@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "bench/workload/workload_error.h"
+#include "bench/workload/workload_limits.h"
 
 namespace infergate {
 
@@ -63,6 +64,9 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
     debug.finish();
   }
   r.finish();
+  // A deadline past a day is no deadline, and seconds beyond that overflow the clock's ns.
+  r.check(c.comm_timeout_s <= kMaxTimeoutS, "comm_timeout_s",
+          "must be > 0 and <= " + std::to_string(int64_t(kMaxTimeoutS)) + " (seconds)");
   try {
     c.validate();
   } catch (const std::invalid_argument& e) {

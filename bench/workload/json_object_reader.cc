@@ -5,14 +5,14 @@
 #include <limits>
 #include <utility>
 
+#include "bench/results/json_excerpt.h"
 #include "bench/workload/closest_match.h"
+#include "bench/workload/strict_json.h"
 #include "bench/workload/workload_error.h"
 
 namespace infergate {
 
 namespace {
-
-constexpr size_t kMaxValueChars = 60;
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -20,11 +20,7 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 
 }  // namespace
 
-std::string json_text(const nlohmann::json& value) {
-  std::string text = value.dump();
-  if (text.size() > kMaxValueChars) text = text.substr(0, kMaxValueChars - 3) + "...";
-  return text;
-}
+std::string json_text(const nlohmann::json& value) { return json_excerpt(value); }
 
 std::string join_names(const std::vector<std::string>& names) {
   std::string joined;
@@ -39,6 +35,10 @@ JsonObjectReader::JsonObjectReader(const nlohmann::json& value, std::string path
     : value_(value), path_(std::move(path)), file_(std::move(file)) {
   if (!value_.is_object())
     throw WorkloadError::wrong_type(file_, path_, json_text(value_), "an object");
+}
+
+std::string JsonObjectReader::path_of(const std::string& key) const {
+  return path_ + "." + path_segment(key);
 }
 
 const nlohmann::json* JsonObjectReader::find(const std::string& key) {

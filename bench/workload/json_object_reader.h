@@ -11,7 +11,8 @@
 
 namespace infergate {
 
-// A value as it appears in the file, shortened for messages.
+// A value as it appears in the file, shortened for messages (json_excerpt(): bounded in length
+// and never recursive, whatever the value holds).
 std::string json_text(const nlohmann::json& value);
 
 class JsonObjectReader {
@@ -21,7 +22,8 @@ class JsonObjectReader {
 
   const std::string& file() const { return file_; }
   const std::string& path() const { return path_; }
-  std::string path_of(const std::string& key) const { return path_ + "." + key; }
+  // The path of `key` for messages (a very long key is cut: path_segment()).
+  std::string path_of(const std::string& key) const;
   bool has(const std::string& key) const { return value_.contains(key); }
 
   // Getters make `key` allowed here; an absent key yields `fallback`.

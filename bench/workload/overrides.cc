@@ -3,14 +3,18 @@
 #include <algorithm>
 #include <cctype>
 
+#include "bench/results/json_excerpt.h"
+#include "bench/workload/strict_json.h"
 #include "bench/workload/workload_error.h"
 
 namespace infergate {
 
 namespace {
 
+constexpr size_t kMaxOverrideChars = 80;
+
 WorkloadError bad_override(const std::string& assignment, const std::string& problem) {
-  return WorkloadError("", "--set " + assignment, "", "path=value", problem);
+  return WorkloadError("", "--set " + override_text(assignment), "", "path=value", problem);
 }
 
 std::vector<std::string> split_path(const std::string& assignment, const std::string& path) {
@@ -27,9 +31,17 @@ std::vector<std::string> split_path(const std::string& assignment, const std::st
   }
 }
 
-nlohmann::json parse_value(const std::string& assignment, const std::string& text) {
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!value.is_discarded()) return value;
+// The value lands `path.size()` levels deep, so it may nest only what is left of the limit.
+nlohmann::json parse_value(const std::string& assignment, const std::vector<std::string>& path,
+                           const std::string& text) {
+  std::string root = "$";
+  for (const std::string& segment : path) root += "." + path_segment(segment);
+  try {
+    return parse_strict_json(text, root, kMaxWorkloadDepth - int(path.size()));
+  } catch (const StrictJsonError& e) {
+    throw bad_override(assignment, e.path() + ": " + e.what());
+  } catch (const nlohmann::json::parse_error&) {
+  }
   // Not JSON: a plain string such as `poisson`, which must still be valid UTF-8 to be recorded.
   try {
     return nlohmann::json::parse(nlohmann::json(text).dump());
@@ -50,12 +62,19 @@ nlohmann::json& step_into(nlohmann::json& node, const std::string& segment,
   if (is_index(segment, node)) return node[std::stoul(segment)];
   if (node.is_null()) node = nlohmann::json::object();
   if (!node.is_object()) {
-    throw bad_override(assignment, walked + " is " + node.dump() + ", not an object");
+    throw bad_override(assignment, walked + " is " + json_excerpt(node) + ", not an object");
   }
   return node[segment];
 }
 
 }  // namespace
+
+std::string override_text(const std::string& assignment) {
+  if (assignment.size() <= kMaxOverrideChars) return assignment;
+  size_t end = kMaxOverrideChars - 3;
+  while (end > 0 && (static_cast<unsigned char>(assignment[end]) & 0xC0) == 0x80) --end;
+  return assignment.substr(0, end) + "...";
+}
 
 Override parse_override(const std::string& assignment) {
   const size_t equals = assignment.find('=');
@@ -64,7 +83,14 @@ Override parse_override(const std::string& assignment) {
   }
   const std::string path = assignment.substr(0, equals);
   if (path.empty()) throw bad_override(assignment, "empty path (expected path=value)");
-  return {split_path(assignment, path), parse_value(assignment, assignment.substr(equals + 1))};
+  std::vector<std::string> segments = split_path(assignment, path);
+  if (segments.size() >= size_t(kMaxWorkloadDepth)) {
+    throw bad_override(assignment, std::to_string(segments.size()) +
+                                       " path segments nest too deep (at most " +
+                                       std::to_string(kMaxWorkloadDepth - 1) + ")");
+  }
+  nlohmann::json value = parse_value(assignment, segments, assignment.substr(equals + 1));
+  return {std::move(segments), std::move(value)};
 }
 
 void apply_override(nlohmann::json& doc, const std::string& assignment) {

@@ -23,4 +23,7 @@ Override parse_override(const std::string& assignment);
 // assignment when the path runs through a value that is neither an object nor such an array.
 void apply_override(nlohmann::json& doc, const std::string& assignment);
 
+// `assignment` as messages quote it: cut after 80 characters, so a huge value is not echoed.
+std::string override_text(const std::string& assignment);
+
 }  // namespace infergate

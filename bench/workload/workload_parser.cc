@@ -1,5 +1,6 @@
 #include "bench/workload/workload_parser.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -8,13 +9,17 @@
 #include <sstream>
 
 #include "bench/http/http_url.h"
+#include "bench/results/json_excerpt.h"
 #include "bench/results/input_file.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
+#include "bench/workload/request_limits.h"
+#include "bench/workload/strict_json.h"
 #include "bench/workload/workload_error.h"
 #include "bench/workload/workload_hash.h"
 #include "bench/workload/workload_json.h"
+#include "bench/workload/workload_limits.h"
 #include "engine/model/model_config.h"
 
 namespace infergate {
@@ -34,7 +39,18 @@ std::vector<std::string> preset_list() {
   return names;
 }
 
-std::string json_quoted(const std::string& text) { return json(text).dump(); }
+// A string the workload gave (a path, a choice) as JSON for messages: long enough for any real
+// path, cut before a megabyte of it is echoed.
+std::string json_quoted(const std::string& text) { return json_excerpt(json(text), 512); }
+
+// "1000000", "86400", "0.001": limits as the messages state them.
+std::string number_text(double x) {
+  if (x == std::floor(x) && std::fabs(x) < 1e15) return std::to_string(int64_t(x));
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+std::string number_text(int64_t x) { return std::to_string(x); }
 
 // ---- paths ----------------------------------------------------------------------------------
 
@@ -108,7 +124,8 @@ void read_echo_target(JsonObjectReader& r, TargetSpec& t) {
   t.echo_token_delay_us = r.get_double("token_delay_us", t.echo_token_delay_us);
   r.set_context("with type \"echo\"", {"model", "engine", "url", "api", "timeout_s", "vocab_size"});
   r.finish();
-  r.check(t.echo_token_delay_us >= 0, "token_delay_us", "must be >= 0");
+  r.check(t.echo_token_delay_us >= 0 && t.echo_token_delay_us <= kMaxTokenDelayUs, "token_delay_us",
+          "must be in [0, " + number_text(kMaxTokenDelayUs) + "] (microseconds per token)");
 }
 
 void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
@@ -126,7 +143,8 @@ void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
     throw WorkloadError(r.file(), r.path_of("url"), json_quoted(t.url),
                         "http://HOST[:PORT][/PREFIX]", e.what());
   }
-  r.check(t.timeout_s > 0 && std::isfinite(t.timeout_s), "timeout_s", "must be > 0 (seconds)");
+  r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
+          "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
   r.check(!r.has("vocab_size") || t.vocab_size >= 1, "vocab_size",
           "must be >= 1 (leave it out to ask the server)");
 }
@@ -173,8 +191,11 @@ LengthDistribution read_bell(JsonObjectReader& r, LengthDistribution::Kind kind)
   r.check(d.mean > 0, "mean", "must be > 0");
   r.check(d.stddev >= 0, "stddev", "must be >= 0");
   r.check(d.min >= 1, "min", "must be >= 1");
-  r.check(d.max == 0 || d.max >= d.min, "max",
-          "must be 0 (no bound) or >= min (" + std::to_string(d.min) + ")");
+  // A bound is what lets validation prove every request fits the target.
+  r.check(d.max >= d.min, "max",
+          "must be >= min (" + std::to_string(d.min) +
+              "): normal and lognormal lengths need an "
+              "upper bound");
   return d;
 }
 
@@ -210,7 +231,8 @@ SharedPrefixSpec read_shared_prefix(JsonObjectReader& parent) {
   p.prefix_tokens = r.get_int("prefix_tokens", p.prefix_tokens);
   p.fraction = r.get_double("fraction", p.fraction);
   r.finish();
-  r.check(p.num_prefixes >= 0, "num_prefixes", "must be >= 0");
+  r.check(p.num_prefixes >= 0 && p.num_prefixes <= kMaxRequests, "num_prefixes",
+          "must be in [0, " + number_text(kMaxRequests) + "]");
   r.check(p.prefix_tokens >= 0, "prefix_tokens", "must be >= 0");
   r.check(p.num_prefixes == 0 || p.prefix_tokens >= 1, "prefix_tokens",
           "must be >= 1 when num_prefixes > 0");
@@ -250,12 +272,21 @@ void read_request_count(JsonObjectReader& r, LoadSpec& l) {
 }
 
 void check_request_count(const JsonObjectReader& r, const LoadSpec& l) {
-  r.check(l.num_requests >= 0, "num_requests", "must be >= 0");
-  r.check(l.duration_s >= 0, "duration_s", "must be >= 0");
+  const std::string max_requests = number_text(kMaxRequests);
+  r.check(l.num_requests >= 0 && l.num_requests <= kMaxRequests, "num_requests",
+          "must be in [0, " + max_requests + "]");
+  r.check(l.duration_s >= 0 && l.duration_s <= kMaxDurationS, "duration_s",
+          "must be in [0, " + number_text(kMaxDurationS) + "] (seconds)");
   r.check(!(l.num_requests > 0 && l.duration_s > 0), "duration_s",
           kOneOfCount + "; num_requests is set too");
   r.check(l.num_requests > 0 || l.duration_s > 0, "num_requests", kOneOfCount);
   r.check(l.warmup_requests >= 0, "warmup_requests", "must be >= 0");
+  r.check(int64_t(l.num_requests) + l.warmup_requests <= kMaxRequests, "warmup_requests",
+          "num_requests + warmup_requests must be <= " + max_requests);
+  // An open loop for a duration plans rate x duration_s requests, each with its record.
+  const double planned = l.mode == "open" && l.duration_s > 0 ? l.rate * l.duration_s : 0;
+  r.check(planned + l.warmup_requests <= double(kMaxRequests), "duration_s",
+          "rate x duration_s + warmup_requests (the requests planned) must be <= " + max_requests);
 }
 
 void read_open_load(JsonObjectReader& r, LoadSpec& l) {
@@ -266,9 +297,12 @@ void read_open_load(JsonObjectReader& r, LoadSpec& l) {
   r.set_context("with mode \"open\" and arrival " + json_quoted(l.arrival),
                 {"concurrency", "burstiness"});
   r.finish();
-  r.check(l.rate > 0, "rate", "must be > 0");
-  r.check(l.burstiness > 0, "burstiness", "must be > 0");
-  r.check(l.max_concurrency >= 0, "max_concurrency", "must be >= 0 (0: no cap)");
+  r.check(l.rate > 0 && l.rate <= kMaxRate, "rate",
+          "must be > 0 and <= " + number_text(kMaxRate) + " (requests/s)");
+  r.check(l.burstiness >= kMinBurstiness && l.burstiness <= kMaxBurstiness, "burstiness",
+          "must be in [" + number_text(kMinBurstiness) + ", " + number_text(kMaxBurstiness) + "]");
+  r.check(l.max_concurrency >= 0 && l.max_concurrency <= kMaxConcurrency, "max_concurrency",
+          "must be in [0, " + number_text(int64_t(kMaxConcurrency)) + "] (0: no cap)");
 }
 
 LoadSpec read_load(JsonObjectReader& top) {
@@ -282,7 +316,8 @@ LoadSpec read_load(JsonObjectReader& top) {
     l.concurrency = r.get_int("concurrency", l.concurrency);
     r.set_context("with mode \"closed\"", {"rate", "arrival", "burstiness", "max_concurrency"});
     r.finish();
-    r.check(l.concurrency >= 1, "concurrency", "must be >= 1");
+    r.check(l.concurrency >= 1 && l.concurrency <= kMaxConcurrency, "concurrency",
+            "must be in [1, " + number_text(int64_t(kMaxConcurrency)) + "]");
   }
   check_request_count(r, l);
   return l;
@@ -296,10 +331,12 @@ double read_sweep_value(const JsonObjectReader& r, const json& e, const std::str
                                     integer ? "an integer" : "a number");
   }
   const double v = e.get<double>();
-  const bool ok = integer ? v >= 1 && v <= INT_MAX : std::isfinite(v) && v > 0;
+  const bool ok = integer ? v >= 1 && v <= kMaxConcurrency : v > 0 && v <= kMaxRate;
   if (!ok) {
-    throw WorkloadError::out_of_range(r.file(), path, json_text(e),
-                                      integer ? "must be >= 1" : "must be > 0");
+    throw WorkloadError::out_of_range(
+        r.file(), path, json_text(e),
+        integer ? "must be in [1, " + number_text(int64_t(kMaxConcurrency)) + "]"
+                : "must be > 0 and <= " + number_text(kMaxRate) + " (requests/s)");
   }
   return v;
 }
@@ -315,7 +352,17 @@ std::vector<double> read_sweep_values(JsonObjectReader& r, bool integers) {
   std::vector<double> values;
   for (size_t i = 0; i < v->size(); ++i) {
     const std::string path = r.path_of("values") + "[" + std::to_string(i) + "]";
-    values.push_back(read_sweep_value(r, (*v)[i], path, integers));
+    const double value = read_sweep_value(r, (*v)[i], path, integers);
+    // A point given twice would be measured twice and merged into one in the results.
+    const auto same = std::find(values.begin(), values.end(), value);
+    if (same != values.end()) {
+      const std::string first =
+          r.path_of("values") + "[" + std::to_string(same - values.begin()) + "]";
+      throw WorkloadError(
+          r.file(), path, json_text((*v)[i]), "distinct values",
+          json_text((*v)[i]) + " is a duplicate of " + first + " (each sweep point once)");
+    }
+    values.push_back(value);
   }
   return values;
 }
@@ -396,7 +443,8 @@ void read_header(JsonObjectReader& r, Workload& w) {
   w.record_requests = r.get_bool("record_requests", w.record_requests);
   w.overrides = read_overrides(r);
   r.check(!w.name.empty(), "name", "must be a non-empty string");
-  r.check(w.repetitions >= 1, "repetitions", "must be >= 1");
+  r.check(w.repetitions >= 1 && w.repetitions <= kMaxRepetitions, "repetitions",
+          "must be in [1, " + number_text(int64_t(kMaxRepetitions)) + "]");
 }
 
 // ---- files ----------------------------------------------------------------------------------
@@ -423,9 +471,11 @@ json read_document(const std::string& path) {
                         e.problem() + (missing ? " (expected a workload JSON file)" : ""));
   }
   try {
-    return json::parse(text, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+    return parse_strict_json(text);
   } catch (const json::parse_error& e) {
     throw syntax_error(path, e);
+  } catch (const StrictJsonError& e) {
+    throw WorkloadError(path, e.path(), e.value(), e.allowed(), e.what());
   }
 }
 
@@ -473,6 +523,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.sweep = read_sweep(r, w.load);
   w.slo = read_slo(r);
   w.telemetry = read_telemetry(r);
+  check_synthetic_lengths(w, source_name, static_request_limit(w.target));
   w.resolved = workload_to_json(w);
   w.hash = workload_hash(w.resolved, base_dir);
   return w;
@@ -488,7 +539,7 @@ Workload load_workload_file(const std::string& path, const std::vector<std::stri
   } catch (const WorkloadError& e) {
     const std::string cause = override_behind(e, overrides);
     if (cause.empty()) throw;
-    throw e.with_note("(set by --set " + cause + ")");
+    throw e.with_note("(set by --set " + override_text(cause) + ")");
   }
 }
 

@@ -1,0 +1,33 @@
+// The largest values a workload may ask for (docs/workload-schema.md, "Limits"). Each is far
+// above any meaningful benchmark and far below what would exhaust memory or overflow the
+// clocks: the harness holds every planned request and record in memory, and converts times to
+// 64-bit nanoseconds.
+#pragma once
+
+#include <cstdint>
+
+namespace infergate {
+
+// num_requests + warmup_requests, and an open loop's rate x duration_s + warmup_requests:
+// every planned request has a record in memory (a few hundred bytes each).
+inline constexpr int64_t kMaxRequests = 1'000'000;
+inline constexpr double kMaxDurationS = 86'400;  // one day
+// Requests per second: one generator thread cannot keep a schedule finer than a microsecond.
+inline constexpr double kMaxRate = 1'000'000;
+// Gamma shape k: outside [1e-3, 1e3] the gaps are all zero or one huge gap.
+inline constexpr double kMinBurstiness = 1e-3;
+inline constexpr double kMaxBurstiness = 1e3;
+// Closed-loop users, an open loop's max_concurrency and concurrency sweep points.
+inline constexpr int kMaxConcurrency = 65'536;
+inline constexpr int kMaxRepetitions = 1'000;
+// The echo target's per-token delay (one second) and an HTTP request's timeout (one day).
+inline constexpr double kMaxTokenDelayUs = 1'000'000;
+inline constexpr double kMaxTimeoutS = 86'400;
+// One request's prompt + output tokens on the echo and openai targets (the engine target is
+// held to its model's max_model_len instead).
+inline constexpr int kMaxRequestTokens = 1'048'576;
+// Prompt tokens the whole dataset holds in memory (1 GiB of token ids); the shared prefixes
+// are held to it too.
+inline constexpr int64_t kMaxDatasetTokens = int64_t(1) << 28;
+
+}  // namespace infergate
