@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "bench/dataset/dataset_error.h"
+#include "bench/results/json_excerpt.h"
+#include "bench/workload/workload_limits.h"
 #include "engine/model/vocabulary.h"
 #include "engine/tokenizer/byte_tokenizer.h"
 
@@ -19,6 +21,8 @@ namespace infergate {
 namespace {
 
 using nlohmann::json;
+
+constexpr size_t kMaxLineBytes = size_t(64) << 20;  // one record; ShareGPT's longest is ~1 MB
 
 // Where in the file a record came from, for errors.
 struct Location {
@@ -38,14 +42,16 @@ const json& field(const json& record, const char* key, const Location& at) {
 int output_tokens_of(const json& record, const Location& at) {
   const json& v = field(record, "output_tokens", at);
   if (!v.is_number_integer() || v.get<int64_t>() < 1 || v.get<int64_t>() > INT32_MAX) {
-    at.fail("\"output_tokens\" must be an integer >= 1, got " + v.dump());
+    at.fail("\"output_tokens\" must be an integer >= 1, got " + json_excerpt(v));
   }
   return static_cast<int>(v.get<int64_t>());
 }
 
 const std::string& string_field(const json& record, const char* key, const Location& at) {
   const json& v = field(record, key, at);
-  if (!v.is_string()) at.fail(std::string("\"") + key + "\" must be a string, got " + v.dump());
+  if (!v.is_string()) {
+    at.fail(std::string("\"") + key + "\" must be a string, got " + json_excerpt(v));
+  }
   return v.get_ref<const std::string&>();
 }
 
@@ -58,7 +64,7 @@ BenchRequest tokens_record(const json& record, int32_t vocab_size, const Locatio
   for (size_t i = 0; i < ids.size(); ++i) {
     const json& id = ids[i];
     if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= vocab_size) {
-      at.fail("\"prompt_tokens\"[" + std::to_string(i) + "] = " + id.dump() +
+      at.fail("\"prompt_tokens\"[" + std::to_string(i) + "] = " + json_excerpt(id) +
               " is not a token id in [0, " + std::to_string(vocab_size) + ")");
     }
     r.prompt.push_back(static_cast<int32_t>(id.get<int64_t>()));
@@ -110,10 +116,10 @@ class RecordParser {
     json record;
     try {
       record = json::parse(line);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e309
       at.fail(std::string("bad JSON: ") + e.what());
     }
-    if (!record.is_object()) at.fail("expected a JSON object, got " + record.dump());
+    if (!record.is_object()) at.fail("expected a JSON object, got " + json_excerpt(record));
     if (format_ == "tokens") return tokens_record(record, vocab_, at);
     if (format_ == "text") return text_record(record, *tokenizer_, at);
     return sharegpt_record(record, *tokenizer_, at);
@@ -124,6 +130,20 @@ class RecordParser {
   int32_t vocab_;
   std::optional<ByteTokenizer> tokenizer_;
 };
+
+// std::getline, refusing a line longer than kMaxLineBytes before it is read whole.
+bool read_line(std::istream& in, std::string& line, const Location& at) {
+  line.clear();
+  for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
+    if (c == '\n') return true;
+    if (line.size() >= kMaxLineBytes) {
+      at.fail("line longer than " + std::to_string(kMaxLineBytes) +
+              " bytes (the limit per record)");
+    }
+    line.push_back(char(c));
+  }
+  return !line.empty();
+}
 
 bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
 
@@ -142,7 +162,8 @@ std::vector<BenchRequest> load_jsonl_dataset(const std::string& file, const std:
   if (!in) throw DatasetError(file, 0, "cannot open the dataset file");
   std::vector<BenchRequest> records;
   std::string line;
-  for (int n = 1; std::getline(in, line) && static_cast<int>(records.size()) < count; ++n) {
+  for (int n = 1;
+       read_line(in, line, Location{file, n}) && static_cast<int>(records.size()) < count; ++n) {
     if (blank(line)) continue;
     if (auto r = parser.parse(line, Location{file, n})) records.push_back(std::move(*r));
   }
@@ -152,8 +173,19 @@ std::vector<BenchRequest> load_jsonl_dataset(const std::string& file, const std:
   }
   std::vector<BenchRequest> requests;
   requests.reserve(static_cast<size_t>(count));
-  for (int i = 0; i < count; ++i)
-    requests.push_back(records[static_cast<size_t>(i) % records.size()]);
+  int64_t tokens = 0;
+  for (int i = 0; i < count; ++i) {
+    const BenchRequest& r = records[static_cast<size_t>(i) % records.size()];
+    tokens += int64_t(r.prompt.size());
+    if (tokens > kMaxDatasetTokens) {
+      throw DatasetError(file, 0,
+                         std::to_string(count) + " requests hold more than " +
+                             std::to_string(kMaxDatasetTokens) +
+                             " prompt tokens in memory (the dataset limit); ask for fewer "
+                             "requests or shorter prompts");
+    }
+    requests.push_back(r);
+  }
   return requests;
 }
 

@@ -16,6 +16,10 @@ namespace infergate {
 
 namespace {
 
+// Token times reserved before the clock starts: 64 MiB in all, at most 32,768 per request.
+constexpr int64_t kPreallocatedTokenTimes = int64_t(8) << 20;
+constexpr int64_t kMaxReservedPerRequest = 32'768;
+
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -72,9 +76,15 @@ class LoadRun {
     if (expected == 0 && load_.mode == "open") {
       expected = load_.warmup_requests + int64_t(load_.rate * load_.duration_s * 1.1) + 16;
     }
+    // The token-time reservations share one budget; a request beyond it, or longer than its
+    // share, grows its buffer as tokens arrive rather than reserving max_tokens up front.
+    int64_t budget = kPreallocatedTokenTimes;
     for (int64_t i = 0; i < expected; ++i) {
-      records_.emplace_back().token_times_ns.reserve(
-          size_t(requests_[size_t(i) % requests_.size()].max_tokens));
+      const int64_t want = requests_[size_t(i) % requests_.size()].max_tokens;
+      const int64_t reserve =
+          std::clamp<int64_t>(want, 0, std::min(budget, kMaxReservedPerRequest));
+      records_.emplace_back().token_times_ns.reserve(size_t(reserve));
+      budget -= reserve;
     }
   }
 

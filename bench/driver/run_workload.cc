@@ -24,6 +24,7 @@
 #include "bench/telemetry/cupti_tracer.h"
 #include "bench/telemetry/resource_sampler.h"
 #include "bench/trace/nvtx_trace_recorder.h"
+#include "bench/workload/request_limits.h"
 
 namespace infergate {
 
@@ -49,6 +50,12 @@ class TargetFactory {
     return std::make_unique<EngineTarget>(std::make_unique<Engine>(spec_.engine, weights_));
   }
 
+  // What one request may hold: now that the model is loaded, its max_model_len is known.
+  RequestLimit request_limit() const {
+    if (spec_.type != "engine") return static_request_limit(spec_);
+    return engine_request_limit(spec_.engine, weights_.config.max_position_embeddings);
+  }
+
   int32_t vocab_size() const {
     if (spec_.type == "engine") return weights_.config.vocab_size;
     if (spec_.type == "openai") return endpoint_.vocab_size;
@@ -60,13 +67,6 @@ class TargetFactory {
   ModelWeights weights_;
   OpenAiEndpoint endpoint_;
 };
-
-int dataset_size(const Workload& w) {
-  const LoadSpec& l = w.load;
-  if (l.num_requests > 0) return l.warmup_requests + l.num_requests;
-  // Duration-bound: enough distinct requests for the expected count; the driver cycles.
-  return std::max(64, l.warmup_requests + 4096);
-}
 
 LoadSpec load_for_point(const Workload& w, const nlohmann::json& value) {
   LoadSpec load = w.load;
@@ -227,8 +227,13 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
   }
   const TargetFactory factory(w.target);
   const std::string base_dir = std::filesystem::path(w.source_path).parent_path().string();
-  const std::vector<BenchRequest> dataset = make_dataset(
-      w.dataset, dataset_size(w), w.dataset.seed.value_or(w.seed), factory.vocab_size(), base_dir);
+  // Model files are read only now: their max_model_len is checked before the first request.
+  const RequestLimit limit = factory.request_limit();
+  check_synthetic_lengths(w, w.source_path, limit);
+  const std::vector<BenchRequest> dataset =
+      make_dataset(w.dataset, dataset_request_count(w.load), w.dataset.seed.value_or(w.seed),
+                   factory.vocab_size(), base_dir);
+  check_dataset_requests(dataset, w, limit);
 
   const std::vector<nlohmann::json> values =
       w.sweep ? std::vector<nlohmann::json>(w.sweep->values.begin(), w.sweep->values.end())

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "bench/http/http_url.h"
-#include "bench/results/json_excerpt.h"
 #include "bench/results/input_file.h"
+#include "bench/results/json_excerpt.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
