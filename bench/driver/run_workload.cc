@@ -179,14 +179,14 @@ RepetitionRun run_repetition(const Workload& w, const TargetFactory& factory,
   // Lag held back on purpose by max_concurrency is the load model, not the harness failing.
   summary.harness_limited =
       !(load.mode == "open" && load.max_concurrency > 0) && send_lag_grew(run.records);
+  summary.error_share_exceeded = summary.error_share > o.max_error_share;
   RepetitionRun r;
   r.incomplete = run.incomplete;
   r.summary = summary_to_json(summary);
-  r.json = {{"repetition", repetition},
-            {"incomplete", run.incomplete},
-            {"summary", r.summary},
-            {"engine", engine},
-            {"timeline", timeline_json(sampler.samples(), run.start_ns)}};
+  r.json = {
+      {"repetition", repetition}, {"incomplete", run.incomplete},
+      {"summary", r.summary},     {"errors", error_classes_to_json(summary.error_classes)},
+      {"engine", engine},         {"timeline", timeline_json(sampler.samples(), run.start_ns)}};
   if (cupti) r.json["cupti"] = cupti_results_json(*cupti, run.start_ns, run.end_ns);
   if (w.record_requests) {
     nlohmann::json requests = nlohmann::json::array();
@@ -264,10 +264,19 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
   }
 
   nlohmann::json& doc = outcome.results;
-  doc = {{"schema", kResultsSchema}, {"incomplete", outcome.incomplete},
-         {"created_at", utc_now()},  {"command", o.command_line},
-         {"workload", w.resolved},   {"workload_hash", w.hash},
-         {"overrides", w.overrides}, {"manifest", build_manifest(w.hash, w.seed)},
+  doc = {{"schema", kResultsSchema},
+         {"incomplete", outcome.incomplete},
+         {"created_at", utc_now()},
+         {"command", o.command_line},
+         {"workload", w.resolved},
+         {"workload_hash", w.hash},
+         {"overrides", w.overrides},
+         {"manifest", build_manifest(w.hash, w.seed)},
+         {"max_error_share", o.max_error_share},
+         // The folder the hash counted file paths from, so gates can recompute it.
+         {"workload_dir", w.source_path.empty()
+                              ? std::string()
+                              : std::filesystem::absolute(w.source_path).parent_path().string()},
          {"points", points}};
   if (points.size() == 1) doc["summary"] = points[0]["summary"];
   write_json_atomically(doc, o.out_path);
