@@ -9,11 +9,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "bench/results/json_text.h"
+
 namespace infergate {
 
-// The most levels of arrays and objects in a workload document, --set values included. The
-// schema itself nests 5 deep; the limit is the results model's (kMaxJsonDepth, 128).
-inline constexpr int kMaxWorkloadDepth = 128;
+// The most levels of arrays and objects in a workload document, --set values included: the
+// results model's limit for every untrusted JSON text (the schema itself nests 5 deep).
+inline constexpr int kMaxWorkloadDepth = kMaxJsonDepth;
 
 // A structural problem at a JSON path ("$.load.rate"); what() is the problem alone.
 class StrictJsonError : public std::runtime_error {

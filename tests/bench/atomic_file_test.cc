@@ -15,31 +15,15 @@
 #include <string>
 
 #include "bench/results/json_file.h"
+#include "tests/temp_dir.h"
 
 namespace infergate {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "infergate-atomic-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::set<std::string> names() const {
-    std::set<std::string> out;
-    for (const auto& e : fs::directory_iterator(path_)) out.insert(e.path().filename().string());
-    return out;
-  }
-
- private:
-  fs::path path_;
+struct TempDir : testing::TempDir {
+  TempDir() : testing::TempDir("infergate-atomic") {}
 };
 
 void touch(const std::string& path) { std::ofstream(path) << "partial"; }

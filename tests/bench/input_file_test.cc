@@ -16,26 +16,15 @@
 
 #include "bench/results/json_file.h"
 #include "bench/results/json_text.h"
+#include "tests/temp_dir.h"
 
 namespace infergate {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "infergate-input-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
+struct TempDir : testing::TempDir {
+  TempDir() : testing::TempDir("infergate-input") {}
 };
 
 void write_text(const std::string& path, const std::string& text) {

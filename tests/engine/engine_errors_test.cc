@@ -15,20 +15,12 @@ std::unique_ptr<Engine> test_engine() {
   return std::make_unique<Engine>(c, make_synthetic_model(testing::small_test_config(), 1));
 }
 
-// Fixed-length generation: EOS does not end it.
-SamplingParams fixed_tokens(int max_tokens) {
-  SamplingParams p;
-  p.max_tokens = max_tokens;
-  p.ignore_eos = true;
-  return p;
-}
-
 }  // namespace
 
 TEST_CASE("bad requests are refused with a clear error while others are served", "[engine]") {
   auto owned = test_engine();
   Engine& engine = *owned;
-  SamplingParams p = fixed_tokens(4);
+  SamplingParams p = testing::fixed_tokens(4);
   engine.add_request("good", {1, 2, 3}, p);
 
   REQUIRE_THROWS_WITH(engine.add_request("empty", {}, p), Catch::Contains("empty prompt"));
@@ -53,7 +45,7 @@ TEST_CASE("bad requests are refused with a clear error while others are served",
 TEST_CASE("abort frees the request's blocks and reports it once", "[engine]") {
   auto owned = test_engine();
   Engine& engine = *owned;
-  SamplingParams p = fixed_tokens(50);
+  SamplingParams p = testing::fixed_tokens(50);
   engine.add_request("a", {1, 2, 3}, p);
   engine.add_request("b", {4, 5, 6}, p);
   testing::watched_step(engine);
@@ -72,7 +64,7 @@ TEST_CASE("abort frees the request's blocks and reports it once", "[engine]") {
 TEST_CASE("stop tokens, eos and max_tokens end a request with the right reason", "[engine]") {
   auto owned = test_engine();
   Engine& engine = *owned;
-  SamplingParams p = fixed_tokens(8);
+  SamplingParams p = testing::fixed_tokens(8);
   const auto free_run = testing::generate_watched(engine, {{1, 2, 3}}, p)[0];
   REQUIRE(free_run.finish_reason == FinishReason::kLength);
   REQUIRE(free_run.token_ids.size() == 8u);
@@ -99,10 +91,10 @@ TEST_CASE("invalid engine configs name the field", "[engine]") {
 TEST_CASE("an aborted request id can be reused before the next step", "[engine]") {
   auto owned = test_engine();
   Engine& engine = *owned;
-  engine.add_request("a", {1, 2, 3}, fixed_tokens(50));
+  engine.add_request("a", {1, 2, 3}, testing::fixed_tokens(50));
   testing::watched_step(engine);
   REQUIRE(engine.abort("a"));
-  engine.add_request("a", {4, 5, 6}, fixed_tokens(5));
+  engine.add_request("a", {4, 5, 6}, testing::fixed_tokens(5));
   // The next step reports the abort; it must not forget the new request of the same id.
   const auto outs = testing::watched_step(engine);
   REQUIRE(std::count_if(outs.begin(), outs.end(), [](auto& o) { return o.finished; }) == 1);

@@ -44,13 +44,6 @@ void check_names_both_fixes(const std::string& message) {
                           Catch::Contains("fit_max_model_len"));
 }
 
-SamplingParams fixed_tokens(int max_tokens) {
-  SamplingParams p;
-  p.max_tokens = max_tokens;
-  p.ignore_eos = true;
-  return p;
-}
-
 }  // namespace
 
 TEST_CASE("a KV pool smaller than one max_model_len sequence is refused naming both fixes",
@@ -76,10 +69,12 @@ TEST_CASE("fit_max_model_len lowers max_model_len to the pool and requests run t
   c.fit_max_model_len = true;
   Engine engine(c, test_weights());
   REQUIRE(engine.max_model_len() == 32);
-  REQUIRE_THROWS_WITH(engine.add_request("long", std::vector<int32_t>(32, 5), fixed_tokens(4)),
-                      Catch::Contains("max_model_len is 32"));
+  REQUIRE_THROWS_WITH(
+      engine.add_request("long", std::vector<int32_t>(32, 5), testing::fixed_tokens(4)),
+      Catch::Contains("max_model_len is 32"));
   // Three requests that each grow to the whole pool take turns through preemption.
-  for (const char* id : {"a", "b", "c"}) engine.add_request(id, {1, 2, 3, 4, 5}, fixed_tokens(100));
+  for (const char* id : {"a", "b", "c"})
+    engine.add_request(id, {1, 2, 3, 4, 5}, testing::fixed_tokens(100));
   const auto results = testing::run_watched(engine);
   for (const char* id : {"a", "b", "c"}) {
     CHECK(results.at(id).finish_reason == FinishReason::kLength);

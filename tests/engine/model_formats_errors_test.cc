@@ -261,7 +261,7 @@ TEST_CASE("nonexistent paths are reported as such", "[model][errors]") {
   TempDir dir;
   write_bytes(dir.file("empty.gguf"), {});
   require_load_error("gguf", dir.file("empty.gguf"), "empty.gguf", "truncated");
-  require_load_error("gguf", dir.file(""), "infergate-formats", "is a directory");
+  require_load_error("gguf", dir.file(""), "infergate-test", "is a directory");
   std::filesystem::create_directories(dir.file("noweights"));
   write_text(dir.file("noweights/config.json"),
              R"({"architectures": ["LlamaForCausalLM"], "vocab_size": 300, "hidden_size": 64,
@@ -433,7 +433,7 @@ TEST_CASE("a FIFO, a device or a directory given as a model file is named as suc
                          "is a named pipe (FIFO), expected a regular file");
   require_one_line_error("gguf", "/dev/zero", "/dev/zero",
                          "is a character device, expected a regular file");
-  require_one_line_error("gguf", dir.file(""), "infergate-formats",
+  require_one_line_error("gguf", dir.file(""), "infergate-test",
                          "is a directory, expected a regular file");
 
   const std::string ckpt = micro_checkpoint(dir);

@@ -15,28 +15,9 @@
 
 #include "engine/model/model_config.h"
 #include "test_models.h"
+#include "tests/temp_dir.h"
 
 namespace infergate::testing {
-
-// A fresh directory under /tmp, removed with everything in it at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "infergate-formats-XXXXXX");
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline std::vector<uint8_t> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

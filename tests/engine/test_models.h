@@ -1,10 +1,19 @@
 // Small synthetic models shared by the engine tests (fast enough for the reference forward).
 #pragma once
 
+#include "engine/core/sampling_params.h"
 #include "engine/model/model_config.h"
 #include "engine/model/synthetic_model.h"
 
 namespace infergate::testing {
+
+// Fixed-length generation: EOS does not end it.
+inline SamplingParams fixed_tokens(int max_tokens) {
+  SamplingParams p;
+  p.max_tokens = max_tokens;
+  p.ignore_eos = true;
+  return p;
+}
 
 // tiny, shrunk: 2 layers, 512-token vocabulary, grouped-query attention (6 heads, 2 KV heads).
 inline ModelConfig small_test_config() {
