@@ -1,5 +1,6 @@
 #include "cli/generate_command.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -71,6 +72,21 @@ ModelTokenizer text_tokenizer(const ModelSource& source, const Vocabulary& vocab
   return t;
 }
 
+// The engine would end a longer request at max_model_len without a word; refuse it instead, as
+// the server does (vLLM's "maximum context length" error).
+void check_fits(int prompt_tokens, int max_tokens, int max_model_len) {
+  if (max_tokens < 1) {
+    throw std::invalid_argument("--max-tokens " + std::to_string(max_tokens) + ": must be >= 1");
+  }
+  if (int64_t(prompt_tokens) + max_tokens > max_model_len) {
+    throw std::invalid_argument(
+        "--max-tokens " + std::to_string(max_tokens) + ": the prompt's " +
+        std::to_string(prompt_tokens) + " tokens plus the output must fit max_model_len " +
+        std::to_string(max_model_len) + " (at most " +
+        std::to_string(std::max(0, max_model_len - prompt_tokens)) + "; or raise --max-model-len)");
+  }
+}
+
 int run(const GenerateOptions& o, const EngineConfig& config) {
   const ModelSource source = parse_model_argument(o.model, o.model_seed);
   Engine engine(config, load_model(source));
@@ -81,6 +97,7 @@ int run(const GenerateOptions& o, const EngineConfig& config) {
     throw std::invalid_argument("--prompt: no token of the model's vocabulary spells \"" +
                                 o.prompt.substr(0, 40) + "\"");
   }
+  check_fits(int(prompt.size()), o.sampling.max_tokens, engine.max_model_len());
   const int64_t start = now_ns();
   for (int i = 0; i < o.num_prompts; ++i) {
     SamplingParams p = o.sampling;

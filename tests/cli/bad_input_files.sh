@@ -11,25 +11,7 @@ src=${3:?usage: bad_input_files.sh INFERGATE WORK_DIR SOURCE_DIR}
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 base="$src/tests/gates/data/quickstart-baseline.json"
 workload="$src/workloads/quickstart.json"
-status=0
-
-# expect CODE PATTERN -- COMMAND...: the exit code within $limit s (refusals are instant; a
-# hang fails), and PATTERN in stdout+stderr.
-limit=10
-expect() {
-  local code=$1 pattern=$2
-  shift 3
-  local out
-  out=$(timeout "$limit" "$@" 2>&1)
-  local got=$?
-  if [ "$got" != "$code" ] || ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL: $* -> exit $got (want $code), output lacks /$pattern/:"
-    echo "$out" | head -c 2000 | sed 's/^/    /'
-    status=1
-  else
-    echo "ok: exit $got: $*"
-  fi
-}
+source "$src/tests/cli/expect.sh"
 
 # Inputs that are not regular files.
 mkfifo fifo.json fifo.gguf
