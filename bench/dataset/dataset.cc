@@ -8,7 +8,8 @@
 namespace infergate {
 
 std::vector<BenchRequest> make_dataset(const DatasetSpec& spec, int count, uint64_t seed,
-                                       int32_t vocab_size, const std::string& base_dir) {
+                                       int32_t vocab_size, const std::string& base_dir,
+                                       const DatasetTokenizer* text) {
   if (count < 0) throw std::invalid_argument("dataset: negative request count");
   const uint64_t effective_seed = spec.seed.value_or(seed);
   if (spec.type == "synthetic") {
@@ -16,7 +17,7 @@ std::vector<BenchRequest> make_dataset(const DatasetSpec& spec, int count, uint6
   }
   if (spec.type == "jsonl") {
     return load_jsonl_dataset(resolve_dataset_path(spec.path, base_dir), spec.format, count,
-                              vocab_size);
+                              vocab_size, text);
   }
   throw std::invalid_argument("dataset.type: unknown type \"" + spec.type +
                               "\" (allowed: synthetic, jsonl)");

@@ -13,8 +13,6 @@
 #include "bench/dataset/dataset_error.h"
 #include "bench/results/json_excerpt.h"
 #include "bench/workload/workload_limits.h"
-#include "engine/model/vocabulary.h"
-#include "engine/tokenizer/byte_tokenizer.h"
 
 namespace infergate {
 
@@ -73,15 +71,26 @@ BenchRequest tokens_record(const json& record, int32_t vocab_size, const Locatio
   return r;
 }
 
-BenchRequest text_record(const json& record, const ByteTokenizer& tok, const Location& at) {
+// A prompt's ids; an empty one (no BOS and no token spells the text) has nothing to send.
+std::vector<int32_t> prompt_ids(const std::string& text, const char* what,
+                                const DatasetTokenizer& tok, const Location& at) {
+  std::vector<int32_t> ids = tok.tokenizer->encode(text, tok.add_bos);
+  if (ids.empty()) {
+    at.fail(std::string(what) + " " + json_excerpt(json(text)) +
+            " has no tokens (tokenizer: " + tok.description + ")");
+  }
+  return ids;
+}
+
+BenchRequest text_record(const json& record, const DatasetTokenizer& tok, const Location& at) {
   BenchRequest r;
-  r.prompt = tok.encode(string_field(record, "prompt", at), /*add_bos=*/true);
+  r.prompt = prompt_ids(string_field(record, "prompt", at), "\"prompt\"", tok, at);
   r.max_tokens = output_tokens_of(record, at);
   return r;
 }
 
 // The first human turn and the first gpt turn after it; nullopt when the record has none.
-std::optional<BenchRequest> sharegpt_record(const json& record, const ByteTokenizer& tok,
+std::optional<BenchRequest> sharegpt_record(const json& record, const DatasetTokenizer& tok,
                                             const Location& at) {
   const json& turns = field(record, "conversations", at);
   if (!turns.is_array()) at.fail("\"conversations\" must be an array");
@@ -93,9 +102,10 @@ std::optional<BenchRequest> sharegpt_record(const json& record, const ByteTokeni
     const std::string& value = string_field(turns[i], "value", at);
     if (!prompt && from == "human") prompt = &value;
     if (prompt && from == "gpt") {
-      const size_t reply_tokens = tok.encode(value, /*add_bos=*/false).size();
+      const size_t reply_tokens = tok.tokenizer->encode(value, /*add_bos=*/false).size();
       if (reply_tokens == 0) return std::nullopt;
-      return BenchRequest{tok.encode(*prompt, /*add_bos=*/true), static_cast<int>(reply_tokens)};
+      return BenchRequest{prompt_ids(*prompt, "the human turn", tok, at),
+                          static_cast<int>(reply_tokens)};
     }
   }
   return std::nullopt;
@@ -103,13 +113,15 @@ std::optional<BenchRequest> sharegpt_record(const json& record, const ByteTokeni
 
 class RecordParser {
  public:
-  RecordParser(const std::string& format, int32_t vocab_size)
+  RecordParser(const std::string& format, int32_t vocab_size, const DatasetTokenizer* text)
       : format_(format), vocab_(vocab_size) {
     if (format != "tokens" && format != "text" && format != "sharegpt") {
       throw std::invalid_argument("dataset.format: unknown format \"" + format +
                                   "\" (allowed: tokens, text, sharegpt)");
     }
-    if (format != "tokens") tokenizer_.emplace(synthetic_vocabulary(vocab_size));
+    if (format != "tokens") {
+      tokenizer_ = text ? *text : byte_dataset_tokenizer(vocab_size, "no model tokenizer given");
+    }
   }
 
   std::optional<BenchRequest> parse(const std::string& line, const Location& at) const {
@@ -128,7 +140,7 @@ class RecordParser {
  private:
   std::string format_;
   int32_t vocab_;
-  std::optional<ByteTokenizer> tokenizer_;
+  std::optional<DatasetTokenizer> tokenizer_;  // text and sharegpt
 };
 
 // std::getline, refusing a line longer than kMaxLineBytes before it is read whole.
@@ -156,8 +168,9 @@ std::string resolve_dataset_path(const std::string& path, const std::string& bas
 }
 
 std::vector<BenchRequest> load_jsonl_dataset(const std::string& file, const std::string& format,
-                                             int count, int32_t vocab_size) {
-  const RecordParser parser(format, vocab_size);
+                                             int count, int32_t vocab_size,
+                                             const DatasetTokenizer* text) {
+  const RecordParser parser(format, vocab_size, text);
   std::ifstream in(file);
   if (!in) throw DatasetError(file, 0, "cannot open the dataset file");
   std::vector<BenchRequest> records;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/dataset/dataset.h"
+#include "bench/dataset/dataset_tokenizer.h"
 
 namespace infergate {
 
@@ -15,8 +16,9 @@ std::string resolve_dataset_path(const std::string& path, const std::string& bas
 // Formats (blank lines are skipped; every other line must be one JSON object):
 //   tokens    {"prompt_tokens": [1, 2, 3], "output_tokens": 64}: ids used verbatim, each in
 //             [0, vocab_size)
-//   text      {"prompt": "...", "output_tokens": 64}: tokenized byte by byte over
-//             synthetic_vocabulary(vocab_size), BOS first
+//   text      {"prompt": "...", "output_tokens": 64}: tokenized by `text` (BOS first when its
+//             add_bos), or, when null, byte by byte over synthetic_vocabulary(vocab_size), BOS
+//             first; a prompt that gives no token at all is refused
 //   sharegpt  {"conversations": [{"from": "human", "value": "..."}, {"from": "gpt", ...}]}:
 //             prompt = the first "human" turn (tokenized as text), max_tokens = the token count
 //             of the first "gpt" turn after it, as vllm bench serve does. Records with fewer
@@ -29,6 +31,7 @@ std::string resolve_dataset_path(const std::string& path, const std::string& bas
 // wrong types and out-of-range ids, and naming the file when no record is usable;
 // std::invalid_argument for an unknown format.
 std::vector<BenchRequest> load_jsonl_dataset(const std::string& file, const std::string& format,
-                                             int count, int32_t vocab_size);
+                                             int count, int32_t vocab_size,
+                                             const DatasetTokenizer* text = nullptr);
 
 }  // namespace infergate

@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "bench/dataset/dataset.h"
+#include "bench/dataset/dataset_tokenizer.h"
 #include "bench/driver/load_driver.h"
 #include "bench/driver/progress_printer.h"
 #include "bench/metrics/harness_lag.h"
@@ -60,6 +62,20 @@ class TargetFactory {
     if (spec_.type == "engine") return weights_.config.vocab_size;
     if (spec_.type == "openai") return endpoint_.vocab_size;
     return 32000;
+  }
+
+  // What turns a text dataset into ids: an engine's model's own tokenizer, as generate and serve
+  // build it (a GGUF's tokenizer metadata is read again, mmapped; the weights are not), else
+  // bytes over a synthetic vocabulary of the target's size.
+  DatasetTokenizer dataset_tokenizer() const {
+    if (spec_.type == "engine") {
+      return model_dataset_tokenizer(spec_.model, weights_.vocab, vocab_size());
+    }
+    if (spec_.type == "openai") {
+      return byte_dataset_tokenizer(vocab_size(),
+                                    "openai target: the server may tokenize the text differently");
+    }
+    return byte_dataset_tokenizer(vocab_size(), spec_.type + " target");
   }
 
  private:
@@ -230,9 +246,14 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
   // Model files are read only now: their max_model_len is checked before the first request.
   const RequestLimit limit = factory.request_limit();
   check_synthetic_lengths(w, w.source_path, limit);
+  std::optional<DatasetTokenizer> text;
+  if (dataset_has_text(w.dataset)) {
+    text = factory.dataset_tokenizer();
+    std::cerr << "dataset tokenizer: " << text->description << "\n";
+  }
   const std::vector<BenchRequest> dataset =
       make_dataset(w.dataset, dataset_request_count(w.load), w.dataset.seed.value_or(w.seed),
-                   factory.vocab_size(), base_dir);
+                   factory.vocab_size(), base_dir, text ? &*text : nullptr);
   check_dataset_requests(dataset, w, limit);
 
   const std::vector<nlohmann::json> values =
