@@ -27,24 +27,25 @@ function(infergate_first_cmake_error text out)
   set(${out} "${paragraph}" PARENT_SCOPE)
 endfunction()
 
-function(infergate_find_optional name)
-  set(probe_build ${CMAKE_BINARY_DIR}/CMakeFiles/optional_probe/${name})
-  file(REMOVE_RECURSE ${probe_build})
-  string(REPLACE ";" " " probe_args "${ARGN}")
+# A macro, not a function: find_package's variables (NAME_INCLUDE_DIRS, NAME_LIBRARIES, ...)
+# must reach the caller's scope.
+macro(infergate_find_optional name)
+  set(_ig_probe_build ${CMAKE_BINARY_DIR}/CMakeFiles/optional_probe/${name})
+  file(REMOVE_RECURSE ${_ig_probe_build})
+  string(REPLACE ";" " " _ig_probe_args "${ARGN}")
   execute_process(
-    COMMAND ${CMAKE_COMMAND} -S ${INFERGATE_OPTIONAL_PROBE_DIR} -B ${probe_build}
-            -DPROBE_PACKAGE=${name} "-DPROBE_ARGS=${probe_args}"
+    COMMAND ${CMAKE_COMMAND} -S ${INFERGATE_OPTIONAL_PROBE_DIR} -B ${_ig_probe_build}
+            -DPROBE_PACKAGE=${name} "-DPROBE_ARGS=${_ig_probe_args}"
             -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER} -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
-    RESULT_VARIABLE probe_result OUTPUT_VARIABLE probe_out ERROR_VARIABLE probe_err)
-  if(probe_result EQUAL 0)
+    RESULT_VARIABLE _ig_probe_result OUTPUT_QUIET ERROR_VARIABLE _ig_probe_err)
+  if(_ig_probe_result EQUAL 0)
     find_package(${name} ${ARGN} QUIET)
   else()
-    infergate_first_cmake_error("${probe_err}" reason)
+    infergate_first_cmake_error("${_ig_probe_err}" _ig_reason)
     message(STATUS "infergate: optional ${name} is present but its CMake config fails "
-                   "(${reason}); built without it")
+                   "(${_ig_reason}); built without it")
   endif()
   if(NOT ${name}_FOUND)
     set(${name}_FOUND FALSE)
   endif()
-  set(${name}_FOUND ${${name}_FOUND} PARENT_SCOPE)
-endfunction()
+endmacro()
