@@ -63,7 +63,8 @@ expect 2 "corrupt baseline.*not JSON" -- "$infergate" compare "$base" --baseline
 # --- Failures are loud ------------------------------------------------------------------------
 # A run against a port where nothing listens: every request fails. It must say how many and why,
 # and exit 5, not print a table of zeros and exit 0.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+# The system interpreter (ci/packages.txt), never whatever python3 PATH finds first.
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 cat >closed-port.json <<WORKLOAD
 {"schema": "infergate.workload/v1", "name": "closed-port",
  "target": {"type": "openai", "url": "http://127.0.0.1:$port", "api": "completions",
@@ -93,7 +94,7 @@ expect 2 "max-error-share must be a fraction in 0 .. 1" -- \
 # --- The gate cannot be fooled, or made to write outside its folder -----------------------------
 # edit FILE OUT PYTHON: OUT is FILE's JSON after PYTHON (on `d`) ran.
 edit() {
-  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"
+  /usr/bin/python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"
 }
 reps='d["points"][0]["repetitions"]'
 # the summaries' mean, as the harness writes it, after a repetition summary was edited
