@@ -134,6 +134,17 @@ TEST_CASE("a text prompt that gives no tokens is refused with its file and line"
                     Catch::Contains("e.jsonl:1: \"prompt\" \"\" has no tokens (tokenizer: byte"));
 }
 
+// Runs dir/w.json quietly into dir/out.json; `said` gets what it wrote to stderr.
+RunOutcome run_quietly(const TempDir& dir, std::string& said) {
+  RunOptions o;
+  o.out_path = dir.file("out.json");
+  o.quiet = true;
+  const CerrCapture cerr;
+  RunOutcome outcome = run_workload(load_workload_file(dir.file("w.json"), {}), o);
+  said = cerr.text();
+  return outcome;
+}
+
 TEST_CASE("run sends a GGUF model's own token ids for a text dataset and names the tokenizer",
           "[bench][run]") {
   TempDir dir;
@@ -143,17 +154,8 @@ TEST_CASE("run sends a GGUF model's own token ids for a text dataset and names t
       "target": {"type": "engine", "model": {"gguf": "spm.gguf"}}, "record_requests": true,
       "dataset": {"type": "jsonl", "path": "t.jsonl", "format": "text"},
       "load": {"mode": "closed", "concurrency": 1, "num_requests": 2}})");
-  const Workload w = load_workload_file(dir.file("w.json"), {});
-  RunOptions o;
-  o.out_path = dir.file("out.json");
-  o.quiet = true;
   std::string said;
-  RunOutcome outcome;
-  {
-    const CerrCapture cerr;
-    outcome = run_workload(w, o);
-    said = cerr.text();
-  }
+  const RunOutcome outcome = run_quietly(dir, said);
   REQUIRE_FALSE(outcome.incomplete);
   CHECK_THAT(said, Catch::Contains("dataset tokenizer: gguf llama (SentencePiece), 300 tokens\n"));
   const nlohmann::json& requests = outcome.results["points"][0]["repetitions"][0]["requests"];
@@ -168,16 +170,8 @@ TEST_CASE("run names the byte tokenizer for an echo target's text dataset", "[be
       "target": {"type": "echo"}, "record_requests": true,
       "dataset": {"type": "jsonl", "path": "t.jsonl", "format": "text"},
       "load": {"mode": "closed", "concurrency": 1, "num_requests": 1}})");
-  RunOptions o;
-  o.out_path = dir.file("out.json");
-  o.quiet = true;
   std::string said;
-  RunOutcome outcome;
-  {
-    const CerrCapture cerr;
-    outcome = run_workload(load_workload_file(dir.file("w.json"), {}), o);
-    said = cerr.text();
-  }
+  const RunOutcome outcome = run_quietly(dir, said);
   CHECK_THAT(said, Catch::Contains("dataset tokenizer: byte over a synthetic vocabulary of 32000 "
                                    "tokens (echo target)\n"));
   const nlohmann::json& requests = outcome.results["points"][0]["repetitions"][0]["requests"];
