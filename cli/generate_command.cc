@@ -64,7 +64,7 @@ void print_report(const std::vector<Timing>& timings, int prompt_tokens, int64_t
 // The model's own tokenizer, the one `serve` uses too; throws when it has none.
 ModelTokenizer text_tokenizer(const ModelSource& source, const Vocabulary& vocab) {
   ModelTokenizer t = load_model_tokenizer(source, vocab);
-  std::cerr << "tokenizer: " << t.description << "\n";
+  std::cerr << "tokenizer: " + t.description + "\n";  // one write: no other output inside it
   if (!t.tokenizer) {
     throw std::invalid_argument("--prompt: the model has no text tokenizer (" + t.description +
                                 ")");

@@ -76,7 +76,7 @@ std::vector<float> optimized_forward(const ModelWeights& w, const std::vector<in
 std::vector<int32_t> tokenize_prompt(const std::string& prompt, const ModelSource& source,
                                      const Vocabulary& vocab) {
   const ModelTokenizer t = load_model_tokenizer(source, vocab);
-  std::cerr << "tokenizer: " << t.description << "\n";
+  std::cerr << "tokenizer: " + t.description + "\n";  // one write: no other output inside it
   if (!t.tokenizer) {
     throw std::invalid_argument("--prompt: the model has no text tokenizer (" + t.description +
                                 "); give --tokens");

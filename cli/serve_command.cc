@@ -171,7 +171,7 @@ int serve_command(int argc, char** argv) {
   EngineService service(std::make_unique<Engine>(config, load_model(source)));
   if (source.kind != "synthetic") exit_clearly_on_model_file_fault(source.path);
   const ModelTokenizer tokenizer = load_model_tokenizer(source, service.engine().weights().vocab);
-  std::cerr << "tokenizer: " << tokenizer.description << "\n";
+  std::cerr << "tokenizer: " + tokenizer.description + "\n";  // one write
   if (names.empty()) names.push_back(model);
   ServedModel served{names.front(),
                      service.engine().model_config().vocab_size,

@@ -18,7 +18,9 @@ for _ in $(seq 300); do  # the worker rank, once its part of the model runs
   for p in $(pgrep -f "$infergate generate"); do
     grep -qz "OMPI_COMM_WORLD_RANK=1" "/proc/$p/environ" 2>/dev/null && victim=$p
   done
-  [ -n "$victim" ] && grep -q "Once upon a time t" "$log" && break
+  # a generated token (" t123"): the stderr line "tokenizer: ..." may land between it and the
+  # prompt, since mpirun relays the two streams apart
+  [ -n "$victim" ] && grep -qE " t[0-9]+ t[0-9]+" "$log" && break
   sleep 0.1
 done
 [ -n "$victim" ] || { echo "FAIL: rank 1 never started"; cat "$log"; kill "$job"; exit 1; }
