@@ -11,8 +11,8 @@
 #include "bench/comm/comm_bench.h"
 #include "bench/comm/comm_bench_json.h"
 #include "bench/comm/comm_bench_table.h"
-#include "bench/results/json_file.h"
 #include "cli/command_line.h"
+#include "common/io/json_file.h"
 #include "engine/dist/comm_error.h"
 #include "engine/dist/comm_options.h"
 

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "bench/results/json_file.h"
 #include "cli/command_line.h"
+#include "common/io/json_file.h"
 #include "gates/bisect/bisect_report.h"
 #include "gates/bisect/bisect_session.h"
 #include "gates/bisect/bisect_step.h"

@@ -7,10 +7,10 @@
 #include <iostream>
 
 #include "bench/driver/run_workload.h"
-#include "bench/results/json_file.h"
 #include "bench/workload/workload_parser.h"
 #include "cli/command_line.h"
 #include "cli/gate_inputs.h"
+#include "common/io/json_file.h"
 #include "gates/baseline/baseline_store.h"
 #include "gates/calibrate/noise_profile.h"
 #include "gates/calibrate/verdict_rates.h"

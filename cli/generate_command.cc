@@ -8,10 +8,10 @@
 #include "cli/command_line.h"
 #include "cli/engine_options.h"
 #include "cli/model_argument.h"
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 #include "engine/core/engine.h"
-#include "engine/server/utf8_stream.h"
-#include "engine/tokenizer/model_tokenizer.h"
+#include "engine/model/model_tokenizer.h"
+#include "server/openai/utf8_stream.h"
 
 namespace infergate {
 

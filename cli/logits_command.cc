@@ -10,12 +10,12 @@
 
 #include "cli/command_line.h"
 #include "cli/model_argument.h"
+#include "engine/forward/batch_input.h"
+#include "engine/forward/reference_forward.h"
+#include "engine/forward/transformer.h"
 #include "engine/kv/kv_cache_storage.h"
-#include "engine/model/batch_input.h"
 #include "engine/model/model_loader.h"
-#include "engine/model/reference_forward.h"
-#include "engine/model/transformer.h"
-#include "engine/tokenizer/model_tokenizer.h"
+#include "engine/model/model_tokenizer.h"
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/tensor.h"
 

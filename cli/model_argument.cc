@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "bench/results/input_file.h"
+#include "common/io/input_file.h"
 #include "engine/model/model_config.h"
 
 namespace infergate {

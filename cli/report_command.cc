@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "bench/results/json_file.h"
 #include "cli/command_line.h"
 #include "cli/gate_inputs.h"
 #include "cli/report_files.h"
+#include "common/io/json_file.h"
 #include "gates/report/html_report.h"
 #include "gates/verdict/comparison.h"
 

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 #include "gates/report/html_report.h"
 #include "gates/report/junit_report.h"
 #include "gates/report/markdown_report.h"

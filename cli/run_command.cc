@@ -10,11 +10,11 @@
 #include <iostream>
 
 #include "bench/driver/run_workload.h"
-#include "bench/results/json_file.h"
 #include "bench/results/summary_table.h"
 #include "bench/trace/nvtx_trace_recorder.h"
 #include "bench/workload/workload_parser.h"
 #include "cli/command_line.h"
+#include "common/io/json_file.h"
 #include "gates/baseline/safe_file_name.h"
 
 namespace infergate {

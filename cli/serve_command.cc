@@ -13,9 +13,9 @@
 #include "cli/command_line.h"
 #include "cli/engine_options.h"
 #include "cli/model_argument.h"
-#include "engine/server/http_server.h"
-#include "engine/server/model_file_fault.h"
-#include "engine/tokenizer/model_tokenizer.h"
+#include "engine/model/model_tokenizer.h"
+#include "server/http_server.h"
+#include "server/model_file_fault.h"
 
 namespace infergate {
 

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "engine/server/completion_request.h"
 #include "fuzz/fuzz_parser.h"
 #include "fuzz/request_invariants.h"
+#include "server/openai/completion_request.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace infergate;

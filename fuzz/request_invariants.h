@@ -6,8 +6,8 @@
 
 #include <string_view>
 
-#include "engine/server/completion_request.h"
-#include "engine/server/openai_error.h"
+#include "server/openai/completion_request.h"
+#include "server/openai/openai_error.h"
 
 namespace infergate::fuzz {
 

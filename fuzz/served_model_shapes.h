@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "engine/server/completion_request.h"
+#include "server/openai/completion_request.h"
 
 namespace infergate::fuzz {
 

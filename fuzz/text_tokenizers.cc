@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/vocabulary.h"
 #include "engine/tokenizer/bpe_tokenizer.h"
 #include "engine/tokenizer/byte_tokenizer.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
 #include "engine/tokenizer/spm_tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
 
 namespace infergate::fuzz {
 

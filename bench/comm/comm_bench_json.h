@@ -1,6 +1,6 @@
 // The results file of `infergate bench-comm`: schema "infergate.comm/v1" (docs/distributed.md).
 // Its `summary` holds flat numbers under the results files' `summary.<metric>` keys, so the
-// gates' metric keys (bench/results/metric_key.h) read them: `<op>_avg_busbw_gbps`,
+// gates' metric keys (common/results/metric_key.h) read them: `<op>_avg_busbw_gbps`,
 // `<op>_peak_busbw_gbps`, `<op>_small_time_us` (the smallest size's time: latency), `num_wrong`.
 #pragma once
 

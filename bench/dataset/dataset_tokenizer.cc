@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "engine/model/model_tokenizer.h"
 #include "engine/tokenizer/byte_tokenizer.h"
-#include "engine/tokenizer/model_tokenizer.h"
 
 namespace infergate {
 

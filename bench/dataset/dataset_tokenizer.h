@@ -9,8 +9,8 @@
 
 #include "bench/workload/workload.h"
 #include "engine/model/model_source.h"
-#include "engine/model/vocabulary.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
 
 namespace infergate {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "bench/dataset/dataset_error.h"
-#include "bench/results/json_excerpt.h"
 #include "bench/workload/workload_limits.h"
+#include "common/io/json_excerpt.h"
 
 namespace infergate {
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "bench/workload/workload.h"
-#include "engine/core/sampler.h"
+#include "engine/request/sampler.h"
 
 namespace infergate {
 

@@ -8,7 +8,7 @@
 
 #include "bench/dataset/length_sampler.h"
 #include "bench/load/random_variates.h"
-#include "engine/core/sampler.h"
+#include "engine/request/sampler.h"
 
 namespace infergate {
 

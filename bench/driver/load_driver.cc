@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "bench/load/arrival_process.h"
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 

@@ -1,6 +1,6 @@
 // The text a chat request sends for a prompt the harness holds as token ids: chat messages
 // are text, and the datasets produce ids. Every id becomes at most one byte, read in the
-// synthetic vocabulary that every dataset draws from (engine/model/vocabulary.h): a byte token
+// synthetic vocabulary that every dataset draws from (engine/tokenizer/vocabulary.h): a byte token
 // is its byte, so a jsonl `text` or `sharegpt` prompt (tokenized byte by byte) comes back as
 // exactly its text; "▁" is a space; any other id is one lowercase letter ('a' + id % 26);
 // control and unknown ids (BOS) are nothing. Bytes that do not form valid UTF-8 (random byte
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/vocabulary.h"
+#include "engine/tokenizer/vocabulary.h"
 
 namespace infergate {
 

@@ -8,7 +8,7 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 

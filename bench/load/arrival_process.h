@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "bench/workload/workload.h"
-#include "engine/core/sampler.h"
+#include "engine/request/sampler.h"
 
 namespace infergate {
 

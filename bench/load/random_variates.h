@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "engine/core/sampler.h"
+#include "engine/request/sampler.h"
 
 namespace infergate {
 

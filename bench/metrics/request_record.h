@@ -1,5 +1,5 @@
 // What the harness observed of one request. Every time is nanoseconds on the one monotonic
-// clock (engine/core/clock.h); 0 means "never happened". Latencies are anchored at the
+// clock (common/util/clock.h); 0 means "never happened". Latencies are anchored at the
 // request's *scheduled* time, so queueing in front of the target counts (no coordinated
 // omission). Definitions: docs/metrics.md.
 #pragma once

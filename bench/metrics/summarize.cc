@@ -6,7 +6,7 @@
 #include <tuple>
 #include <utility>
 
-#include "bench/results/request_samples.h"
+#include "common/results/request_samples.h"
 
 namespace infergate {
 

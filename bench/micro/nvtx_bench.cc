@@ -13,7 +13,7 @@
 #include <string>
 
 #include "bench/trace/nvtx_trace_recorder.h"
-#include "engine/core/nvtx_range.h"
+#include "common/util/nvtx_range.h"
 
 namespace infergate::bench {
 namespace {

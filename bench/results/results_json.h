@@ -8,9 +8,9 @@
 
 #include "bench/metrics/request_record.h"
 #include "bench/metrics/run_summary.h"
-#include "bench/results/json_file.h"
-#include "bench/results/results_file.h"
-#include "bench/results/summary_mean.h"
+#include "common/io/json_file.h"
+#include "common/results/results_file.h"
+#include "common/results/summary_mean.h"
 
 namespace infergate {
 

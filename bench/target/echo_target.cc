@@ -1,6 +1,6 @@
 #include "bench/target/echo_target.h"
 
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 

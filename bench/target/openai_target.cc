@@ -27,7 +27,7 @@
 #include "bench/http/openai_request_body.h"
 #include "bench/http/sse_parser.h"
 #include "bench/http/stream_tally.h"
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 

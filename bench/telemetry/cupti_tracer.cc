@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 #ifdef INFERGATE_HAVE_CUPTI
 #include <cupti.h>

@@ -1,5 +1,5 @@
 // CUPTI activity tracing: what the GPU ran during a repetition (kernels and memory copies), with
-// their GPU timestamps moved onto engine/core/clock.h so they line up with request times and
+// their GPU timestamps moved onto common/util/clock.h so they line up with request times and
 // NVTX ranges. Switched on by the workload's "telemetry": {"cupti": true}
 // (docs/workload-schema.md); what results show: docs/results-schema.md, "CUPTI".
 //

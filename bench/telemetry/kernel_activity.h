@@ -9,7 +9,7 @@
 
 namespace infergate {
 
-// One kernel execution (or one memcpy: the same shape), on engine/core/clock.h.
+// One kernel execution (or one memcpy: the same shape), on common/util/clock.h.
 struct KernelRecord {
   std::string name;
   int64_t start_ns = 0;

@@ -9,7 +9,7 @@
 namespace infergate {
 
 struct ResourceSample {
-  int64_t time_ns = 0;   // engine/core/clock.h
+  int64_t time_ns = 0;   // common/util/clock.h
   double rss_bytes = 0;  // resident set size of the process
   double cpu_pct = 0;    // process CPU since the previous sample; 100 = one core busy
   std::optional<double> gpu_memory_bytes;     // in use, summed over NVML's GPUs

@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "bench/telemetry/process_stats.h"
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 namespace {

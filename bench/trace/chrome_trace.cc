@@ -8,7 +8,7 @@
 #include <queue>
 #include <utility>
 
-#include "bench/results/atomic_file.h"
+#include "common/io/atomic_file.h"
 
 namespace infergate {
 namespace {

@@ -29,7 +29,7 @@ struct TraceThread {
   std::string name;
 };
 
-// A request's lifetime; times on engine/core/clock.h, 0 meaning "never happened" (as in
+// A request's lifetime; times on common/util/clock.h, 0 meaning "never happened" (as in
 // bench/metrics/request_record.h).
 struct TraceRequest {
   uint64_t index = 0;
@@ -40,7 +40,7 @@ struct TraceRequest {
   std::string status;
 };
 
-// A kernel or memory copy the GPU ran (bench/telemetry/cupti_tracer.h), on engine/core/clock.h.
+// A kernel or memory copy the GPU ran (bench/telemetry/cupti_tracer.h), on common/util/clock.h.
 struct TraceGpuSpan {
   std::string name;
   std::string category;  // "cuda_kernel" or "cuda_memcpy"

@@ -26,7 +26,7 @@
 #include <map>
 #include <mutex>
 
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 #ifdef INFERGATE_HAVE_NVTX
 // NVTX's loader reads this pointer; it must be declared before the headers that use it.

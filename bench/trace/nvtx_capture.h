@@ -16,7 +16,7 @@ struct NvtxEvent {
   static constexpr int kMaxNameBytes = 52;
   enum class Kind : uint8_t { kPush, kPop, kMark };
 
-  int64_t time_ns;  // engine/core/clock.h now_ns()
+  int64_t time_ns;  // common/util/clock.h now_ns()
   Kind kind;
   uint16_t domain;           // index into nvtx_capture_domains(); 0 is NVTX's default domain
   char name[kMaxNameBytes];  // NUL-terminated; empty for kPop

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "bench/trace/nvtx_capture.h"
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 namespace {

@@ -1,5 +1,5 @@
 // `infergate run --trace FILE`: the engine's NVTX ranges ("step", "schedule", "forward",
-// "sample" in the "infergate" domain; engine/core/nvtx_range.h) and the run's request lifetimes
+// "sample" in the "infergate" domain; common/util/nvtx_range.h) and the run's request lifetimes
 // in one Chrome/Perfetto trace. NVTX stays the one instrumentation source: under Nsight Systems
 // the same ranges go to nsys instead. docs/tracing.md has the user's view and measured costs.
 //
@@ -46,7 +46,7 @@ class NvtxTraceRecorder {
   void start();
   void stop();
 
-  // A finished (or abandoned) request; times in ns on engine/core/clock.h, 0 for "never
+  // A finished (or abandoned) request; times in ns on common/util/clock.h, 0 for "never
   // happened". Drawn as "queued" (scheduled -> sent), "waiting for first token" (sent -> first
   // token) and "decoding" (first token -> finished). Thread-safe.
   void add_request(uint64_t index, int64_t scheduled_ns, int64_t sent_ns, int64_t first_token_ns,

@@ -5,10 +5,10 @@
 #include <limits>
 #include <utility>
 
-#include "bench/results/json_excerpt.h"
 #include "bench/workload/closest_match.h"
 #include "bench/workload/strict_json.h"
 #include "bench/workload/workload_error.h"
+#include "common/io/json_excerpt.h"
 
 namespace infergate {
 

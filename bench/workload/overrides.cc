@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "bench/results/json_excerpt.h"
 #include "bench/workload/strict_json.h"
 #include "bench/workload/workload_error.h"
+#include "common/io/json_excerpt.h"
 
 namespace infergate {
 

@@ -3,7 +3,7 @@
 #include <set>
 #include <vector>
 
-#include "bench/results/json_excerpt.h"
+#include "common/io/json_excerpt.h"
 
 namespace infergate {
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "bench/results/json_text.h"
+#include "common/io/json_text.h"
 
 namespace infergate {
 

@@ -1,12 +1,12 @@
 // The identity of a workload: results carry it so that gates refuse to compare runs of
 // different workloads. The one implementation is the results model's measured_workload_hash()
-// (bench/results/measured_workload.h), which the gates use to check a results file's hash.
+// (common/results/measured_workload.h), which the gates use to check a results file's hash.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "bench/results/measured_workload.h"
+#include "common/results/measured_workload.h"
 
 namespace infergate {
 

@@ -9,8 +9,6 @@
 #include <sstream>
 
 #include "bench/http/http_url.h"
-#include "bench/results/input_file.h"
-#include "bench/results/json_excerpt.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
@@ -20,6 +18,8 @@
 #include "bench/workload/workload_hash.h"
 #include "bench/workload/workload_json.h"
 #include "bench/workload/workload_limits.h"
+#include "common/io/input_file.h"
+#include "common/io/json_excerpt.h"
 #include "engine/model/model_config.h"
 
 namespace infergate {

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "engine/core/scheduler.h"
-#include "engine/model/batch_input.h"
+#include "engine/forward/batch_input.h"
 
 namespace infergate {
 

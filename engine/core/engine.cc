@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
+#include "common/util/nvtx_range.h"
 #include "engine/core/executor_registry.h"
 #include "engine/core/kv_pool_plan.h"
 #include "engine/core/local_executor.h"
-#include "engine/core/nvtx_range.h"
-#include "engine/core/sampler.h"
+#include "engine/request/sampler.h"
 
 namespace infergate {
 

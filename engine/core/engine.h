@@ -17,9 +17,9 @@
 #include "engine/core/engine_config.h"
 #include "engine/core/executor.h"
 #include "engine/core/scheduler.h"
-#include "engine/core/sequence.h"
 #include "engine/kv/kv_cache_manager.h"
 #include "engine/model/model_weights.h"
+#include "engine/request/sequence.h"
 
 namespace infergate {
 

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "engine/core/executor.h"
+#include "engine/forward/transformer.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/model/model_weights.h"
-#include "engine/model/transformer.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace infergate {

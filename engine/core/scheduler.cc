@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/core/nvtx_range.h"
+#include "common/util/nvtx_range.h"
 
 namespace infergate {
 

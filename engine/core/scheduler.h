@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/sequence.h"
 #include "engine/kv/kv_cache_manager.h"
+#include "engine/request/sequence.h"
 
 namespace infergate {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "common/util/nvtx_range.h"
 #include "engine/core/batch_padding.h"
-#include "engine/core/nvtx_range.h"
 #include "kernels/cuda/attention_decode.h"
 #include "kernels/cuda/attention_prefill.h"
 #include "kernels/cuda/embedding.h"

@@ -1,4 +1,4 @@
-// The forward pass on one GPU, step for step the CPU Transformer's (engine/model/transformer.h)
+// The forward pass on one GPU, step for step the CPU Transformer's (engine/forward/transformer.h)
 // on the CUDA kernels: embed, then per layer RMSNorm, fused q|k|v projection, RoPE, KV write,
 // paged attention (FlashAttention-2 style for prefills, Flash-Decoding for decodes), o
 // projection, and the SiLU FFN (dense, or mixture of experts), with the residual adds fused
@@ -20,7 +20,7 @@
 #include "engine/cuda/device_moe.h"
 #include "engine/cuda/device_step_inputs.h"
 #include "engine/cuda/growable_device_buffer.h"
-#include "engine/model/batch_input.h"
+#include "engine/forward/batch_input.h"
 #include "engine/model/model_weights.h"
 #include "kernels/cuda/sampling.h"
 

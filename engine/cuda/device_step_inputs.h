@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "engine/cuda/growable_device_buffer.h"
-#include "engine/model/batch_input.h"
+#include "engine/forward/batch_input.h"
 #include "kernels/cuda/attention_batch.h"
 
 namespace infergate::cuda {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/core/nvtx_range.h"
+#include "common/util/nvtx_range.h"
 
 namespace infergate {
 

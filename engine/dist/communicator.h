@@ -4,7 +4,7 @@
 // Every operation blocks until this rank's part is complete, checks its arguments first
 // (std::invalid_argument naming the operation and the mismatch; nothing is sent then), counts
 // its calls, bytes and seconds in stats(), and is an NVTX range named after it
-// (engine/core/nvtx_range.h). Collectives must be called by every rank in the same order with
+// (common/util/nvtx_range.h). Collectives must be called by every rank in the same order with
 // matching counts and types. A failure is a CommError; an operation that outlives
 // CommOptions::timeout_s (a peer died, hangs or called something else) ends the job with a
 // message naming the operation, the rank and the deadline (MPI) or throws CommTimeoutError

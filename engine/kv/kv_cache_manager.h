@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "engine/core/sequence.h"
 #include "engine/kv/block_pool.h"
+#include "engine/request/sequence.h"
 
 namespace infergate {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "engine/model/gguf_file.h"
-#include "engine/model/vocabulary.h"
+#include "engine/tokenizer/vocabulary.h"
 
 namespace infergate {
 

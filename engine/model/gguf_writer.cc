@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "bench/results/atomic_file.h"
+#include "common/io/atomic_file.h"
 #include "engine/model/rotary_permute.h"
 
 namespace infergate {

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "bench/results/json_excerpt.h"
-#include "bench/results/json_text.h"
+#include "common/io/json_excerpt.h"
+#include "common/io/json_text.h"
 #include "engine/model/model_load_error.h"
 
 namespace infergate {

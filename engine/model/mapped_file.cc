@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "bench/results/input_file.h"
+#include "common/io/input_file.h"
 #include "engine/model/model_load_error.h"
 
 namespace infergate {

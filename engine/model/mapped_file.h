@@ -40,7 +40,7 @@ Tensor map_tensor(const std::shared_ptr<const MappedFile>& file, uint64_t offset
                   std::vector<int64_t> shape);
 
 // Reads a whole small file such as config.json, refusing one over kMaxModelTextFileBytes
-// (16 MiB, bench/results/input_file.h); throws ModelLoadError like open().
+// (16 MiB, common/io/input_file.h); throws ModelLoadError like open().
 std::string read_text_file(const std::string& path);
 
 }  // namespace infergate

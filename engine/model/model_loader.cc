@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 #include "engine/model/gguf_reader.h"
 #include "engine/model/gguf_writer.h"
 #include "engine/model/safetensors_reader.h"

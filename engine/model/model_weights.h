@@ -10,7 +10,7 @@
 
 #include "engine/model/model_config.h"
 #include "engine/model/model_source.h"
-#include "engine/model/vocabulary.h"
+#include "engine/tokenizer/vocabulary.h"
 #include "kernels/tensor.h"
 
 namespace infergate {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "bench/results/json_excerpt.h"
-#include "bench/results/json_text.h"
+#include "common/io/json_excerpt.h"
+#include "common/io/json_text.h"
 #include "engine/model/hf_config.h"
 #include "engine/model/mapped_file.h"
 #include "engine/model/model_load_error.h"

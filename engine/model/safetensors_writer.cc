@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "bench/results/atomic_file.h"
+#include "common/io/atomic_file.h"
 #include "engine/model/hf_config.h"
 #include "engine/model/safetensors_file.h"
 #include "kernels/cpu/convert.h"

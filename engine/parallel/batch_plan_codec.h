@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/model/batch_input.h"
+#include "engine/forward/batch_input.h"
 
 namespace infergate {
 

@@ -4,9 +4,9 @@
 #include <array>
 #include <numeric>
 
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
+#include "common/util/nvtx_range.h"
 #include "engine/core/local_executor.h"
-#include "engine/core/nvtx_range.h"
 #include "engine/parallel/micro_batches.h"
 
 namespace infergate {

@@ -11,8 +11,8 @@
 
 #include "engine/core/memory_ledger.h"
 #include "engine/dist/mpi_communicator.h"
+#include "engine/forward/transformer.h"
 #include "engine/kv/kv_cache_storage.h"
-#include "engine/model/transformer.h"
 #include "engine/parallel/group_collectives.h"
 #include "engine/parallel/parallel_layout.h"
 #include "engine/parallel/rank_setup.h"

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/model/vocabulary.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
 
 namespace infergate {
 

@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/model/vocabulary.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
 
 namespace infergate {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/model/vocabulary.h"
+#include "engine/tokenizer/vocabulary.h"
 
 namespace infergate {
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "bench/results/input_file.h"
-#include "bench/results/json_file.h"
+#include "common/io/input_file.h"
+#include "common/io/json_file.h"
 #include "gates/baseline/machine_key.h"
 #include "gates/baseline/safe_file_name.h"
 

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include "bench/results/measured_workload.h"
+#include "common/results/measured_workload.h"
 
 namespace infergate {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/results/metric_key.h"
+#include "common/results/metric_key.h"
 #include "gates/bisect/bisect_settings.h"
 #include "gates/bisect/tested_commit.h"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <map>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 #include "gates/bisect/bisect_log.h"
 #include "gates/bisect/bisect_step.h"
 #include "gates/bisect/bisect_worktree.h"

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 #include "gates/bisect/bisect_report.h"
 #include "gates/bisect/commit_judge.h"
 #include "gates/bisect/commit_measurement.h"

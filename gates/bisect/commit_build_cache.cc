@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 #include "gates/bisect/content_hash.h"
 #include "gates/bisect/file_lock.h"
 #include "gates/bisect/interrupt.h"

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "bench/results/results_file.h"
+#include "common/results/results_file.h"
 #include "gates/bisect/bisect_settings.h"
 #include "gates/bisect/commit_build_cache.h"
 #include "gates/bisect/git_repo.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/results/results_file.h"
+#include "common/results/results_file.h"
 #include "gates/bisect/commit_build_cache.h"
 
 namespace infergate {

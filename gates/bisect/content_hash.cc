@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "bench/results/input_file.h"
+#include "common/io/input_file.h"
 
 namespace infergate {
 

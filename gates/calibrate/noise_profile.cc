@@ -6,8 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "bench/results/json_file.h"
-#include "bench/results/metric_key.h"
+#include "common/io/json_file.h"
+#include "common/results/metric_key.h"
 #include "gates/baseline/machine_key.h"
 #include "gates/stats/descriptive.h"
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "bench/results/results_file.h"
+#include "common/results/results_file.h"
 #include "gates/verdict/comparison.h"
 
 namespace infergate {

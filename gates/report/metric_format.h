@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "bench/results/metric_key.h"
+#include "common/results/metric_key.h"
 
 namespace infergate {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/results/results_file.h"
+#include "common/results/results_file.h"
 #include "gates/verdict/rule_evaluation.h"
 
 namespace infergate {

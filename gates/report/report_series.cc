@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "bench/results/request_samples.h"
+#include "common/results/request_samples.h"
 
 namespace infergate {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/results/metric_key.h"
-#include "bench/results/results_file.h"
+#include "common/results/metric_key.h"
+#include "common/results/results_file.h"
 #include "gates/report/svg_chart.h"
 
 namespace infergate {

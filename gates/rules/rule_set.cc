@@ -5,7 +5,7 @@
 #include <optional>
 #include <set>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 
 namespace infergate {
 

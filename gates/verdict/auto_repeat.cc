@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 #include "gates/bisect/subprocess.h"
 
 namespace infergate {

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "bench/results/measured_workload.h"
+#include "common/results/measured_workload.h"
 
 namespace infergate {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/results/results_file.h"
+#include "common/results/results_file.h"
 
 namespace infergate {
 

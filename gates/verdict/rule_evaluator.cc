@@ -6,7 +6,7 @@
 #include <optional>
 #include <sstream>
 
-#include "bench/results/request_samples.h"
+#include "common/results/request_samples.h"
 #include "gates/stats/bootstrap.h"
 #include "gates/stats/descriptive.h"
 #include "gates/stats/mann_whitney.h"

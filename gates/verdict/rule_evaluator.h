@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "bench/results/results_file.h"
+#include "common/results/results_file.h"
 #include "gates/rules/gate_rule.h"
 #include "gates/verdict/rule_evaluation.h"
 

@@ -1,6 +1,6 @@
-// Next-token selection on the GPU, one row of logits per sequence; twins of engine/core/sampler.h's
-// sample_token (greedy, and temperature / top-k / top-p sampling). Device pointers; queued on
-// `stream`. Vocabularies up to INT32_MAX (ids are int32).
+// Next-token selection on the GPU, one row of logits per sequence; twins of
+// engine/request/sampler.h's sample_token (greedy, and temperature / top-k / top-p sampling).
+// Device pointers; queued on `stream`. Vocabularies up to INT32_MAX (ids are int32).
 #pragma once
 
 #include <cuda_runtime_api.h>

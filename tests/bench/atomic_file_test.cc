@@ -1,6 +1,6 @@
 // Atomic writes: a writer killed mid-write leaves only a temporary file, the next write of that
 // output removes it (and nothing else), and an unusable output is found before any work.
-#include "bench/results/atomic_file.h"
+#include "common/io/atomic_file.h"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 #include <set>
 #include <string>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 #include "tests/temp_dir.h"
 
 namespace infergate {

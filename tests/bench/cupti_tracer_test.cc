@@ -6,7 +6,7 @@
 
 #include "bench/telemetry/cupti_results.h"
 #include "bench/telemetry/cupti_tracer.h"
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 using namespace infergate;
 

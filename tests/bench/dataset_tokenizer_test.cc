@@ -17,9 +17,9 @@
 #include "bench/workload/workload_parser.h"
 #include "engine/model/gguf_writer.h"
 #include "engine/model/model_loader.h"
+#include "engine/model/model_tokenizer.h"
 #include "engine/model/synthetic_model.h"
 #include "engine/tokenizer/byte_tokenizer.h"
-#include "engine/tokenizer/model_tokenizer.h"
 
 using namespace infergate;
 using infergate::testing::TempDir;

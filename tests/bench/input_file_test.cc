@@ -1,6 +1,6 @@
 // Reading files a user names: only regular files, whole-file reads bounded, JSON nesting bounded,
 // and every refusal names the file and what it is.
-#include "bench/results/input_file.h"
+#include "common/io/input_file.h"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -14,8 +14,8 @@
 #include <string>
 #include <thread>
 
-#include "bench/results/json_file.h"
-#include "bench/results/json_text.h"
+#include "common/io/json_file.h"
+#include "common/io/json_text.h"
 #include "tests/temp_dir.h"
 
 namespace infergate {

@@ -1,4 +1,4 @@
-#include "bench/results/json_excerpt.h"
+#include "common/io/json_excerpt.h"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -10,8 +10,8 @@
 
 #include "bench/dataset/dataset.h"
 #include "bench/dataset/dataset_error.h"
-#include "engine/model/vocabulary.h"
 #include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
 
 using namespace infergate;
 

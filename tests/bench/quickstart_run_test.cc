@@ -4,8 +4,8 @@
 #include <fstream>
 
 #include "bench/driver/run_workload.h"
-#include "bench/results/results_file.h"
 #include "bench/workload/workload_parser.h"
+#include "common/results/results_file.h"
 
 using namespace infergate;
 

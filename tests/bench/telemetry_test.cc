@@ -9,7 +9,7 @@
 #include "bench/telemetry/nvml.h"
 #include "bench/telemetry/process_stats.h"
 #include "bench/telemetry/resource_sampler.h"
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
 
 using namespace infergate;
 using std::chrono::milliseconds;

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <random>
 
-#include "engine/core/sampler.h"
+#include "engine/request/sampler.h"
 #include "kernels/cuda/device_buffer.h"
 #include "tests/cuda/cuda_test_util.h"
 #include "tests/kernels/test_util.h"
@@ -41,7 +41,7 @@ int32_t cpu_token(const float* logits, int32_t vocab, const cuda::DeviceSampling
 }
 
 // The candidates sample_token keeps for a row, in the order its draw walks them, with their
-// weights and cumulative weights: engine/core/sampler.h's rules re-derived the obvious way.
+// weights and cumulative weights: engine/request/sampler.h's rules re-derived the obvious way.
 struct Walk {
   bool greedy = false;
   std::vector<int32_t> ids;

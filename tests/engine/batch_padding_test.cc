@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "engine/forward/transformer.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/model/synthetic_model.h"
-#include "engine/model/transformer.h"
 #include "test_models.h"
 
 using namespace infergate;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/vocabulary.h"
 #include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
 
 using namespace infergate;
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/core/engine.h"
-#include "engine/model/reference_forward.h"
+#include "engine/forward/reference_forward.h"
 #include "progress_watchdog.h"
 #include "test_models.h"
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/model/vocabulary.h"
+#include "engine/tokenizer/vocabulary.h"
 
 namespace infergate {
 

@@ -4,11 +4,11 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "engine/forward/reference_forward.h"
 #include "engine/model/gguf_file.h"
 #include "engine/model/gguf_reader.h"
 #include "engine/model/gguf_writer.h"
 #include "engine/model/model_loader.h"
-#include "engine/model/reference_forward.h"
 #include "engine/model/rotary_permute.h"
 #include "engine/model/safetensors_reader.h"
 #include "engine/model/synthetic_model.h"

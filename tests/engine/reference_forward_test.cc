@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "engine/model/reference_forward.h"
+#include "engine/forward/reference_forward.h"
 #include "engine/model/synthetic_model.h"
 
 using namespace infergate;

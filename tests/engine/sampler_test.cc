@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "engine/core/sampler.h"
-#include "engine/core/sampling_params.h"
+#include "engine/request/sampler.h"
+#include "engine/request/sampling_params.h"
 
 using namespace infergate;
 

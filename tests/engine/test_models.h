@@ -1,9 +1,9 @@
 // Small synthetic models shared by the engine tests (fast enough for the reference forward).
 #pragma once
 
-#include "engine/core/sampling_params.h"
 #include "engine/model/model_config.h"
 #include "engine/model/synthetic_model.h"
+#include "engine/request/sampling_params.h"
 
 namespace infergate::testing {
 

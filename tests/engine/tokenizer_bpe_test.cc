@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/vocabulary.h"
 #include "engine/tokenizer/bpe_tokenizer.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
 #include "engine/tokenizer/gpt2_pre_tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
 
 using namespace infergate;
 

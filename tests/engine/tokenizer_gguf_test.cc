@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/gguf_tokenizer_data.h"
 #include "engine/model/gguf_writer.h"
 #include "engine/model/model_load_error.h"
 #include "engine/tokenizer/bpe_tokenizer.h"
-#include "engine/tokenizer/gguf_tokenizer_data.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
 #include "engine/tokenizer/spm_tokenizer.h"
 #include "engine/tokenizer/tokenizer.h"

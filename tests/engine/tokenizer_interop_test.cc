@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/model/gguf_tokenizer_data.h"
 #include "engine/model/gguf_writer.h"
-#include "engine/tokenizer/gguf_tokenizer_data.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
 #include "engine/tokenizer/gpt2_pre_tokenizer.h"
 #include "engine/tokenizer/tokenizer.h"

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/model/vocabulary.h"
 #include "engine/tokenizer/spm_tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
 
 using namespace infergate;
 

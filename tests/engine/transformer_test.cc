@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "engine/model/reference_forward.h"
-#include "engine/model/transformer.h"
+#include "engine/forward/reference_forward.h"
+#include "engine/forward/transformer.h"
 #include "test_models.h"
 
 using namespace infergate;

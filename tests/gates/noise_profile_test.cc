@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "bench/results/json_file.h"
+#include "common/io/json_file.h"
 #include "gates/calibrate/noise_profile.h"
 #include "gates/calibrate/verdict_rates.h"
 #include "synthetic_results.h"

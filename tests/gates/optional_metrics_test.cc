@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "bench/results/measured_workload.h"
-#include "bench/results/metric_key.h"
-#include "bench/results/results_file.h"
-#include "bench/results/summary_mean.h"
+#include "common/results/measured_workload.h"
+#include "common/results/metric_key.h"
+#include "common/results/results_file.h"
+#include "common/results/summary_mean.h"
 
 using namespace infergate;
 using nlohmann::json;

@@ -2,8 +2,8 @@
 // is a file the gates once misread; each must be an input error naming the field.
 #include <catch2/catch.hpp>
 
-#include "bench/results/json_file.h"
-#include "bench/results/results_file.h"
+#include "common/io/json_file.h"
+#include "common/results/results_file.h"
 #include "synthetic_results.h"
 
 using namespace infergate;

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "bench/results/metric_key.h"
-#include "bench/results/request_samples.h"
-#include "bench/results/results_file.h"
+#include "common/results/metric_key.h"
+#include "common/results/request_samples.h"
+#include "common/results/results_file.h"
 
 using namespace infergate;
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/results/measured_workload.h"
-#include "bench/results/results_file.h"
-#include "bench/results/summary_mean.h"
+#include "common/results/measured_workload.h"
+#include "common/results/results_file.h"
+#include "common/results/summary_mean.h"
 
 namespace infergate::gates_test {
 

@@ -1,11 +1,11 @@
-#include "engine/server/chat_request.h"
+#include "server/openai/chat_request.h"
 
 #include <catch2/catch.hpp>
 
-#include "engine/model/vocabulary.h"
-#include "engine/server/chat_template.h"
-#include "engine/server/openai_error.h"
 #include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/vocabulary.h"
+#include "server/openai/chat_template.h"
+#include "server/openai/openai_error.h"
 
 namespace infergate {
 namespace {

@@ -1,8 +1,8 @@
-#include "engine/server/completion_request.h"
+#include "server/openai/completion_request.h"
 
 #include <catch2/catch.hpp>
 
-#include "engine/server/openai_error.h"
+#include "server/openai/openai_error.h"
 
 namespace infergate {
 namespace {

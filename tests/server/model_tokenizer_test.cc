@@ -1,5 +1,5 @@
 // The server's text tokenizer comes from the model: a GGUF file's own vocabulary and merges.
-#include "engine/tokenizer/model_tokenizer.h"
+#include "engine/model/model_tokenizer.h"
 
 #include <catch2/catch.hpp>
 
@@ -7,8 +7,8 @@
 #include "../engine/model_formats_util.h"
 #include "engine/model/gguf_writer.h"
 #include "engine/model/synthetic_model.h"
-#include "engine/server/completion_request.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
+#include "server/openai/completion_request.h"
 
 namespace infergate {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/server/prometheus_histogram.h"
+#include "server/prometheus_histogram.h"
 
 #include <catch2/catch.hpp>
 

@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "engine/model/model_loader.h"
-#include "engine/server/chat_template.h"
-#include "engine/server/http_server.h"
 #include "engine/tokenizer/byte_tokenizer.h"
+#include "server/http_server.h"
+#include "server/openai/chat_template.h"
 
 namespace infergate {
 namespace {

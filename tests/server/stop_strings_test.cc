@@ -1,4 +1,4 @@
-#include "engine/server/stop_strings.h"
+#include "server/openai/stop_strings.h"
 
 #include <catch2/catch.hpp>
 

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "bench/trace/nvtx_trace_recorder.h"
-#include "engine/core/clock.h"
+#include "common/util/clock.h"
+#include "common/util/nvtx_range.h"
 #include "engine/core/engine.h"
-#include "engine/core/nvtx_range.h"
 #include "engine/model/model_config.h"
 #include "engine/model/synthetic_model.h"
 

@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "bench/results/json_file.h"
-#include "bench/results/metric_key.h"
+#include "common/io/json_file.h"
+#include "common/results/metric_key.h"
 #include "tests/dist/jobs/job.h"
 
 namespace infergate {

@@ -10,7 +10,7 @@
 #include "bench/comm/comm_bench_json.h"
 #include "bench/comm/comm_bench_table.h"
 #include "bench/comm/test_values.h"
-#include "bench/results/metric_key.h"
+#include "common/results/metric_key.h"
 
 namespace infergate {
 

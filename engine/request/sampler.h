@@ -1,0 +1,45 @@
+// Next-token selection from one row of logits: greedy, temperature, top-k and top-p, with a
+// per-request random stream that is bit-identical on every platform.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/request/sampling_params.h"
+
+namespace infergate {
+
+// Per-request random stream: a request with a seed gets SamplingRng(seed), so the same seed and
+// prompt give the same tokens regardless of batch composition; unseeded requests get a seed from
+// the engine's own generator.
+//
+// xoshiro256** (Blackman & Vigna) with its state expanded from the seed by SplitMix64, as the
+// authors recommend. Both are fixed integer recurrences, so unlike std:: distributions the stream
+// is the same with every standard library and compiler.
+class SamplingRng {
+ public:
+  explicit SamplingRng(uint64_t seed);
+
+  // Uniform in [0, 1) with 53 random bits (every value is a multiple of 2^-53).
+  double uniform();
+  uint64_t next_u64();
+
+ private:
+  uint64_t s_[4];
+};
+
+// Chooses the next token from one row of logits. temperature == 0: argmax (ties to the lowest
+// id). Otherwise: logits / temperature, then top-k (keep the k largest), then top-p (keep the
+// smallest set of highest-probability tokens whose mass >= top_p, always at least one), then
+// renormalize and draw with rng. Never returns a token outside the kept set.
+//
+// Ranking is by (logit descending, id ascending) everywhere, so ties at the top-k or top-p
+// boundary keep the lower ids and the kept set is unique. NaN logits count as -inf; a token whose
+// probability underflows to 0 is never drawn, and if every logit is -inf the result is the
+// greedy one. Greedy consumes no randomness; every call with temperature > 0 consumes exactly
+// one rng.uniform(), so a request's stream advances one step per token whatever its top-k/top-p.
+// Throws std::invalid_argument if logits is null or vocab_size < 1; params are expected to have
+// passed SamplingParams::validate().
+int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
+                     SamplingRng& rng);
+
+}  // namespace infergate

@@ -1,0 +1,55 @@
+// One request's life inside the engine. Like vLLM v1 there is no prefill or decode phase:
+// num_computed_tokens catches up with tokens.size(), whatever the reason it lags (a new
+// prompt, a chunk, a prefix-cache hit, a preemption by recompute, a fresh sampled token).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/request/sampler.h"
+#include "engine/request/sampling_params.h"
+
+namespace infergate {
+
+using RequestId = std::string;
+
+enum class SequenceStatus { kWaiting, kRunning, kFinished };
+
+// kError: the engine could never serve the request (Sequence::error says why), vLLM's "error".
+enum class FinishReason { kNone, kLength, kStop, kAbort, kError };
+
+const char* finish_reason_name(FinishReason reason);
+
+struct Sequence {
+  Sequence(RequestId request_id, std::vector<int32_t> prompt, SamplingParams sampling,
+           uint64_t rng_seed, int64_t arrival)
+      : id(std::move(request_id)),
+        tokens(std::move(prompt)),
+        num_prompt_tokens(int(tokens.size())),
+        params(std::move(sampling)),
+        rng(rng_seed),
+        arrival_ns(arrival) {}
+
+  RequestId id;
+  std::vector<int32_t> tokens;  // prompt followed by generated tokens
+  int num_prompt_tokens;
+  int num_computed_tokens = 0;  // tokens whose KV is in the cache
+  std::vector<int32_t> block_table;
+  std::vector<uint64_t> block_hashes;  // chained hashes of full blocks (content only)
+  int num_cached_blocks = 0;           // leading block_table entries in the prefix cache
+  SamplingParams params;
+  SamplingRng rng;
+  SequenceStatus status = SequenceStatus::kWaiting;
+  FinishReason finish_reason = FinishReason::kNone;
+  std::string error;                 // with FinishReason::kError
+  int num_cached_prompt_tokens = 0;  // prefix-cache hit at (last) admission
+  int num_preemptions = 0;
+  int64_t arrival_ns;
+
+  int num_tokens() const { return int(tokens.size()); }
+  int num_output_tokens() const { return num_tokens() - num_prompt_tokens; }
+  int num_uncomputed_tokens() const { return num_tokens() - num_computed_tokens; }
+};
+
+}  // namespace infergate

@@ -1,0 +1,157 @@
+#include "server/generation_handler.h"
+
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include "server/event_channel.h"
+#include "server/generation_progress.h"
+
+namespace infergate {
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+// Holds one of the server's pending-request slots for as long as a request is answered.
+class PendingSlot {
+ public:
+  explicit PendingSlot(ServerContext& ctx)
+      : ctx_(ctx), taken_(ctx.pending_requests.fetch_add(1) < ctx.options.max_pending_requests) {
+    if (!taken_) --ctx_.pending_requests;
+  }
+  ~PendingSlot() {
+    if (taken_) --ctx_.pending_requests;
+  }
+  bool taken() const { return taken_; }
+
+ private:
+  ServerContext& ctx_;
+  bool taken_;
+};
+
+std::shared_ptr<EventChannel> submit(const CompletionRequest& cr, const RequestId& id,
+                                     ServerContext& ctx, net::any_io_executor executor) {
+  auto channel = std::make_shared<EventChannel>(std::move(executor));
+  ctx.service.submit(id, cr.prompt, cr.sampling,
+                     [channel](ServiceEvent e) { channel->push(std::move(e)); });
+  return channel;
+}
+
+ApiError refusal(const ServiceEvent& e) { return ApiError(e.error_status, e.error); }
+
+// Non-streaming: collects the whole answer, then responds once.
+net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRequest& cr,
+                                      const RequestId& id, ServerContext& ctx,
+                                      GenerationProgress& progress) {
+  auto channel = submit(cr, id, ctx, co_await net::this_coro::executor);
+  std::vector<int32_t> ids;
+  std::string text;
+  for (;;) {
+    for (ServiceEvent& e : co_await channel->next()) {
+      if (!e.error.empty()) co_return error_response(req, refusal(e));
+      const GenerationProgress::Step step = progress.advance(e.output);
+      ids.insert(ids.end(), step.ids.begin(), step.ids.end());
+      text += step.text;
+      if (step.stopped_by_string) ctx.service.abort(id);
+      if (step.done) {
+        co_return json_response(
+            req, http::status::ok,
+            progress.renderer().completion(text, ids, step.reason, progress.prompt_tokens()));
+      }
+    }
+  }
+}
+
+// Streaming: SSE chunks over chunked transfer encoding. A failed write means the client has
+// gone: the request is aborted so its KV blocks return at once. Returns false then.
+net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest& req,
+                                   const CompletionRequest& cr, const RequestId& id,
+                                   ServerContext& ctx, GenerationProgress& progress) {
+  auto channel = submit(cr, id, ctx, co_await net::this_coro::executor);
+  beast::error_code ec;
+  const auto write = [&](const std::string& data) -> net::awaitable<void> {
+    if (ec) co_return;
+    arm_write_timeout(stream, ctx.options.idle_timeout_s);
+    co_await net::async_write(stream, http::make_chunk(net::buffer(data)),
+                              net::redirect_error(net::use_awaitable, ec));
+  };
+
+  std::vector<ServiceEvent> events = co_await channel->next();
+  if (!events.front().error.empty()) {
+    ctx.metrics.request_refused(events.front().error_status);
+    co_await send(stream, error_response(req, refusal(events.front())), ec,
+                  ctx.options.idle_timeout_s);
+    co_return !ec;
+  }
+  http::response<http::empty_body> head(http::status::ok, req.version());
+  head.set(http::field::content_type, "text/event-stream");
+  head.set(http::field::cache_control, "no-cache");
+  head.keep_alive(req.keep_alive());
+  head.chunked(true);
+  http::response_serializer<http::empty_body> serializer(head);
+  arm_write_timeout(stream, ctx.options.idle_timeout_s);
+  co_await http::async_write_header(stream, serializer,
+                                    net::redirect_error(net::use_awaitable, ec));
+  CompletionRenderer& render = progress.renderer();
+  for (;;) {
+    for (const ServiceEvent& e : events) {
+      const GenerationProgress::Step step = progress.advance(e.output);
+      if (step.stopped_by_string) ctx.service.abort(id);
+      if (!step.ids.empty() || step.done) {
+        co_await write(sse_event(render.chunk(step.text, step.ids, step.reason)));
+      }
+      if (!step.done) continue;
+      if (cr.include_usage) {
+        co_await write(
+            sse_event(render.usage_chunk(progress.prompt_tokens(), progress.completion_tokens())));
+      }
+      co_await write(kSseDone);
+      if (!ec) {
+        arm_write_timeout(stream, ctx.options.idle_timeout_s);
+        co_await net::async_write(stream, http::make_chunk_last(),
+                                  net::redirect_error(net::use_awaitable, ec));
+      }
+      co_return !ec;
+    }
+    if (ec) {
+      progress.abandon();
+      ctx.service.abort(id);
+      co_return false;
+    }
+    events = co_await channel->next();
+  }
+}
+
+}  // namespace
+
+net::awaitable<bool> serve_generation(beast::tcp_stream& stream, const HttpRequest& req,
+                                      const CompletionRequest& cr, ServerContext& ctx,
+                                      int64_t arrival_ns) {
+  beast::error_code ec;
+  const PendingSlot slot(ctx);
+  if (!slot.taken()) {
+    ctx.metrics.request_refused(429);
+    co_await send(
+        stream,
+        error_response(req, ApiError(429, "the server is overloaded: " +
+                                              std::to_string(ctx.options.max_pending_requests) +
+                                              " requests are pending; retry later")),
+        ec, ctx.options.idle_timeout_s);
+    co_return !ec && req.keep_alive();
+  }
+  const RequestId id =
+      (cr.api == ApiKind::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(ctx.next_request++);
+  ctx.metrics.request_admitted(int(cr.prompt.size()));
+  GenerationProgress progress(cr, id, ctx, arrival_ns);
+  if (cr.stream) co_return co_await stream_answer(stream, req, cr, id, ctx, progress);
+  HttpResponse res = co_await complete(req, cr, id, ctx, progress);
+  if (res.result_int() >= 400) ctx.metrics.request_refused(res.result_int());
+  co_await send(stream, std::move(res), ec, ctx.options.idle_timeout_s);
+  co_return !ec && req.keep_alive();
+}
+
+}  // namespace infergate

@@ -1,0 +1,52 @@
+#include "server/http_responses.h"
+
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <chrono>
+
+#include "server/openai/completion_response.h"
+
+namespace infergate {
+
+namespace net = boost::asio;
+namespace http = boost::beast::http;
+
+HttpResponse json_response(const HttpRequest& req, http::status status,
+                           const nlohmann::json& body) {
+  HttpResponse res(status, req.version());
+  res.set(http::field::content_type, "application/json");
+  res.keep_alive(req.keep_alive());
+  res.body() = dump_json(body);
+  res.prepare_payload();
+  return res;
+}
+
+HttpResponse error_response(const HttpRequest& req, const ApiError& e) {
+  HttpResponse res = json_response(req, http::status(e.status()), e.to_json());
+  if (e.status() == 401) res.set(http::field::www_authenticate, "Bearer");
+  if (e.status() == 429 || e.status() == 503) res.set(http::field::retry_after, "1");
+  return res;
+}
+
+HttpResponse text_response(const HttpRequest& req, const std::string& content_type,
+                           std::string body) {
+  HttpResponse res(http::status::ok, req.version());
+  res.set(http::field::content_type, content_type);
+  res.keep_alive(req.keep_alive());
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+void arm_write_timeout(boost::beast::tcp_stream& stream, double timeout_s) {
+  stream.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(timeout_s)));
+}
+
+net::awaitable<void> send(boost::beast::tcp_stream& stream, HttpResponse res,
+                          boost::beast::error_code& ec, double timeout_s) {
+  arm_write_timeout(stream, timeout_s);
+  co_await http::async_write(stream, res, net::redirect_error(net::use_awaitable, ec));
+}
+
+}  // namespace infergate

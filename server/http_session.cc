@@ -1,0 +1,186 @@
+#include "server/http_session.h"
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "common/util/clock.h"
+#include "server/generation_handler.h"
+#include "server/http_responses.h"
+#include "server/openai/chat_request.h"
+#include "server/request_reader.h"
+
+namespace infergate {
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+struct Route {
+  const char* path;
+  http::verb method;
+  bool needs_key;  // /health and /metrics answer without one: probes and scrapers
+};
+constexpr Route kRoutes[] = {
+    {"/health", http::verb::get, false},
+    {"/metrics", http::verb::get, false},
+    {"/v1/models", http::verb::get, true},
+    {"/v1/completions", http::verb::post, true},
+    {"/v1/chat/completions", http::verb::post, true},
+};
+
+const Route* find_route(std::string_view path) {
+  for (const Route& r : kRoutes) {
+    if (path == r.path) return &r;
+  }
+  return nullptr;
+}
+
+// Counts a session among the open connections (--max-connections) while it lives; the
+// acceptor took the slot.
+class ConnectionSlot {
+ public:
+  explicit ConnectionSlot(ServerContext& ctx) : ctx_(ctx) {}
+  ~ConnectionSlot() { --ctx_.open_connections; }
+  ConnectionSlot(const ConnectionSlot&) = delete;
+  ConnectionSlot& operator=(const ConnectionSlot&) = delete;
+
+ private:
+  ServerContext& ctx_;
+};
+
+bool authorized(const HttpRequest& req, const ServerContext& ctx) {
+  if (ctx.options.api_key.empty()) return true;
+  const auto it = req.find(http::field::authorization);
+  return it != req.end() && it->value() == "Bearer " + ctx.options.api_key;
+}
+
+// Every name the server answers to (--served-model-name), the reported one first.
+nlohmann::json models_json(const ServerContext& ctx) {
+  nlohmann::json data = nlohmann::json::array();
+  std::vector<std::string> names = {ctx.model.name};
+  names.insert(names.end(), ctx.model.other_names.begin(), ctx.model.other_names.end());
+  for (const std::string& name : names) {
+    data.push_back({{"id", name},
+                    {"object", "model"},
+                    {"created", ctx.created},
+                    {"owned_by", "infergate"},
+                    {"max_model_len", ctx.model.max_model_len},
+                    {"vocab_size", ctx.model.vocab_size}});
+  }
+  return {{"object", "list"}, {"data", data}};
+}
+
+// The request's answer when it is not a generation (or a generation refused before it starts).
+std::optional<HttpResponse> answer_directly(const HttpRequest& req, const Route* route,
+                                            std::string_view path, ServerContext& ctx) {
+  if (!route) return error_response(req, ApiError(404, "no route for " + std::string(path)));
+  if (req.method() != route->method) {
+    HttpResponse res =
+        error_response(req, ApiError(405, std::string(req.method_string()) + " is not allowed on " +
+                                              std::string(path)));
+    res.set(http::field::allow, route->method == http::verb::post ? "POST" : "GET");
+    return res;
+  }
+  if (route->needs_key && !authorized(req, ctx)) {
+    return error_response(req,
+                          ApiError(401, "a valid API key is required (Authorization: Bearer KEY)"));
+  }
+  if (path == "/health") return text_response(req, "text/plain", "ok");
+  if (path == "/metrics") {
+    return text_response(req, "text/plain; version=0.0.4; charset=utf-8",
+                         ctx.metrics.render(ctx.model.name, ctx.service.stats()));
+  }
+  if (path == "/v1/models") return json_response(req, http::status::ok, models_json(ctx));
+  return std::nullopt;
+}
+
+std::variant<CompletionRequest, ApiError> parse_generation(const HttpRequest& req,
+                                                           std::string_view path,
+                                                           const ServedModel& model) {
+  try {
+    if (path == "/v1/chat/completions") return parse_chat_request(req.body(), model);
+    return parse_completion_request(req.body(), model);
+  } catch (const ApiError& e) {
+    return e;
+  }
+}
+
+// After a refusal, with the client's request unread: closing now would reset the connection,
+// and the reset can destroy the answer before the client reads it. So: end our side, read and
+// drop what the client still sends until it closes, for kLingerSeconds at most.
+constexpr double kLingerSeconds = 2;
+
+net::awaitable<void> linger_close(beast::tcp_stream& stream) {
+  beast::error_code ec;
+  stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+  stream.expires_after(std::chrono::seconds(int(kLingerSeconds)));
+  char sink[4096];
+  while (!ec) {
+    co_await stream.async_read_some(net::buffer(sink), net::redirect_error(net::use_awaitable, ec));
+  }
+}
+
+}  // namespace
+
+net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& ctx) {
+  const ConnectionSlot slot(ctx);
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  beast::error_code ec;
+  for (;;) {
+    ReadOutcome read = co_await read_request(stream, buffer, ctx.options);
+    if (read.refusal) {
+      ctx.metrics.request_refused(read.refusal->result_int());
+      co_await send(stream, std::move(*read.refusal), ec, kLingerSeconds);
+      if (!ec) co_await linger_close(stream);
+      co_return;
+    }
+    if (!read.request) break;
+    const int64_t arrival_ns = now_ns();
+    const HttpRequest& req = *read.request;
+    const std::string_view target(req.target().data(), req.target().size());
+    const std::string_view path = target.substr(0, target.find('?'));
+    bool keep = req.keep_alive();
+    std::optional<HttpResponse> direct = answer_directly(req, find_route(path), path, ctx);
+    if (!direct) {
+      auto parsed = parse_generation(req, path, ctx.model);
+      if (auto* refused = std::get_if<ApiError>(&parsed)) {
+        ctx.metrics.request_refused(refused->status());
+        direct = error_response(req, *refused);
+      } else {
+        keep = co_await serve_generation(stream, req, std::get<CompletionRequest>(parsed), ctx,
+                                         arrival_ns) &&
+               keep;
+      }
+    }
+    if (direct) co_await send(stream, std::move(*direct), ec, ctx.options.idle_timeout_s);
+    if (ec || !keep) break;
+  }
+  stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+}
+
+net::awaitable<void> refuse_connection(net::ip::tcp::socket socket, ServerContext& ctx) {
+  beast::tcp_stream stream(std::move(socket));
+  beast::error_code ec;
+  HttpRequest head;
+  head.keep_alive(false);
+  ctx.metrics.request_refused(503);
+  co_await send(stream,
+                error_response(head, ApiError(503, "the server has its limit of " +
+                                                       std::to_string(ctx.options.max_connections) +
+                                                       " connections open (--max-connections); "
+                                                       "retry later")),
+                ec, kLingerSeconds);
+  if (!ec) co_await linger_close(stream);
+}
+
+}  // namespace infergate

@@ -1,0 +1,16 @@
+// POST /v1/chat/completions: `messages` rendered with the chat template and tokenized, plus the
+// fields /v1/completions takes (and `max_completion_tokens`, OpenAI's newer name for
+// max_tokens). Needs the model's text tokenizer.
+#pragma once
+
+#include <string_view>
+
+#include "server/openai/completion_request.h"
+
+namespace infergate {
+
+// Throws ApiError as parse_completion_request does, and 400 for malformed messages or a model
+// without a tokenizer.
+CompletionRequest parse_chat_request(std::string_view body, const ServedModel& model);
+
+}  // namespace infergate

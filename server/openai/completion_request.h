@@ -1,0 +1,45 @@
+// POST /v1/completions and /v1/chat/completions: the JSON body, parsed and checked against the
+// served model before the engine sees it. Every refusal is an ApiError naming the field, so a
+// bad request costs one 4xx and nothing else.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/request/sampling_params.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace infergate {
+
+// What the parser needs to know about the model being served.
+struct ServedModel {
+  std::string name;  // the one reported (responses, /metrics); also answered to
+  int32_t vocab_size = 0;
+  int max_model_len = 0;
+  const Tokenizer* tokenizer = nullptr;       // null: text prompts and chat are refused
+  bool add_bos = true;                        // text prompts start with the BOS token
+  std::vector<std::string> other_names = {};  // also answered to (--served-model-name)
+
+  bool answers_to(const std::string& model) const;
+  std::string names_text() const;  // 'a', 'b' for messages
+};
+
+enum class ApiKind { kCompletions, kChat };
+
+struct CompletionRequest {
+  ApiKind api = ApiKind::kCompletions;
+  std::vector<int32_t> prompt;
+  SamplingParams sampling;
+  std::vector<std::string> stop;  // stop strings: the text ends before the first one found
+  bool stream = false;
+  bool include_usage = false;  // stream_options.include_usage
+};
+
+// Throws ApiError (400, or 404 for another model's name) on malformed JSON, unknown fields,
+// wrong types, bad values, an empty or out-of-vocabulary prompt, or a request that cannot fit
+// in max_model_len.
+CompletionRequest parse_completion_request(std::string_view body, const ServedModel& model);
+
+}  // namespace infergate

@@ -1,0 +1,60 @@
+// Engine outputs rendered as OpenAI completions or chat completions: one JSON object for a
+// whole answer, or Server-Sent Events ("data: {...}\n\n" per chunk, then "data: [DONE]\n\n")
+// for a stream. Each choice also carries `token_ids` (as vLLM's return_token_ids does): models
+// without a text tokenizer have no text, and benchmarks count tokens, not characters.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/request/sequence.h"
+#include "engine/tokenizer/tokenizer.h"
+#include "server/openai/completion_request.h"
+#include "server/openai/utf8_stream.h"
+
+namespace infergate {
+
+class CompletionRenderer {
+ public:
+  // `tokenizer` may be null: text stays empty, token_ids carry the output.
+  CompletionRenderer(ApiKind api, std::string id, std::string model, int64_t created,
+                     const Tokenizer* tokenizer);
+
+  // The text `ids` complete (an incomplete UTF-8 character waits for the next tokens). Tokens
+  // decode one by one: a completion continues its prompt, so a leading space is kept.
+  std::string decode(const std::vector<int32_t>& ids);
+  // The text still held back, at the end of the completion.
+  std::string finish_text() { return utf8_.finish(); }
+
+  // A whole answer (non-streaming).
+  nlohmann::json completion(const std::string& text, const std::vector<int32_t>& ids,
+                            FinishReason reason, int prompt_tokens) const;
+  // One streamed chunk; `reason` kNone while the answer goes on. A chat stream's first chunk
+  // carries the assistant role.
+  nlohmann::json chunk(const std::string& text, const std::vector<int32_t>& ids,
+                       FinishReason reason);
+  // The last streamed chunk when stream_options.include_usage: no choices, only usage.
+  nlohmann::json usage_chunk(int prompt_tokens, int completion_tokens) const;
+
+ private:
+  nlohmann::json envelope(bool streamed) const;
+
+  ApiKind api_;
+  std::string id_, model_;
+  int64_t created_;
+  const Tokenizer* tokenizer_;
+  Utf8Stream utf8_;
+  bool role_sent_ = false;
+};
+
+nlohmann::json usage_json(int prompt_tokens, int completion_tokens);
+// "data: <json>\n\n"; invalid UTF-8 cannot reach here (Utf8Stream), but is replaced if it does.
+std::string sse_event(const nlohmann::json& data);
+inline constexpr const char* kSseDone = "data: [DONE]\n\n";
+// JSON text for a response body, with the same UTF-8 guarantee.
+std::string dump_json(const nlohmann::json& j);
+
+}  // namespace infergate

@@ -1,0 +1,164 @@
+#include "server/openai/request_fields.h"
+
+#include <stdexcept>
+
+namespace infergate {
+
+namespace {
+
+using nlohmann::json;
+
+int64_t get_integer(const json& v, const std::string& field) {
+  if (!v.is_number_integer()) throw bad_field(field, "'" + field + "' must be an integer");
+  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) {
+    throw bad_field(field, "'" + field + "' is out of range");
+  }
+  return v.get<int64_t>();
+}
+
+int get_int(const json& v, const std::string& field) {
+  const int64_t x = get_integer(v, field);
+  if (x < INT32_MIN || x > INT32_MAX) throw bad_field(field, "'" + field + "' is out of range");
+  return int(x);
+}
+
+float get_number(const json& v, const std::string& field) {
+  if (!v.is_number()) throw bad_field(field, "'" + field + "' must be a number");
+  return v.get<float>();
+}
+
+bool get_bool(const json& v, const std::string& field) {
+  if (!v.is_boolean()) throw bad_field(field, "'" + field + "' must be a boolean");
+  return v.get<bool>();
+}
+
+// OpenAI's `stop`: null, one string, or up to 4 strings.
+std::vector<std::string> read_stop(const json& v) {
+  constexpr size_t kMaxStops = 4;
+  if (v.is_null()) return {};
+  if (v.is_string()) {
+    if (v.get_ref<const std::string&>().empty()) throw bad_field("stop", "'stop' is empty");
+    return {v.get<std::string>()};
+  }
+  if (!v.is_array()) throw bad_field("stop", "'stop' must be a string or an array of strings");
+  if (v.size() > kMaxStops) throw bad_field("stop", "'stop' takes at most 4 strings");
+  std::vector<std::string> stops;
+  for (const json& s : v) {
+    if (!s.is_string() || s.get_ref<const std::string&>().empty()) {
+      throw bad_field("stop", "'stop' must hold non-empty strings");
+    }
+    stops.push_back(s.get<std::string>());
+  }
+  return stops;
+}
+
+void read_stream_options(const json& j, CompletionRequest& r) {
+  if (j.contains("stream")) r.stream = get_bool(j["stream"], "stream");
+  if (!j.contains("stream_options") || j["stream_options"].is_null()) return;
+  const json& o = j["stream_options"];
+  if (!r.stream) throw bad_field("stream_options", "'stream_options' needs \"stream\": true");
+  if (!o.is_object()) throw bad_field("stream_options", "'stream_options' must be an object");
+  for (const auto& [key, value] : o.items()) {
+    if (key != "include_usage") throw bad_field("stream_options", "unknown field '" + key + "'");
+    r.include_usage = get_bool(value, "stream_options.include_usage");
+  }
+}
+
+void read_sampling(const json& j, const ServedModel& model, SamplingParams& s) {
+  if (j.contains("max_tokens")) s.max_tokens = get_int(j["max_tokens"], "max_tokens");
+  if (j.contains("temperature")) s.temperature = get_number(j["temperature"], "temperature");
+  if (j.contains("top_p")) s.top_p = get_number(j["top_p"], "top_p");
+  if (j.contains("top_k")) {
+    s.top_k = get_int(j["top_k"], "top_k");
+    if (s.top_k == -1) s.top_k = 0;  // vLLM's "off"
+  }
+  if (j.contains("seed") && !j["seed"].is_null()) {
+    const int64_t seed = get_integer(j["seed"], "seed");
+    if (seed < 0) throw bad_field("seed", "'seed' must be >= 0");
+    s.seed = uint64_t(seed);
+  }
+  if (j.contains("ignore_eos")) s.ignore_eos = get_bool(j["ignore_eos"], "ignore_eos");
+  if (j.contains("stop_token_ids")) {
+    const json& v = j["stop_token_ids"];
+    if (!v.is_array()) throw bad_field("stop_token_ids", "'stop_token_ids' must be an array");
+    s.stop_token_ids = read_token_ids(v, "stop_token_ids", model.vocab_size);
+  }
+  if (j.contains("n") && !j["n"].is_null() && get_int(j["n"], "n") != 1) {
+    throw bad_field("n", "only 'n': 1 is supported");
+  }
+}
+
+// The prompt and the tokens asked for must fit in the model's context.
+void check_fits(const ServedModel& model, const CompletionRequest& r) {
+  const int max_tokens = r.sampling.max_tokens;
+  if (max_tokens < 1) throw bad_field("max_tokens", "'max_tokens' must be >= 1");
+  const int prompt_len = int(r.prompt.size());
+  const std::string context = std::to_string(model.max_model_len);
+  if (prompt_len >= model.max_model_len) {
+    throw bad_field("prompt", "the prompt has " + std::to_string(prompt_len) +
+                                  " tokens; this model's maximum context length is " + context);
+  }
+  if (max_tokens > model.max_model_len - prompt_len) {
+    throw bad_field("max_tokens", "'max_tokens' is " + std::to_string(max_tokens) + " but only " +
+                                      std::to_string(model.max_model_len - prompt_len) +
+                                      " tokens fit after the " + std::to_string(prompt_len) +
+                                      "-token prompt (maximum context length " + context + ")");
+  }
+}
+
+}  // namespace
+
+json parse_request_object(std::string_view body, const std::set<std::string>& known,
+                          const ServedModel& model) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw ApiError(400, "the request body is not valid JSON");
+  if (!j.is_object()) throw ApiError(400, "the request body must be a JSON object");
+  for (const auto& [key, value] : j.items()) {
+    if (!known.count(key)) throw bad_field(key, "unknown field '" + key + "'");
+  }
+  if (j.contains("model")) {
+    if (!j["model"].is_string()) throw bad_field("model", "'model' must be a string");
+    if (!model.answers_to(j["model"].get<std::string>())) {
+      throw ApiError(404,
+                     "the model '" + j["model"].get<std::string>() +
+                         "' does not exist (this server serves " + model.names_text() + ")",
+                     "model");
+    }
+  }
+  return j;
+}
+
+std::vector<int32_t> read_token_ids(const json& v, const std::string& field, int32_t vocab_size) {
+  std::vector<int32_t> ids;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const json& t = v[i];
+    if (!t.is_number_integer()) {
+      throw bad_field(field, "'" + field + "' must be a string or an array of token ids");
+    }
+    const bool in_vocab = t.is_number_unsigned()
+                              ? t.get<uint64_t>() < uint64_t(vocab_size)
+                              : t.get<int64_t>() >= 0 && t.get<int64_t>() < vocab_size;
+    if (!in_vocab) {
+      throw bad_field(field, "token id " + t.dump() + " at position " + std::to_string(i) +
+                                 " is outside the vocabulary [0, " + std::to_string(vocab_size) +
+                                 ")");
+    }
+    ids.push_back(int32_t(t.get<int64_t>()));
+  }
+  return ids;
+}
+
+void read_shared_fields(const json& j, const ServedModel& model, CompletionRequest& r) {
+  read_sampling(j, model, r.sampling);
+  if (j.contains("stop")) r.stop = read_stop(j["stop"]);
+  read_stream_options(j, r);
+  check_fits(model, r);
+  try {
+    r.sampling.validate();
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();  // "<field> must be ..."
+    throw ApiError(400, message, message.substr(0, message.find(' ')));
+  }
+}
+
+}  // namespace infergate

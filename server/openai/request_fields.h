@@ -1,0 +1,39 @@
+// The fields /v1/completions and /v1/chat/completions share (model, sampling, stop, stream),
+// read from a parsed body with the checks and messages both endpoints give.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "server/openai/completion_request.h"
+#include "server/openai/openai_error.h"
+
+namespace infergate {
+
+// Parses `body` as a JSON object whose keys are all in `known` (ApiError 400 otherwise), and
+// checks `model` (404 for another model's name).
+nlohmann::json parse_request_object(std::string_view body, const std::set<std::string>& known,
+                                    const ServedModel& model);
+
+// The fields both endpoints take.
+inline const std::set<std::string> kSharedRequestFields = {
+    "model",      "max_tokens", "temperature",    "top_p",          "top_k", "seed",
+    "ignore_eos", "stream",     "stream_options", "stop_token_ids", "stop",  "n"};
+
+// Reads the shared fields into `r` (r.prompt must be set: the length checks need it), then
+// checks that prompt + max_tokens fit the model and the sampling parameters are valid.
+void read_shared_fields(const nlohmann::json& j, const ServedModel& model, CompletionRequest& r);
+
+// Token ids at `field`, each in [0, vocab_size).
+std::vector<int32_t> read_token_ids(const nlohmann::json& v, const std::string& field,
+                                    int32_t vocab_size);
+
+inline ApiError bad_field(const std::string& field, const std::string& message) {
+  return ApiError(400, message, field);
+}
+
+}  // namespace infergate

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# ci/check-layout.py must hold the tree to the graph of docs/architecture.md: the real tree
+# passes, and on a copy of it an engine file that includes the server, a graph with a cycle and
+# a file outside every unit are each refused by name.
+# Usage: check_layout.sh SOURCE_DIR WORK_DIR
+set -uo pipefail
+source_dir=$1 work=$2
+source "$source_dir/tests/cli/expect.sh"
+check=("/usr/bin/python3" "$source_dir/ci/check-layout.py")
+
+expect 0 "every include follows the graph" -- "${check[@]}" "$source_dir"
+
+rm -rf "$work" && mkdir -p "$work"
+copy() {  # a fresh copy of the tree's sources and docs (no build, no .git)
+  rm -rf "$work/tree" && mkdir -p "$work/tree"
+  (cd "$source_dir" && tar -cf - --exclude=./build --exclude=./.git --exclude=node_modules .) |
+    tar -xf - -C "$work/tree"
+}
+copy
+sed -i '1i #include "server/http_server.h"' "$work/tree/engine/core/scheduler.cc"
+expect 1 "engine/core/scheduler.cc:1: engine/core includes server/http_server.h \(server\)" \
+  -- "${check[@]}" "$work/tree"
+
+copy
+sed -i 's|^engine/tokenizer ->$|engine/tokenizer -> engine/core|' "$work/tree/docs/architecture.md"
+expect 2 "has a cycle: engine/tokenizer -> engine/core -> .* -> engine/tokenizer" \
+  -- "${check[@]}" "$work/tree"
+
+copy
+mkdir -p "$work/tree/stray" && echo "int x;" >"$work/tree/stray/loose.cc"
+expect 1 "stray/loose.cc: in no unit of the graph" -- "${check[@]}" "$work/tree"
+rm -rf "$work"
+exit $status
