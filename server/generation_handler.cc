@@ -41,7 +41,12 @@ std::shared_ptr<EventChannel> submit(const CompletionRequest& cr, const RequestI
   return channel;
 }
 
-ApiError refusal(const ServiceEvent& e) { return ApiError(e.error_status, e.error); }
+// A refused request as HTTP: the engine's "no" is the client's fault (400); shutting down is
+// the server's (503, retry elsewhere).
+int refusal_status(const ServiceEvent& e) {
+  return e.refusal == Refusal::kShuttingDown ? 503 : 400;
+}
+ApiError refusal(const ServiceEvent& e) { return ApiError(refusal_status(e), e.error); }
 
 // Non-streaming: collects the whole answer, then responds once.
 net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRequest& cr,
@@ -52,7 +57,7 @@ net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRe
   std::string text;
   for (;;) {
     for (ServiceEvent& e : co_await channel->next()) {
-      if (!e.error.empty()) co_return error_response(req, refusal(e));
+      if (e.refusal != Refusal::kNone) co_return error_response(req, refusal(e));
       const GenerationProgress::Step step = progress.advance(e.output);
       ids.insert(ids.end(), step.ids.begin(), step.ids.end());
       text += step.text;
@@ -81,8 +86,8 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
   };
 
   std::vector<ServiceEvent> events = co_await channel->next();
-  if (!events.front().error.empty()) {
-    ctx.metrics.request_refused(events.front().error_status);
+  if (events.front().refusal != Refusal::kNone) {
+    ctx.metrics.request_refused(refusal_status(events.front()));
     co_await send(stream, error_response(req, refusal(events.front())), ec,
                   ctx.options.idle_timeout_s);
     co_return !ec;

@@ -1,18 +1,14 @@
-// The in-process engine as a benchmark target. The engine runs on its own thread: it takes
-// queued requests in at the top of every step, so a request arriving mid-step waits for the
-// step to end, exactly as it would in a server, and that wait counts in its latency.
+// The in-process engine as a benchmark target: a thin adapter over EngineService, the same loop
+// `infergate serve` runs, so in-process and HTTP runs differ only by the transport. A request
+// arriving mid-step waits for the step to end, exactly as in the server, and that wait counts in
+// its latency.
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
-#include <thread>
-#include <unordered_set>
 #include <vector>
 
 #include "bench/target/target.h"
-#include "engine/core/engine.h"
+#include "engine/service/engine_service.h"
 
 namespace infergate {
 
@@ -25,29 +21,11 @@ class EngineTarget final : public Target {
   void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) override;
   void stop() override;
   nlohmann::json stats() const override;
-  int32_t vocab_size() const override { return engine_->model_config().vocab_size; }
+  int32_t vocab_size() const override;
 
  private:
-  struct Submission {
-    uint64_t index;
-    std::vector<int32_t> prompt;
-    int max_tokens;
-  };
-  void loop();
-  void admit(std::vector<Submission>& batch);
-  void publish(const std::vector<RequestOutput>& outputs);
-  void abort_all();
-
-  std::unique_ptr<Engine> engine_;
-  TargetEventSink sink_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::vector<Submission> queue_;
-  std::unordered_set<uint64_t> in_flight_;  // admitted, not finished (engine thread only)
-  bool stopping_ = false;
-  std::thread thread_;
-  mutable std::mutex stats_mutex_;
-  nlohmann::json stats_ = nlohmann::json::object();
+  EngineService service_;
+  TargetEventSink sink_;  // set by start(), before the first submit
 };
 
 // The engine's statistics as JSON (the shape results files and reports use).

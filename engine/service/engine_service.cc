@@ -7,8 +7,8 @@ namespace {
 ServiceEvent shutting_down(RequestId id) {
   ServiceEvent refused;
   refused.output.id = std::move(id);
-  refused.error = "the server is shutting down";
-  refused.error_status = 503;
+  refused.refusal = Refusal::kShuttingDown;
+  refused.error = "the engine is shutting down";
   return refused;
 }
 
@@ -62,6 +62,7 @@ void EngineService::admit(std::vector<Submission>& batch) {
     } catch (const std::exception& e) {  // refused: tell that session, keep serving the others
       ServiceEvent refused;
       refused.output.id = s.id;
+      refused.refusal = Refusal::kInvalid;
       refused.error = e.what();
       s.sink(std::move(refused));
     }
@@ -78,7 +79,7 @@ void EngineService::publish(std::vector<RequestOutput> outputs) {
     auto it = sinks_.find(o.id);
     if (it == sinks_.end()) continue;
     const bool finished = o.finished;
-    it->second(ServiceEvent{std::move(o), ""});
+    it->second(ServiceEvent{std::move(o), Refusal::kNone, ""});
     if (finished) sinks_.erase(it);
   }
 }

@@ -1,6 +1,9 @@
-// The engine on its own thread, shared by every HTTP session (as bench's EngineTarget drives
-// it): submissions and aborts queue under a mutex and are taken in at the top of every step;
-// each request's outputs go to the sink it was submitted with, called on the engine thread.
+// The engine on its own thread: the one loop that drives an Engine, behind the HTTP server and
+// the harness's in-process target alike (as vLLM's EngineCore is behind both its server and its
+// benchmarks), so what the harness measures in-process is the loop `serve` runs. Submissions
+// and aborts queue under a mutex and are taken in at the top of every step, so a request
+// arriving mid-step waits for the step to end; each request's outputs go to the sink it was
+// submitted with, called on the engine thread.
 #pragma once
 
 #include <condition_variable>
@@ -16,12 +19,18 @@
 
 namespace infergate {
 
-// One step's output for one request, or its refusal (`error` set, then nothing more comes):
-// 400 for a request the engine refuses, 503 once the server is shutting down.
+// Why a request got no output at all.
+enum class Refusal {
+  kNone,
+  kInvalid,       // the engine refused it (add_request threw): `error` says why
+  kShuttingDown,  // submitted or still queued when stop() came
+};
+
+// One step's output for one request, or its refusal (`refusal` set, then nothing more comes).
 struct ServiceEvent {
   RequestOutput output;
+  Refusal refusal = Refusal::kNone;
   std::string error;
-  int error_status = 400;
 };
 // Called on the engine thread: must not block (post the event to the session and return).
 using EventSink = std::function<void(ServiceEvent)>;
