@@ -1,5 +1,7 @@
-// Where the math runs. The scheduler never knows: a local executor today, multi-rank and
-// simulated executors later, all behind this interface.
+// Where the math runs. The scheduler never knows: the local executor (engine/core), the
+// multi-rank one (engine/parallel) and the cuda one (engine/cuda) all sit behind this
+// interface; the engine gets the last two through executor_registry.h, so this library links
+// neither MPI nor CUDA.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +28,9 @@ struct SamplingDraw {
 class Executor {
  public:
   virtual ~Executor() = default;
-  // Runs one step; returns logits [number of sampling sequences, vocab] in schedule order.
+  // Runs one step; returns logits [number of sampling sequences, vocab] in schedule order (a
+  // sampling sequence is one that ScheduledSequence::samples(): a prefill chunk that does not
+  // reach the last token has no row).
   virtual std::vector<float> execute(const SchedulerOutput& out) = 0;
   // True when the engine should call execute_and_sample() instead: the logits stay where they
   // were computed (a GPU's memory) and only the tokens come back.

@@ -36,14 +36,17 @@ struct Sequence {
   int num_prompt_tokens;
   int num_computed_tokens = 0;  // tokens whose KV is in the cache
   std::vector<int32_t> block_table;
-  std::vector<uint64_t> block_hashes;  // chained hashes of full blocks (content only)
-  int num_cached_blocks = 0;           // leading block_table entries in the prefix cache
+  // Chained hashes of the full computed blocks (each over its tokens and its parent's hash),
+  // filled only with prefix caching; kept across preemption, since the tokens do not change.
+  std::vector<uint64_t> block_hashes;
+  int num_cached_blocks = 0;  // leading block_table entries in the prefix cache
   SamplingParams params;
   SamplingRng rng;
   SequenceStatus status = SequenceStatus::kWaiting;
   FinishReason finish_reason = FinishReason::kNone;
-  std::string error;                 // with FinishReason::kError
-  int num_cached_prompt_tokens = 0;  // prefix-cache hit at (last) admission
+  std::string error;  // with FinishReason::kError
+  // Prefix-cache hit at the first admission; a readmission after preemption leaves it alone.
+  int num_cached_prompt_tokens = 0;
   int num_preemptions = 0;
   int64_t arrival_ns;
 
