@@ -11,7 +11,7 @@
 #     for every run, as the in-process engine is: a server left running keeps the previous
 #     run's prompts in its prefix cache, and the same dataset then skips most of its prefill.
 # Run it on a quiet machine (not while compiling): both figures are timings.
-#   bench/http/measure_http.sh BUILD_DIR [OUT_DIR] [REPS]
+#   [PARTS="A B"] bench/http/measure_http.sh BUILD_DIR [OUT_DIR] [REPS]
 set -euo pipefail
 build=${1:?usage: measure_http.sh BUILD_DIR [OUT_DIR] [REPS]}
 out=${2:-/tmp/infergate-http-figures}
@@ -40,7 +40,7 @@ start_server() {
 }
 
 summary() {  # summary FILE KEY...: prints summary values (whole numbers without ".0")
-  python3 - "$@" <<'PY'
+  /usr/bin/python3 - "$@" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
 out = []
@@ -57,6 +57,8 @@ print(" ".join(out))
 PY
 }
 
+parts=${PARTS:-A B}
+if [[ $parts == *A* ]]; then
 echo "== A. openai target against infergate_http_echo: sustained request rate"
 start_server "$out/echo.log" "$echo_bin" --port 0
 echo_url=$url
@@ -74,6 +76,8 @@ for rate in 1000 2000 3000 4000 5000 6000 7000 8000 10000 12000 16000 20000; do
   best=$rate
 done
 echo "highest sustained rate: $best requests/s"
+fi
+[[ $parts == *B* ]] || exit 0
 
 echo "== B. HTTP overhead: quickstart in-process vs over HTTP (infergate serve, same engine)"
 printf "%4s %16s %16s %16s %16s %8s\n" rep ttft_p50_inproc ttft_p50_http tpot_p50_inproc \
@@ -102,7 +106,7 @@ for r in $(seq "$reps"); do
   printf "%4s %16.3f %16.3f %16.3f %16.3f %8s\n" "$r" "$ti" "$th" "$pi" "$ph" "$limited"
   rows+=("$ti $th $pi $ph")
 done
-printf "%s\n" "${rows[@]}" | python3 -c '
+printf "%s\n" "${rows[@]}" | /usr/bin/python3 -c '
 import statistics, sys
 rows = [list(map(float, l.split())) for l in sys.stdin if l.strip()]
 ti, th, pi, ph = (statistics.median(c) for c in zip(*rows))
