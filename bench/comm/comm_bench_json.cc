@@ -3,7 +3,7 @@
 #include <ctime>
 
 #include "bench/results/manifest.h"
-#include "bench/workload/workload_hash.h"
+#include "common/util/fnv1a.h"
 
 namespace infergate {
 
@@ -60,9 +60,7 @@ nlohmann::json comm_bench_json(const CommBenchResult& result, const std::string&
   const nlohmann::json config = options_json(result);
   nlohmann::json series = nlohmann::json::array();
   for (const CommBenchSeries& s : result.series) series.push_back(series_json(s));
-  char hash[32];
-  std::snprintf(hash, sizeof(hash), "fnv1a64:%016llx",
-                static_cast<unsigned long long>(fnv1a64(config.dump())));
+  const std::string hash = "fnv1a64:" + fnv1a64_hex(config.dump());
   return {{"schema", kCommBenchSchema},
           {"created_at", utc_now()},
           {"command", command},

@@ -1,7 +1,8 @@
 #include "common/results/measured_workload.h"
 
-#include <cstdio>
 #include <filesystem>
+
+#include "common/util/fnv1a.h"
 
 namespace infergate {
 
@@ -23,15 +24,6 @@ nlohmann::json measured_workload(nlohmann::json resolved) {
   return resolved;
 }
 
-uint64_t fnv1a64(std::string_view bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (const char c : bytes) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
-
 std::string measured_workload_hash(const nlohmann::json& resolved, const std::string& base_dir) {
   nlohmann::json measured = measured_workload(resolved);
   if (measured.is_object()) {
@@ -39,10 +31,7 @@ std::string measured_workload_hash(const nlohmann::json& resolved, const std::st
       relativize(measured, path, base_dir);
     }
   }
-  char hex[17];
-  std::snprintf(hex, sizeof(hex), "%016llx",
-                static_cast<unsigned long long>(fnv1a64(measured.dump())));
-  return std::string("fnv1a64:") + hex;
+  return "fnv1a64:" + fnv1a64_hex(measured.dump());
 }
 
 }  // namespace infergate

@@ -4,10 +4,8 @@
 // very function the harness stamped it with.
 #pragma once
 
-#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <string_view>
 
 namespace infergate {
 
@@ -15,14 +13,10 @@ namespace infergate {
 // and how much is recorded (`repetitions`, `record_requests`).
 nlohmann::json measured_workload(nlohmann::json resolved);
 
-// FNV-1a, 64 bits: tiny, dependency-free and stable across platforms. An identity check, not a
-// defence against deliberate collisions.
-uint64_t fnv1a64(std::string_view bytes);
-
-// "fnv1a64:" and 16 hex digits over the compact dump of measured_workload(resolved). File paths
-// (dataset.path, target.model.gguf / safetensors) count relative to `base_dir`, the workload
-// file's folder (results files record it as `workload_dir`), so the same checkout on two
-// machines gives the same hash.
+// "fnv1a64:" and 16 hex digits (common/util/fnv1a.h) over the compact dump of
+// measured_workload(resolved). File paths (dataset.path, target.model.gguf / safetensors) count
+// relative to `base_dir`, the workload file's folder (results files record it as `workload_dir`),
+// so the same checkout on two machines gives the same hash.
 std::string measured_workload_hash(const nlohmann::json& resolved, const std::string& base_dir);
 
 }  // namespace infergate

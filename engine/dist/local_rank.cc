@@ -4,8 +4,9 @@
 
 #include <cstdint>
 #include <stdexcept>
-#include <string_view>
 #include <vector>
+
+#include "common/util/fnv1a.h"
 
 namespace infergate {
 
@@ -14,11 +15,7 @@ namespace {
 int64_t host_name_hash() {
   char name[256] = {};
   gethostname(name, sizeof(name) - 1);
-  uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (char c : std::string_view(name)) {
-    h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  }
-  return static_cast<int64_t>(h);
+  return static_cast<int64_t>(fnv1a64(name, kFnv1a64ShortBasis));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "common/util/fnv1a.h"
+
 namespace infergate {
 
 namespace {
@@ -21,9 +23,7 @@ struct SplitMix64 {
 };
 
 uint64_t hash_name(const std::string& s, uint64_t seed) {
-  uint64_t h = 1469598103934665603ULL ^ seed;  // FNV-1a
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return h;
+  return fnv1a64(s, kFnv1a64ShortBasis ^ seed);
 }
 
 // Each tensor gets its own stream keyed by name, so adding a tensor never shifts the others.

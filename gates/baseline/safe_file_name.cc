@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include "common/results/measured_workload.h"
+#include "common/util/fnv1a.h"
 
 namespace infergate {
 

@@ -1,4 +1,5 @@
-// Short, stable names for cache entries: FNV-1a 64 of some bytes, as 16 hex digits. Not a
+// Short, stable names for cache entries: FNV-1a 64 of some bytes, as 16 hex digits
+// (common/util/fnv1a.h). Not a
 // security boundary, only a way to tell apart inputs that must not share a cached result.
 #pragma once
 
