@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "common/io/json_path.h"
 #include "gates/report/communication_section.h"
 #include "gates/report/html_page.h"
 #include "gates/report/markup_escape.h"
@@ -22,20 +23,6 @@ std::string header_row(const std::vector<const char*>& names) {
   return row + "</tr>\n";
 }
 
-// The value at a dotted path ("manifest.host.cpu_model"), or null.
-nlohmann::json json_at(const nlohmann::json& doc, const std::string& dotted) {
-  const nlohmann::json* v = &doc;
-  size_t begin = 0;
-  while (begin <= dotted.size()) {
-    const size_t end = std::min(dotted.find('.', begin), dotted.size());
-    const std::string key = dotted.substr(begin, end - begin);
-    if (!v->is_object() || !v->contains(key)) return nullptr;
-    v = &(*v)[key];
-    begin = end + 1;
-  }
-  return *v;
-}
-
 std::string json_text(const nlohmann::json& v) {
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
@@ -45,8 +32,8 @@ std::string runs_table(const std::vector<ReportSide>& sides) {
                                                "git commit", "points", "repetitions", "command"});
   for (const ReportSide& s : sides) {
     const ResultsFile& r = *s.results;
-    const nlohmann::json dirty = json_at(r.doc, "manifest.git.dirty");
-    const std::string commit = json_text(json_at(r.doc, "manifest.git.commit")).substr(0, 12) +
+    const nlohmann::json& dirty = json_at_path(r.doc, "manifest.git.dirty");
+    const std::string commit = json_text(json_at_path(r.doc, "manifest.git.commit")).substr(0, 12) +
                                (dirty == true ? " (dirty)" : "");
     html += "<tr>" + table_cell(s.name) + table_cell(r.source) + table_cell(r.workload_name) +
             table_cell(r.created_at) + table_cell(commit) +
@@ -138,8 +125,8 @@ std::string environment_table(const Comparison& c, const ResultsFile& baseline,
   for (const std::string& field : fingerprint_fields()) {
     const bool differs = differing.count(field) > 0;
     html += std::string("<tr") + (differs ? " class=\"diff\"" : "") + ">" + table_cell(field) +
-            table_cell(json_text(json_at(baseline.doc, field))) +
-            table_cell(json_text(json_at(candidate.doc, field))) +
+            table_cell(json_text(json_at_path(baseline.doc, field))) +
+            table_cell(json_text(json_at_path(candidate.doc, field))) +
             table_cell(differs ? "differs" : "same") + "</tr>\n";
     shown.insert(field);
   }
@@ -150,8 +137,8 @@ std::string environment_table(const Comparison& c, const ResultsFile& baseline,
   }
   for (const char* field : {"manifest.git.commit", "manifest.git.dirty", "manifest.host.hostname",
                             "manifest.build.infergate_version", "manifest.seed", "created_at"}) {
-    html += "<tr>" + table_cell(field) + table_cell(json_text(json_at(baseline.doc, field))) +
-            table_cell(json_text(json_at(candidate.doc, field))) +
+    html += "<tr>" + table_cell(field) + table_cell(json_text(json_at_path(baseline.doc, field))) +
+            table_cell(json_text(json_at_path(candidate.doc, field))) +
             table_cell("not compared", "muted") + "</tr>\n";
   }
   return html + "</table>\n";

@@ -2,25 +2,12 @@
 
 #include <set>
 
+#include "common/io/json_path.h"
 #include "common/results/measured_workload.h"
 
 namespace infergate {
 
 namespace {
-
-const nlohmann::json& at_path(const nlohmann::json& doc, const std::string& dotted) {
-  static const nlohmann::json kNull;
-  const nlohmann::json* v = &doc;
-  size_t begin = 0;
-  while (begin <= dotted.size()) {
-    const size_t end = std::min(dotted.find('.', begin), dotted.size());
-    const std::string key = dotted.substr(begin, end - begin);
-    if (!v->is_object() || !v->contains(key)) return kNull;
-    v = &(*v)[key];
-    begin = end + 1;
-  }
-  return *v;
-}
 
 // Leaf-by-leaf differences of two resolved workloads, as "workload.target.engine.x".
 void diff_json(const nlohmann::json& a, const nlohmann::json& b, const std::string& path,
@@ -64,8 +51,8 @@ std::vector<FieldDifference> fingerprint_differences(const ResultsFile& baseline
     }
   }
   for (const std::string& field : fingerprint_fields()) {
-    const nlohmann::json& a = at_path(baseline.doc, field);
-    const nlohmann::json& b = at_path(candidate.doc, field);
+    const nlohmann::json& a = json_at_path(baseline.doc, field);
+    const nlohmann::json& b = json_at_path(candidate.doc, field);
     if (a != b) diffs.push_back({field, a.dump(), b.dump()});
   }
   return diffs;
