@@ -1,7 +1,7 @@
 // GPT-2's pre-tokenizer: splits text into the words BPE merges within, as the regex
 //   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-// does, hand-written over UTF-8 like llama.cpp's unicode_regex_split_custom_gpt2. The letter
-// and number classes are unicode_class.h's approximation of Unicode's.
+// does, hand-written over UTF-8 like llama.cpp's unicode_regex_split_custom_gpt2. The letter,
+// number and whitespace classes are Unicode's (unicode_class.h).
 #pragma once
 
 #include <string>

@@ -1,8 +1,7 @@
-// The Unicode classes the GPT-2 pre-tokenizer regex asks about (\p{L}, \p{N}, \s). ASCII and
-// Latin-1 are exact; beyond them a small table of ranges covers the common scripts (Latin,
-// Greek, Cyrillic, Armenian, Hebrew, Arabic, Devanagari, Thai, Georgian, Hangul, kana, CJK,
-// fullwidth forms) and their decimal digits. Everything else counts as "other" (punctuation,
-// symbols, emoji), which differs from full Unicode only for rarer scripts.
+// The Unicode classes the GPT-2 pre-tokenizer regex asks about: \p{L} (general category L*),
+// \p{N} (N*) and \s (White_Space), from ICU's character database, so every script and every
+// unassigned code point is classed as llama.cpp's Unicode tables class it. Everything else
+// (punctuation, symbols, marks, emoji, unassigned) is "other".
 #pragma once
 
 #include <cstdint>
@@ -11,6 +10,7 @@ namespace infergate {
 
 enum class UnicodeClass { kLetter, kNumber, kWhitespace, kOther };
 
+// Any value, including surrogates and values past U+10FFFF (which are "other").
 UnicodeClass unicode_class(uint32_t cp);
 
 }  // namespace infergate

@@ -76,12 +76,24 @@ TEST_CASE("gpt2 pre-tokenizer splits words, numbers, contractions and whitespace
   REQUIRE(gpt2_pre_tokenize("line\n\nnext") == Words{"line", "\n", "\n", "next"});
   REQUIRE(gpt2_pre_tokenize("x1y2") == Words{"x", "1", "y", "2"});
   REQUIRE(gpt2_pre_tokenize(" ...?! ok") == Words{" ...?!", " ok"});
-  // Non-ASCII letters, numbers and symbols (unicode_class.h's table).
+  // Non-ASCII letters, numbers and symbols (Unicode's classes, unicode_class.h).
   REQUIRE(gpt2_pre_tokenize("caf\xC3\xA9 \xD0\xBC\xD0\xB8\xD1\x80 \xE4\xB8\xAD\xE6\x96\x87") ==
           Words{"caf\xC3\xA9", " \xD0\xBC\xD0\xB8\xD1\x80", " \xE4\xB8\xAD\xE6\x96\x87"});
   REQUIRE(gpt2_pre_tokenize("x\xC2\xB2 \xF0\x9F\x98\x80!") ==
           Words{"x", "\xC2\xB2", " \xF0\x9F\x98\x80!"});
   REQUIRE(gpt2_pre_tokenize("").empty());
+}
+
+TEST_CASE("gpt2 pre-tokenizer joins letters of any script and splits off unassigned code points",
+          "[tokenizer]") {
+  // Latin, Ethiopic, Tamil and Cherokee letters are one \p{L}+ word, as in llama.cpp.
+  REQUIRE(gpt2_pre_tokenize("a\xE1\x88\x80\xE0\xAE\x85\xE1\x8E\xA0 b") ==
+          Words{"a\xE1\x88\x80\xE0\xAE\x85\xE1\x8E\xA0", " b"});
+  // Tamil digits are \p{N}: a number word after a letter.
+  REQUIRE(gpt2_pre_tokenize("x\xE0\xAF\xA7\xE0\xAF\xA8") == Words{"x", "\xE0\xAF\xA7\xE0\xAF\xA8"});
+  // U+1F16 is unassigned (inside Greek Extended): no letter, so it splits the Greek word.
+  REQUIRE(gpt2_pre_tokenize("\xCE\xB1\xE1\xBC\x96\xCE\xB2") ==
+          Words{"\xCE\xB1", "\xE1\xBC\x96", "\xCE\xB2"});
 }
 
 TEST_CASE("bpe tokenizer merges by rank within words", "[tokenizer]") {
