@@ -1,27 +1,38 @@
 #include "gates/bisect/subprocess.h"
 
 #include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/process/args.hpp>
+#include <boost/process/child.hpp>
+#include <boost/process/env.hpp>
+#include <boost/process/environment.hpp>
+#include <boost/process/exe.hpp>
+#include <boost/process/extend.hpp>
+#include <boost/process/io.hpp>
+#include <boost/process/search_path.hpp>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "gates/bisect/interrupt.h"
 #include "gates/report/reproduce_command.h"
 
-extern char** environ;
-
 namespace infergate {
 
 namespace {
+
+namespace bp = boost::process;
 
 constexpr const char* kGitLocatingVariables[] = {"GIT_DIR",
                                                  "GIT_WORK_TREE",
@@ -31,127 +42,156 @@ constexpr const char* kGitLocatingVariables[] = {"GIT_DIR",
                                                  "GIT_PREFIX",
                                                  "GIT_CEILING_DIRECTORIES"};
 
-std::vector<std::string> child_environment(const ProcessSpec& spec) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    const std::string name = entry.substr(0, entry.find('='));
-    bool drop = spec.set_env.count(name) > 0;
-    for (const char* git : kGitLocatingVariables) drop = drop || (spec.drop_git_env && name == git);
-    if (!drop) env.push_back(entry);
+bp::environment child_environment(const ProcessSpec& spec) {
+  bp::environment env = boost::this_process::environment();
+  if (spec.drop_git_env) {
+    for (const char* git : kGitLocatingVariables) env.erase(git);
   }
-  for (const auto& [name, value] : spec.set_env) env.push_back(name + "=" + value);
+  for (const auto& [name, value] : spec.set_env) env[name] = value;
   return env;
 }
 
-std::vector<char*> pointers(std::vector<std::string>& strings) {
-  std::vector<char*> out;
-  for (std::string& s : strings) out.push_back(s.data());
-  out.push_back(nullptr);
-  return out;
+// argv[0] as posix_spawnp would find it: in our PATH when it has no '/'. Boost.Process's own
+// lookup (the command-line form) would also run a file of that name in the current directory.
+std::string executable(const ProcessSpec& spec) {
+  const std::string& name = spec.argv[0];
+  if (name.find('/') != std::string::npos) return name;
+  return bp::search_path(name).string();
 }
 
-// posix_spawn's file actions and attributes, released on every path out.
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attr);
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
-};
+[[noreturn]] void throw_cannot_run(const ProcessSpec& spec, const std::string& why) {
+  throw ProcessError("cannot run " + spec.argv[0] +
+                     (spec.working_dir.empty() ? "" : " in " + spec.working_dir) + ": " + why);
+}
 
-class Pipe {
+// A descriptor of ours, closed on exec (dup2 in the child clears that for its copy only).
+class OwnedFd {
  public:
-  Pipe() {
-    if (pipe2(fds_.data(), O_CLOEXEC) != 0) {
-      throw ProcessError(std::string("cannot create a pipe: ") + std::strerror(errno));
-    }
+  OwnedFd() = default;
+  explicit OwnedFd(int fd) : fd_(fd) {}
+  ~OwnedFd() {
+    if (fd_ >= 0) ::close(fd_);
   }
-  ~Pipe() {
-    close_read();
-    close_write();
-  }
-  Pipe(const Pipe&) = delete;
-  Pipe& operator=(const Pipe&) = delete;
-  int read_fd() const { return fds_[0]; }
-  int write_fd() const { return fds_[1]; }
-  void close_read() { close_fd(fds_[0]); }
-  void close_write() { close_fd(fds_[1]); }
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  int get() const { return fd_; }
 
  private:
-  static void close_fd(int& fd) {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
-  std::array<int, 2> fds_ = {-1, -1};
+  int fd_ = -1;
 };
 
-void add_output(SpawnSetup& s, int fd, Output how, const ProcessSpec& spec, int pipe_write_fd) {
-  switch (how) {
-    case Output::kCapture:
-      posix_spawn_file_actions_adddup2(&s.actions, pipe_write_fd, fd);
-      break;
-    case Output::kInherit:
-      break;
-    case Output::kNull:
-      posix_spawn_file_actions_addopen(&s.actions, fd, "/dev/null", O_WRONLY, 0);
-      break;
-    case Output::kFile:
-      posix_spawn_file_actions_addopen(&s.actions, fd, spec.log_file.c_str(),
-                                       O_WRONLY | O_CREAT | O_APPEND, 0644);
-      break;
-    case Output::kSameAsStdout:
-      posix_spawn_file_actions_adddup2(&s.actions, STDOUT_FILENO, fd);
-      break;
+// What the child does between fork and exec, which Boost.Process leaves to extensions: its own
+// process group (so that an interrupt reaches everything it starts), default dispositions and
+// an empty mask for the signals we handle or block, its outputs, and its directory (Boost's
+// start_dir ignores a failed chdir). Only async-signal-safe calls: the parent may have threads.
+class ChildSetup : public bp::extend::handler {
+ public:
+  ChildSetup(int out_fd, int err_fd, bool err_to_out, const std::string& dir)
+      : out_fd_(out_fd), err_fd_(err_fd), err_to_out_(err_to_out), dir_(dir.c_str()) {}
+
+  template <typename Executor>
+  void on_exec_setup(Executor& e) const {
+    if (setpgid(0, 0) != 0) fail(e, "setpgid");
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT}) std::signal(sig, SIG_DFL);
+    sigset_t empty;
+    sigemptyset(&empty);
+    sigprocmask(SIG_SETMASK, &empty, nullptr);
+    if (out_fd_ >= 0 && dup2(out_fd_, STDOUT_FILENO) < 0) fail(e, "dup2");
+    if (err_fd_ >= 0 && dup2(err_fd_, STDERR_FILENO) < 0) fail(e, "dup2");
+    if (err_to_out_ && dup2(STDOUT_FILENO, STDERR_FILENO) < 0) fail(e, "dup2");
+    if (*dir_ != '\0' && chdir(dir_) != 0) fail(e, "chdir");
+  }
+
+  // In the parent: a child that failed before exec has exited, and Boost leaves it unreaped.
+  template <typename Executor>
+  void on_error(Executor& e, const std::error_code&) const {
+    if (e.pid > 0) waitpid(e.pid, nullptr, 0);
+  }
+
+ private:
+  // Reports errno to the parent through Boost's error pipe; set_error alone would go on to exec.
+  template <typename Executor>
+  static void fail(Executor& e, const char* what) {
+    e.set_error(std::error_code(errno, std::system_category()), what);
+    _exit(127);
+  }
+
+  int out_fd_, err_fd_;
+  bool err_to_out_;
+  const char* dir_;
+};
+
+// The descriptor a non-captured output goes to in the child, or -1 to leave it as ours.
+int open_output(Output how, const ProcessSpec& spec, std::optional<OwnedFd>& owner) {
+  int fd = -1;
+  if (how == Output::kNull) fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (how == Output::kFile) {
+    fd = ::open(spec.log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  }
+  if ((how == Output::kNull || how == Output::kFile) && fd < 0) {
+    const int error = errno;
+    throw_cannot_run(spec, "cannot open " + (how == Output::kNull ? "/dev/null" : spec.log_file) +
+                               ": " + std::strerror(error));
+  }
+  if (fd >= 0) owner.emplace(fd);
+  return fd;
+}
+
+// A pipe for a captured output, both ends closed on exec so that no other child inherits them:
+// the read end for the event loop, the write end for the child's dup2.
+struct CapturePipe {
+  CapturePipe(boost::asio::io_context& io, int fds[2]) : read_end(io, fds[0]), write_end(fds[1]) {}
+  boost::asio::posix::stream_descriptor read_end;
+  std::optional<OwnedFd> write_end;
+};
+
+std::optional<CapturePipe> capture_pipe(Output how, boost::asio::io_context& io) {
+  if (how != Output::kCapture) return std::nullopt;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    throw ProcessError(std::string("cannot create a pipe: ") + std::strerror(errno));
+  }
+  return std::optional<CapturePipe>(std::in_place, io, fds);
+}
+
+void forward_interrupt(pid_t pid, int& forwarded) {
+  if (forwarded == 0 && interrupt_to_forward() != 0) {
+    forwarded = interrupt_to_forward();
+    kill(-pid, forwarded);
   }
 }
 
-// Reads the captured pipes until both close, forwarding an interrupt to the child's group.
-void drain(Pipe* out_pipe, Pipe* err_pipe, ProcessResult& r, pid_t pid, int& forwarded) {
-  std::vector<std::pair<Pipe*, std::string*>> open;
-  if (out_pipe) open.push_back({out_pipe, &r.out});
-  if (err_pipe) open.push_back({err_pipe, &r.err});
-  while (!open.empty()) {
-    if (!forwarded && interrupt_to_forward() != 0) {
-      forwarded = interrupt_to_forward();
-      kill(-pid, forwarded);
-    }
-    std::vector<pollfd> fds;
-    for (const auto& [pipe, text] : open) fds.push_back({pipe->read_fd(), POLLIN, 0});
-    if (poll(fds.data(), fds.size(), 100) < 0 && errno != EINTR) break;
-    for (size_t i = fds.size(); i-- > 0;) {
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buf[8192];
-      const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        open[i].second->append(buf, size_t(n));
-      } else if (n == 0 || errno != EINTR) {
-        open[i].first->close_read();
-        open.erase(open.begin() + long(i));
-      }
-    }
-  }
+// Reads the captured pipes until both close, checking for an interrupt every 100 ms.
+void drain(boost::asio::io_context& io, std::optional<CapturePipe>& out_pipe,
+           std::optional<CapturePipe>& err_pipe, ProcessResult& r, pid_t pid, int& forwarded) {
+  int open = 0;
+  auto read_all = [&](CapturePipe& pipe, std::string& text) {
+    ++open;
+    boost::asio::async_read(pipe.read_end, boost::asio::dynamic_buffer(text),
+                            [&](const boost::system::error_code&, size_t) { --open; });
+  };
+  if (out_pipe) read_all(*out_pipe, r.out);
+  if (err_pipe) read_all(*err_pipe, r.err);
+  boost::asio::steady_timer timer(io);
+  std::function<void()> watch = [&] {
+    forward_interrupt(pid, forwarded);
+    if (open == 0) return;
+    timer.expires_after(std::chrono::milliseconds(100));
+    timer.async_wait([&](const boost::system::error_code&) { watch(); });
+  };
+  watch();
+  io.run();
 }
 
-int wait_for(pid_t pid, int& forwarded) {
-  int status = 0;
-  while (true) {
-    if (!forwarded && interrupt_to_forward() != 0) {
-      forwarded = interrupt_to_forward();
-      kill(-pid, forwarded);
-    }
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) return status;
-    if (done < 0 && errno != EINTR) return -1;
+// The wait status once it has ended, or -1 when it was reaped elsewhere.
+int wait_for(bp::child& child, int& forwarded) {
+  std::error_code ec;
+  while (child.running(ec)) {
+    forward_interrupt(child.id(), forwarded);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  const int status = child.native_exit_code();
+  return WIFEXITED(status) || WIFSIGNALED(status) ? status : -1;
 }
 
 }  // namespace
@@ -163,45 +203,30 @@ std::string ProcessResult::describe() const {
 
 ProcessResult run_process(const ProcessSpec& spec) {
   if (spec.argv.empty()) throw ProcessError("no program to run");
-  SpawnSetup s;
-  posix_spawn_file_actions_addopen(&s.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::optional<Pipe> out_pipe, err_pipe;
-  if (spec.out == Output::kCapture) out_pipe.emplace();
-  if (spec.err == Output::kCapture) err_pipe.emplace();
-  add_output(s, STDOUT_FILENO, spec.out == Output::kSameAsStdout ? Output::kInherit : spec.out,
-             spec, out_pipe ? out_pipe->write_fd() : -1);
-  add_output(s, STDERR_FILENO, spec.err, spec, err_pipe ? err_pipe->write_fd() : -1);
-  if (!spec.working_dir.empty()) {
-    posix_spawn_file_actions_addchdir_np(&s.actions, spec.working_dir.c_str());
-  }
-  // A process group of its own: an interrupt reaches everything it started, through us.
-  sigset_t defaults, empty;
-  sigemptyset(&defaults);
-  for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT}) sigaddset(&defaults, sig);
-  sigemptyset(&empty);
-  posix_spawnattr_setflags(&s.attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawnattr_setpgroup(&s.attr, 0);
-  posix_spawnattr_setsigdefault(&s.attr, &defaults);
-  posix_spawnattr_setsigmask(&s.attr, &empty);
+  const std::string exe = executable(spec);
+  if (exe.empty()) throw_cannot_run(spec, std::strerror(ENOENT));
+  boost::asio::io_context io;
+  std::optional<CapturePipe> out_pipe = capture_pipe(spec.out, io);
+  std::optional<CapturePipe> err_pipe = capture_pipe(spec.err, io);
+  std::optional<OwnedFd> out_file, err_file;
+  const Output out = spec.out == Output::kSameAsStdout ? Output::kInherit : spec.out;
+  const int out_fd = out_pipe ? out_pipe->write_end->get() : open_output(out, spec, out_file);
+  const int err_fd = err_pipe ? err_pipe->write_end->get() : open_output(spec.err, spec, err_file);
 
-  std::vector<std::string> args = spec.argv;
-  std::vector<std::string> env = child_environment(spec);
-  std::vector<char*> argv = pointers(args), envp = pointers(env);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[0], &s.actions, &s.attr, argv.data(), envp.data());
-  if (rc != 0) {
-    throw ProcessError("cannot run " + spec.argv[0] +
-                       (spec.working_dir.empty() ? "" : " in " + spec.working_dir) + ": " +
-                       std::strerror(rc));
-  }
-  if (out_pipe) out_pipe->close_write();
-  if (err_pipe) err_pipe->close_write();
+  std::error_code ec;
+  bp::child child(
+      bp::exe = exe, bp::args = std::vector<std::string>(spec.argv.begin() + 1, spec.argv.end()),
+      bp::env = child_environment(spec), bp::std_in < bp::null,
+      ChildSetup(out_fd, err_fd, spec.err == Output::kSameAsStdout, spec.working_dir), ec);
+  if (ec) throw_cannot_run(spec, ec.message());
+  // Our copies of the write ends must go, or the pipes never reach end of file.
+  if (out_pipe) out_pipe->write_end.reset();
+  if (err_pipe) err_pipe->write_end.reset();
 
   ProcessResult r;
   int forwarded = 0;
-  drain(out_pipe ? &*out_pipe : nullptr, err_pipe ? &*err_pipe : nullptr, r, pid, forwarded);
-  const int status = wait_for(pid, forwarded);
+  drain(io, out_pipe, err_pipe, r, child.id(), forwarded);
+  const int status = wait_for(child, forwarded);
   r.interrupted = forwarded != 0;
   if (status >= 0 && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (status >= 0 && WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
