@@ -58,6 +58,120 @@ constexpr size_t kTopPFirstChunk = 128;
 // candidates is cheaper than the heap's log-k updates.
 constexpr size_t kHeapTopKMax = 256;
 
+// The candidates still in play: cand[0, count), of which cand[0, sorted) is in ranks_before
+// order.
+struct Kept {
+  size_t count;
+  size_t sorted;
+};
+
+// One pass with a heap of the k best so far, worst on top: after the first few hundred logits
+// almost every one is rejected by a single comparison. Ids arrive in increasing order, so a
+// later equal logit never displaces an earlier one. Leaves the k best sorted.
+void heap_top_k(const float* logits, size_t n, size_t k, std::vector<Candidate>& cand) {
+  cand.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const Candidate c{sanitized(logits[i]), static_cast<int32_t>(i), 0.0f};
+    if (cand.size() < k) {
+      cand.push_back(c);
+      std::push_heap(cand.begin(), cand.end(), ranks_before);
+    } else if (ranks_before(c, cand.front())) {
+      std::pop_heap(cand.begin(), cand.end(), ranks_before);
+      cand.back() = c;
+      std::push_heap(cand.begin(), cand.end(), ranks_before);
+    }
+  }
+  std::sort_heap(cand.begin(), cand.end(), ranks_before);
+}
+
+// Top-k on the raw logits: dividing by a positive temperature keeps the order, and ranking
+// before scaling avoids rounding merging two distinct logits into a tie. top_k <= 0 or >= n
+// keeps every token, unsorted (in id order).
+Kept keep_top_k(const float* logits, size_t n, int top_k, std::vector<Candidate>& cand) {
+  const bool cut_k = top_k > 0 && static_cast<size_t>(top_k) < n;
+  const size_t k = cut_k ? static_cast<size_t>(top_k) : n;
+  if (cut_k && k <= kHeapTopKMax) {
+    heap_top_k(logits, n, k, cand);
+    return {k, k};
+  }
+  cand.resize(n);
+  for (size_t i = 0; i < n; ++i) cand[i] = {sanitized(logits[i]), static_cast<int32_t>(i), 0.0f};
+  if (cut_k) {
+    const auto kth = cand.begin() + static_cast<ptrdiff_t>(k);
+    std::nth_element(cand.begin(), kth, cand.end(), ranks_before);
+    std::sort(cand.begin(), kth, ranks_before);
+  }
+  return {k, cut_k ? k : 0};
+}
+
+float max_kept_logit(const std::vector<Candidate>& cand, size_t count) {
+  float max_logit = kNegInf;
+  for (size_t i = 0; i < count; ++i) max_logit = std::max(max_logit, cand[i].logit);
+  return max_logit;
+}
+
+// Temperature: each kept candidate's unnormalized probability; returns their sum. Subtracting
+// the max first keeps exp in range; the max itself gets weight exactly 1 (also when it is
+// +inf, where the +inf tokens share all the mass).
+double weigh(std::vector<Candidate>& cand, size_t count, float max_logit, float temperature) {
+  double total = 0.0;
+  for (size_t i = 0; i < count; ++i) {
+    Candidate& c = cand[i];
+    c.weight = c.logit == max_logit ? 1.0f : std::exp((c.logit - max_logit) / temperature);
+    total += c.weight;
+  }
+  return total;
+}
+
+// Sorts cand[kept.sorted, end) into place, end = min(count, sorted + chunk): nth_element moves
+// that many best-ranked candidates up and only they are sorted.
+void sort_next_chunk(std::vector<Candidate>& cand, Kept& kept, size_t chunk) {
+  const size_t end = std::min(kept.count, kept.sorted + chunk);
+  const auto first = cand.begin() + static_cast<ptrdiff_t>(kept.sorted);
+  const auto last = cand.begin() + static_cast<ptrdiff_t>(end);
+  if (end < kept.count) {
+    std::nth_element(first, last, cand.begin() + static_cast<ptrdiff_t>(kept.count), ranks_before);
+  }
+  std::sort(first, last, ranks_before);
+  kept.sorted = end;
+}
+
+// Top-p: walks candidates from the most probable, sorting only as far as the walk gets (in
+// growing chunks), and keeps the shortest prefix whose mass reaches top_p * total. Returns the
+// kept mass; if rounding never reaches the target, everything stays.
+double keep_top_p(std::vector<Candidate>& cand, Kept& kept, float top_p, double total) {
+  const double target = static_cast<double>(top_p) * total;
+  size_t chunk = kTopPFirstChunk;
+  double mass = 0.0;
+  size_t i = 0;
+  while (i < kept.count) {
+    if (i == kept.sorted) {
+      sort_next_chunk(cand, kept, chunk);
+      chunk *= 4;
+    }
+    mass += cand[i].weight;
+    ++i;
+    if (mass >= target) break;
+  }
+  kept.count = i;
+  return mass;
+}
+
+// Inverse-CDF draw of r in [0, total) over the kept set, in a deterministic order (sorted, or
+// id order when no cut was made). Zero-weight tokens cannot satisfy r < cum, and rounding past
+// the end falls back to the last token that has weight.
+int32_t draw(const std::vector<Candidate>& cand, size_t count, double r) {
+  double cum = 0.0;
+  int32_t last_with_weight = cand[0].id;
+  for (size_t i = 0; i < count; ++i) {
+    if (cand[i].weight <= 0.0f) continue;
+    cum += cand[i].weight;
+    last_with_weight = cand[i].id;
+    if (r < cum) return cand[i].id;
+  }
+  return last_with_weight;
+}
+
 }  // namespace
 
 SamplingRng::SamplingRng(uint64_t seed) {
@@ -91,98 +205,12 @@ int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingPara
 
   // Reused across calls: no 32000-entry allocation per generated token.
   thread_local std::vector<Candidate> cand;
-  const size_t n = static_cast<size_t>(vocab_size);
-  const bool cut_k = params.top_k > 0 && static_cast<size_t>(params.top_k) < n;
-  const size_t k = cut_k ? static_cast<size_t>(params.top_k) : n;
-
-  // Top-k on the raw logits: dividing by a positive temperature keeps the order, and ranking
-  // before scaling avoids rounding merging two distinct logits into a tie.
-  if (cut_k && k <= kHeapTopKMax) {
-    // One pass with a heap of the k best so far, worst on top: after the first few hundred
-    // logits almost every one is rejected by a single comparison. Ids arrive in increasing
-    // order, so a later equal logit never displaces an earlier one.
-    cand.clear();
-    for (size_t i = 0; i < n; ++i) {
-      const Candidate c{sanitized(logits[i]), static_cast<int32_t>(i), 0.0f};
-      if (cand.size() < k) {
-        cand.push_back(c);
-        std::push_heap(cand.begin(), cand.end(), ranks_before);
-      } else if (ranks_before(c, cand.front())) {
-        std::pop_heap(cand.begin(), cand.end(), ranks_before);
-        cand.back() = c;
-        std::push_heap(cand.begin(), cand.end(), ranks_before);
-      }
-    }
-    std::sort_heap(cand.begin(), cand.end(), ranks_before);
-  } else {
-    cand.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      cand[i] = {sanitized(logits[i]), static_cast<int32_t>(i), 0.0f};
-    }
-    if (cut_k) {
-      std::nth_element(cand.begin(), cand.begin() + static_cast<ptrdiff_t>(k), cand.end(),
-                       ranks_before);
-      std::sort(cand.begin(), cand.begin() + static_cast<ptrdiff_t>(k), ranks_before);
-    }
-  }
-  size_t kept = k;
-  size_t sorted = cut_k ? k : 0;  // cand[0, sorted) is in ranks_before order
-
-  float max_logit = kNegInf;
-  for (size_t i = 0; i < kept; ++i) max_logit = std::max(max_logit, cand[i].logit);
+  Kept kept = keep_top_k(logits, static_cast<size_t>(vocab_size), params.top_k, cand);
+  const float max_logit = max_kept_logit(cand, kept.count);
   if (max_logit == kNegInf) return argmax(logits, vocab_size);  // softmax undefined
-
-  // Subtracting the max first keeps exp in range; the max itself gets weight exactly 1 (also
-  // when it is +inf, where the +inf tokens share all the mass).
-  const float temperature = params.temperature;
-  double total = 0.0;
-  for (size_t i = 0; i < kept; ++i) {
-    Candidate& c = cand[i];
-    c.weight = c.logit == max_logit ? 1.0f : std::exp((c.logit - max_logit) / temperature);
-    total += c.weight;
-  }
-
-  if (params.top_p < 1.0f) {
-    // Walk candidates from the most probable, sorting only as far as the walk gets: each time
-    // it reaches the end of the sorted prefix, nth_element moves the next (growing) chunk of
-    // best-ranked candidates up and that chunk alone is sorted.
-    const double target = static_cast<double>(params.top_p) * total;
-    size_t chunk = kTopPFirstChunk;
-    double mass = 0.0;
-    size_t i = 0;
-    while (i < kept) {
-      if (i == sorted) {
-        const size_t end = std::min(kept, sorted + chunk);
-        const auto first = cand.begin() + static_cast<ptrdiff_t>(sorted);
-        const auto last = cand.begin() + static_cast<ptrdiff_t>(end);
-        if (end < kept) {
-          std::nth_element(first, last, cand.begin() + static_cast<ptrdiff_t>(kept), ranks_before);
-        }
-        std::sort(first, last, ranks_before);
-        sorted = end;
-        chunk *= 4;
-      }
-      mass += cand[i].weight;
-      ++i;
-      if (mass >= target) break;
-    }
-    kept = i;  // if rounding never reaches the target, everything stays
-    total = mass;
-  }
-
-  // Inverse-CDF draw over the kept set, in a deterministic order (sorted, or id order when no
-  // cut was made). Zero-weight tokens cannot satisfy r < cum, and rounding past the end falls
-  // back to the last token that has weight.
-  const double r = u * total;
-  double cum = 0.0;
-  int32_t last_with_weight = cand[0].id;
-  for (size_t i = 0; i < kept; ++i) {
-    if (cand[i].weight <= 0.0f) continue;
-    cum += cand[i].weight;
-    last_with_weight = cand[i].id;
-    if (r < cum) return cand[i].id;
-  }
-  return last_with_weight;
+  double total = weigh(cand, kept.count, max_logit, params.temperature);
+  if (params.top_p < 1.0f) total = keep_top_p(cand, kept, params.top_p, total);
+  return draw(cand, kept.count, u * total);
 }
 
 }  // namespace infergate
