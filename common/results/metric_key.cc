@@ -2,14 +2,14 @@
 
 #include <array>
 
+#include "common/results/metric_registry.h"
+
 namespace infergate {
 
 namespace {
 
 constexpr std::array<std::string_view, 8> kStats = {"count", "mean", "min", "p50",
                                                     "p90",   "p95",  "p99", "max"};
-constexpr std::array<std::string_view, 4> kPerRequestMetrics = {"ttft_ms", "tpot_ms", "itl_ms",
-                                                                "e2e_ms"};
 
 template <size_t N>
 bool contains(const std::array<std::string_view, N>& set, std::string_view s) {
@@ -22,7 +22,8 @@ bool contains(const std::array<std::string_view, N>& set, std::string_view s) {
 }  // namespace
 
 bool MetricKey::is_per_request_stat() const {
-  return !stat.empty() && stat != "count" && contains(kPerRequestMetrics, metric);
+  const std::optional<MetricInfo> info = find_metric(metric);
+  return !stat.empty() && stat != "count" && info && info->per_request;
 }
 
 MetricKey parse_metric_key(std::string_view key) {

@@ -15,7 +15,8 @@ struct MetricKey {
   std::string metric;  // "tpot_ms"
   std::string stat;    // "p95"; empty for a scalar metric such as request_throughput_rps
 
-  // Latency metrics recomputable from per-request records (ttft_ms, tpot_ms, itl_ms, e2e_ms).
+  // A statistic the gates can recompute from per-request records (the registry's per_request
+  // metrics: ttft_ms, tpot_ms, itl_ms, e2e_ms).
   bool is_per_request_stat() const;
 };
 

@@ -2,17 +2,12 @@
 
 #include <string_view>
 
+#include "common/results/metric_registry.h"
 #include "gates/report/metric_format.h"
 
 namespace infergate {
 
-namespace {
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 const char* to_string(StepAnswer a) {
   switch (a) {
@@ -27,14 +22,10 @@ const char* to_string(StepAnswer a) {
 }
 
 std::optional<Direction> default_direction(const MetricKey& key) {
-  const std::string_view m = key.metric;
-  if (ends_with(m, "_ms") || ends_with(m, "_s") || ends_with(m, "_bytes")) {
-    return Direction::kLowerIsBetter;
-  }
-  if (ends_with(m, "_rps") || ends_with(m, "_tps") || m == "good_fraction") {
-    return Direction::kHigherIsBetter;
-  }
-  return std::nullopt;
+  const std::optional<MetricInfo> info = find_metric(key.metric);
+  if (!info || info->improves == Improves::kNeither) return std::nullopt;
+  return info->improves == Improves::kLower ? Direction::kLowerIsBetter
+                                            : Direction::kHigherIsBetter;
 }
 
 GateRule bisect_rule(const MetricKey& key, Direction better, double threshold, int repetitions) {

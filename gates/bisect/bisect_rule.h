@@ -20,9 +20,9 @@ enum class StepAnswer {
 
 const char* to_string(StepAnswer a);  // "good", "bad", "skip"
 
-// The direction a metric improves in, from its name: lower for latencies, durations and sizes
-// (*_ms, *_s, *_bytes), higher for rates (*_rps, *_tps) and
-// good_fraction; nullopt when the name does not say (pass --better).
+// The direction a metric improves in, from the metric registry (common/results/metric_registry.h):
+// lower for latencies, durations and sizes, higher for rates and good_fraction; nullopt when the
+// registry gives none (pass --better).
 std::optional<Direction> default_direction(const MetricKey& key);
 
 // The rule bisect judges with: `threshold` is a fraction (0.05 = 5%), `repetitions` is what each

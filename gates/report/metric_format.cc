@@ -2,14 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
+
+#include "common/results/metric_registry.h"
 
 namespace infergate {
 
 namespace {
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 std::string printf_string(const char* format, int precision, double v) {
   char buf[64];
@@ -39,14 +38,8 @@ std::string format_number(double v, int significant) {
 }
 
 std::string metric_unit(std::string_view metric) {
-  if (ends_with(metric, "_ms")) return "ms";
-  if (ends_with(metric, "_bytes")) return "bytes";
-  if (ends_with(metric, "_rps")) return "req/s";
-  if (ends_with(metric, "_tps")) return "tok/s";
-  if (ends_with(metric, "_pct")) return "%";
-  if (ends_with(metric, "_s")) return "s";
-  if (ends_with(metric, "_tokens")) return "tokens";
-  return "";
+  const std::optional<MetricInfo> info = find_metric(metric);
+  return info ? std::string(info->unit) : "";
 }
 
 std::string format_metric_value(double v, const MetricKey& key) {
