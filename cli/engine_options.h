@@ -1,4 +1,5 @@
-// Command-line flags for every engine switch, shared by the commands that build an engine.
+// Command-line flags for every engine switch, shared by the commands that build an engine: one
+// flag per field of the field table (engine_config_fields.h).
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -7,11 +8,10 @@
 
 namespace infergate {
 
-// Adds --weight-dtype, --kv-dtype, --block-size, --no-paged-kv, ... bound to `config`.
-void add_engine_options(boost::program_options::options_description& desc, EngineConfig& config,
-                        std::string& kv_dtype);
-// Applies the flags that are switches (present means "off") after parsing.
-void apply_engine_switches(const boost::program_options::variables_map& vm, EngineConfig& config,
-                           const std::string& kv_dtype);
+// Adds --weight-dtype, --kv-dtype, --block-size, --no-paged-kv, ...: each field's flag.
+void add_engine_options(boost::program_options::options_description& desc);
+// Sets the fields whose flags were given on `config` (the others keep their value); a bool's
+// flag sets the opposite of its default. Throws std::invalid_argument naming the flag.
+void apply_engine_options(const boost::program_options::variables_map& vm, EngineConfig& config);
 
 }  // namespace infergate

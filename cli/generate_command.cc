@@ -128,7 +128,6 @@ int run(const GenerateOptions& o, const EngineConfig& config) {
 int generate_command(int argc, char** argv) {
   GenerateOptions o;
   EngineConfig config;
-  std::string kv_dtype;
   po::options_description desc("infergate generate [options]");
   desc.add_options()("help,h", "show this help")(
       "model", po::value(&o.model)->default_value(o.model),
@@ -142,11 +141,11 @@ int generate_command(int argc, char** argv) {
       "top-p", po::value(&o.sampling.top_p)->default_value(1.0f), "1: off")(
       "sample-seed", po::value(&o.sample_seed)->default_value(0), "seed of request i is this + i")(
       "stop-at-eos", "end a request at the end-of-sequence token (default: ignore it)");
-  add_engine_options(desc, config, kv_dtype);
+  add_engine_options(desc);
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
-  apply_engine_switches(vm, config, kv_dtype);
+  apply_engine_options(vm, config);
   o.sampling.ignore_eos = !vm.count("stop-at-eos");
   if (o.num_prompts < 1) throw std::invalid_argument("--num-prompts must be >= 1");
   return run(o, config);

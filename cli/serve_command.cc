@@ -126,7 +126,6 @@ int serve_command(int argc, char** argv) {
   int port = options.port;
   uint64_t model_seed = 0;
   EngineConfig config;
-  std::string kv_dtype;
   po::options_description desc("infergate serve [options]");
   desc.add_options()("help,h", "show this help")(
       "host", po::value(&options.host)->default_value(options.host), "address to listen on")(
@@ -154,7 +153,7 @@ int serve_command(int argc, char** argv) {
       "model", po::value(&model)->default_value(model),
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
       "model-seed", po::value(&model_seed)->default_value(0), "seed of synthetic weights");
-  add_engine_options(desc, config, kv_dtype);
+  add_engine_options(desc);
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   check_server_flags(*parsed, port, options);
@@ -165,7 +164,7 @@ int serve_command(int argc, char** argv) {
   if (!workload.empty()) {
     apply_workload(workload, *parsed, model, source, config);
   } else {
-    apply_engine_switches(*parsed, config, kv_dtype);
+    apply_engine_options(*parsed, config);
     source = parse_model_argument(model, model_seed);
   }
   EngineService service(std::make_unique<Engine>(config, load_model(source)));

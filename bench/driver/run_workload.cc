@@ -3,7 +3,6 @@
 #include <malloc.h>
 
 #include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -27,6 +26,7 @@
 #include "bench/telemetry/resource_sampler.h"
 #include "bench/trace/nvtx_trace_recorder.h"
 #include "bench/workload/request_limits.h"
+#include "common/util/time_stamp.h"
 
 namespace infergate {
 
@@ -39,7 +39,7 @@ class TargetFactory {
   explicit TargetFactory(const TargetSpec& spec) : spec_(spec) {
     if (spec.type == "engine") {
       weights_ = load_model(spec.model);
-      weights_.apply_weight_dtype(spec.engine.weight_dtype);
+      weights_.apply_weight_dtype(weight_dtype_name(spec.engine.weight_dtype));
     }
     if (spec.type == "openai") endpoint_ = resolve_openai_endpoint(spec);
   }
@@ -145,13 +145,6 @@ std::string point_label(const Workload& w, const nlohmann::json& value, int rep,
   if (w.sweep) label += " " + w.sweep->field + "=" + value.dump();
   if (reps > 1) label += " rep " + std::to_string(rep + 1) + "/" + std::to_string(reps);
   return label;
-}
-
-std::string utc_now() {
-  char buf[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 struct RepetitionRun {
@@ -287,7 +280,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
   nlohmann::json& doc = outcome.results;
   doc = {{"schema", kResultsSchema},
          {"incomplete", outcome.incomplete},
-         {"created_at", utc_now()},
+         {"created_at", utc_iso8601_now()},
          {"command", o.command_line},
          {"workload", w.resolved},
          {"workload_hash", w.hash},

@@ -28,7 +28,7 @@ const ModelWeights& small_weights() {
 
 EngineConfig bench_config() {
   EngineConfig c;
-  c.weight_dtype = "bf16";
+  c.weight_dtype = WeightDtype::kBf16;
   c.kv_cache_dtype = DType::kBF16;
   c.prefix_caching = false;  // repeated prompts must be computed, not found in the cache
   c.max_num_batched_tokens = 2048;

@@ -1,9 +1,13 @@
 #include "bench/workload/engine_config_json.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 #include "bench/workload/workload_error.h"
 #include "bench/workload/workload_limits.h"
+#include "engine/core/engine_config_fields.h"
 
 namespace infergate {
 
@@ -26,42 +30,61 @@ WorkloadError engine_complaint(const JsonObjectReader& r, const std::string& mes
   return WorkloadError::not_allowed(r.file(), r.path_of(field), value, rule);
 }
 
+// Reads `key` of `r` into `field` of `c` (absent: left as it is, the default).
+void read_field(JsonObjectReader& r, const std::string& key, const EngineConfigField& field,
+                EngineConfig& c) {
+  struct Read {
+    JsonObjectReader& r;
+    const std::string& key;
+    const EngineConfigField& field;
+    EngineConfig& c;
+    void operator()(bool EngineConfig::*m) const { c.*m = r.get_bool(key, c.*m); }
+    void operator()(int EngineConfig::*m) const { c.*m = r.get_int(key, c.*m); }
+    void operator()(int64_t EngineConfig::*m) const { c.*m = r.get_int64(key, c.*m); }
+    void operator()(uint64_t EngineConfig::*m) const { c.*m = r.get_uint64(key, c.*m); }
+    void operator()(double EngineConfig::*m) const { c.*m = r.get_double(key, c.*m); }
+    void operator()(std::vector<int> EngineConfig::*m) const { c.*m = r.get_int_list(key, c.*m); }
+    void operator()(const ChoiceAccess& a) const {
+      a.set(c, r.get_choice(key, a.get(c), field.choices));
+    }
+  };
+  std::visit(Read{r, key, field, c}, field.access);
+}
+
+nlohmann::json field_json(const EngineConfigField& field, const EngineConfig& c) {
+  return std::visit(
+      [&c](const auto& access) -> nlohmann::json {
+        if constexpr (std::is_same_v<std::decay_t<decltype(access)>, ChoiceAccess>) {
+          return access.get(c);
+        } else {
+          return c.*access;
+        }
+      },
+      field.access);
+}
+
 }  // namespace
 
 EngineConfig read_engine_config(JsonObjectReader& r) {
   EngineConfig c;
-  c.weight_dtype =
-      r.get_choice("weight_dtype", c.weight_dtype, {"auto", "f32", "f16", "bf16", "q8_0"});
-  c.kv_cache_dtype = parse_dtype(
-      r.get_choice("kv_cache_dtype", dtype_name(c.kv_cache_dtype), {"f32", "f16", "bf16"}));
-  c.block_size = r.get_int("block_size", c.block_size);
-  c.paged_kv = r.get_bool("paged_kv", c.paged_kv);
-  c.prefix_caching = r.get_bool("prefix_caching", c.prefix_caching);
-  c.chunked_prefill = r.get_bool("chunked_prefill", c.chunked_prefill);
-  c.continuous_batching = r.get_bool("continuous_batching", c.continuous_batching);
-  c.max_num_seqs = r.get_int("max_num_seqs", c.max_num_seqs);
-  c.max_num_batched_tokens = r.get_int("max_num_batched_tokens", c.max_num_batched_tokens);
-  c.max_model_len = r.get_int("max_model_len", c.max_model_len);
-  c.fit_max_model_len = r.get_bool("fit_max_model_len", c.fit_max_model_len);
-  c.kv_cache_bytes = r.get_int64("kv_cache_bytes", c.kv_cache_bytes);
-  c.num_kv_blocks = r.get_int("num_kv_blocks", c.num_kv_blocks);
-  c.num_threads = r.get_int("num_threads", c.num_threads);
-  c.seed = r.get_uint64("seed", c.seed);
-  c.backend = r.get_choice("backend", c.backend, {"cpu", "cuda"});
-  c.cuda_gemm = r.get_choice("cuda_gemm", c.cuda_gemm, {"cublas", "infergate"});
-  c.cuda_sampling = r.get_bool("cuda_sampling", c.cuda_sampling);
-  c.cuda_graphs = r.get_bool("cuda_graphs", c.cuda_graphs);
-  c.tensor_parallel = r.get_int("tensor_parallel", c.tensor_parallel);
-  c.pipeline_parallel = r.get_int("pipeline_parallel", c.pipeline_parallel);
-  c.expert_parallel = r.get_int("expert_parallel", c.expert_parallel);
-  c.pipeline_micro_batches = r.get_int("pipeline_micro_batches", c.pipeline_micro_batches);
-  c.pipeline_stage_layers = r.get_int_list("pipeline_stage_layers", c.pipeline_stage_layers);
-  c.comm_timeout_s = r.get_double("comm_timeout_s", c.comm_timeout_s);
-  if (r.has("debug")) {
-    JsonObjectReader debug = r.child("debug");
-    c.debug_inject_decode_delay_us =
-        debug.get_int64("inject_decode_delay_us", c.debug_inject_decode_delay_us);
-    debug.finish();
+  // Top-level keys first, then each nested object ("debug") as a whole, as the file nests them.
+  std::vector<std::string> nested;
+  for (const EngineConfigField& f : engine_config_fields()) {
+    const size_t dot = f.key.find('.');
+    if (dot == std::string::npos) {
+      read_field(r, f.key, f, c);
+    } else if (std::find(nested.begin(), nested.end(), f.key.substr(0, dot)) == nested.end()) {
+      nested.push_back(f.key.substr(0, dot));
+    }
+  }
+  for (const std::string& object : nested) {
+    if (!r.has(object)) continue;
+    JsonObjectReader child = r.child(object);
+    for (const EngineConfigField& f : engine_config_fields()) {
+      if (f.key.rfind(object + ".", 0) == 0)
+        read_field(child, f.key.substr(object.size() + 1), f, c);
+    }
+    child.finish();
   }
   r.finish();
   // A deadline past a day is no deadline, and seconds beyond that overflow the clock's ns.
@@ -76,39 +99,17 @@ EngineConfig read_engine_config(JsonObjectReader& r) {
 }
 
 nlohmann::json engine_config_to_json(const EngineConfig& c) {
-  nlohmann::json j = {{"weight_dtype", c.weight_dtype},
-                      {"kv_cache_dtype", dtype_name(c.kv_cache_dtype)},
-                      {"block_size", c.block_size},
-                      {"paged_kv", c.paged_kv},
-                      {"prefix_caching", c.prefix_caching},
-                      {"chunked_prefill", c.chunked_prefill},
-                      {"continuous_batching", c.continuous_batching},
-                      {"max_num_seqs", c.max_num_seqs},
-                      {"max_num_batched_tokens", c.max_num_batched_tokens},
-                      {"max_model_len", c.max_model_len},
-                      {"kv_cache_bytes", c.kv_cache_bytes},
-                      {"num_kv_blocks", c.num_kv_blocks},
-                      {"num_threads", c.num_threads},
-                      {"seed", c.seed},
-                      {"debug", {{"inject_decode_delay_us", c.debug_inject_decode_delay_us}}}};
-  // Written only when set, so workloads without it keep their hashes.
-  if (c.fit_max_model_len) j["fit_max_model_len"] = true;
-  // Only multi-rank configs spell out the parallel fields: single-rank workloads keep the
-  // resolved form, and so the hash, their committed baselines were measured with.
-  // Likewise the backend: CPU workloads keep their hashes.
-  if (c.on_cuda()) {
-    j["backend"] = c.backend;
-    j["cuda_gemm"] = c.cuda_gemm;
-    j["cuda_sampling"] = c.cuda_sampling;
-    j["cuda_graphs"] = c.cuda_graphs;
-  }
-  if (c.world_size() > 1) {
-    j["tensor_parallel"] = c.tensor_parallel;
-    j["pipeline_parallel"] = c.pipeline_parallel;
-    j["expert_parallel"] = c.expert_parallel;
-    j["pipeline_micro_batches"] = c.pipeline_micro_batches;
-    j["pipeline_stage_layers"] = c.pipeline_stage_layers;
-    j["comm_timeout_s"] = c.comm_timeout_s;
+  nlohmann::json j = nlohmann::json::object();
+  for (const EngineConfigField& f : engine_config_fields()) {
+    // Which fields are written is part of every workload's hash (WrittenWhen).
+    if (!field_is_written(f, c)) continue;
+    nlohmann::json value = field_json(f, c);
+    const size_t dot = f.key.find('.');
+    if (dot == std::string::npos) {
+      j[f.key] = std::move(value);
+    } else {
+      j[f.key.substr(0, dot)][f.key.substr(dot + 1)] = std::move(value);
+    }
   }
   return j;
 }

@@ -1,4 +1,5 @@
-// EngineConfig in a workload file (`target.engine`): every field under its C++ name, and back.
+// EngineConfig in a workload file (`target.engine`): every field of the field table
+// (engine_config_fields.h) under its key, and back.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,7 +13,7 @@ namespace infergate {
 // complaint becomes a WorkloadError at the field it names.
 EngineConfig read_engine_config(JsonObjectReader& reader);
 
-// Every field, defaults included.
+// Every field the table says is written for `config` (WrittenWhen), defaults included.
 nlohmann::json engine_config_to_json(const EngineConfig& config);
 
 }  // namespace infergate

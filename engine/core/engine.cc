@@ -16,7 +16,7 @@ Engine::Engine(EngineConfig config, ModelWeights weights)
     : config_(std::move(config)), weights_(std::move(weights)), next_seed_(config_.seed) {
   config_.validate();
   weights_.config.validate();
-  weights_.apply_weight_dtype(config_.weight_dtype);
+  weights_.apply_weight_dtype(weight_dtype_name(config_.weight_dtype));
   // The cuda backend's pool lives on the GPU: its executor reports a failed allocation.
   const KvPoolPlan plan =
       plan_kv_pool(config_, weights_.config, config_.on_cuda() ? 0 : physical_memory_bytes());

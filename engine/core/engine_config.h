@@ -12,12 +12,33 @@
 
 namespace infergate {
 
+// Where the forward runs (docs/cuda.md): kernels/cpu, or one GPU (device 0).
+enum class Backend { kCpu, kCuda };
+// kAuto keeps the loaded dtype; the others convert every matrix at load.
+enum class WeightDtype { kAuto, kF32, kF16, kBf16, kQ8_0 };
+// The cuda backend's projections: cuBLAS, or our tensor-core GEMM (f16/bf16 weights).
+enum class CudaGemm { kCublas, kInfergate };
+
+// Names as the workload file and the flags spell them; each parse_*() throws
+// std::invalid_argument in validate()'s words ("engine config: FIELD = VALUE (allowed: ...)").
+const std::vector<std::string>& backend_names();
+const std::vector<std::string>& weight_dtype_names();
+const std::vector<std::string>& cuda_gemm_names();
+const std::string& backend_name(Backend backend);
+const std::string& weight_dtype_name(WeightDtype dtype);
+const std::string& cuda_gemm_name(CudaGemm gemm);
+Backend parse_backend(const std::string& name);
+WeightDtype parse_weight_dtype(const std::string& name);
+CudaGemm parse_cuda_gemm(const std::string& name);
+
+// Every field's name, default, range, flag and doc are declared once more in
+// engine_config_fields.cc, which the workload reader/writer, validate(), the CLI and the docs
+// tables all follow.
 struct EngineConfig {
   // Far above any core count worth running on, far below what makes thread creation fail.
   static constexpr int kMaxNumThreads = 1024;
 
-  // Weights: "auto" keeps the loaded dtype; otherwise matrices are converted at load.
-  std::string weight_dtype = "auto";   // auto | f32 | f16 | bf16 | q8_0
+  WeightDtype weight_dtype = WeightDtype::kAuto;
   DType kv_cache_dtype = DType::kF32;  // f32 | f16 | bf16
   int block_size = 16;                 // tokens per KV block
   // false: a contiguous cache that reserves max_model_len tokens per sequence.
@@ -37,11 +58,8 @@ struct EngineConfig {
   int num_threads = 0;  // 0: all hardware threads; at most kMaxNumThreads
   uint64_t seed = 0;    // seeds unseeded requests' sampling streams
 
-  // Where the forward runs (docs/cuda.md): "cpu" (kernels/cpu) or "cuda" (one GPU, device 0).
-  std::string backend = "cpu";
-  // The cuda backend's projections: "cublas" (cuBLAS, the default) or "infergate" (our
-  // tensor-core GEMM, which needs f16 or bf16 weights).
-  std::string cuda_gemm = "cublas";
+  Backend backend = Backend::kCpu;
+  CudaGemm cuda_gemm = CudaGemm::kCublas;
   // The cuda backend samples on the GPU (only the tokens leave the device); false copies every
   // sampling row's logits to the host and samples there, as the CPU backend does.
   bool cuda_sampling = true;
@@ -68,9 +86,10 @@ struct EngineConfig {
 
   int parallel_group_size() const { return std::max(tensor_parallel, expert_parallel); }
   int world_size() const { return pipeline_parallel * parallel_group_size(); }
-  bool on_cuda() const { return backend == "cuda"; }
+  bool on_cuda() const { return backend == Backend::kCuda; }
 
-  // Throws std::invalid_argument naming the field, its value and what is allowed.
+  // Throws std::invalid_argument naming the field, its value and what is allowed: first each
+  // field's own range (from the field table), then the rules that join fields.
   void validate() const;
 };
 

@@ -40,8 +40,8 @@ class CudaExecutor final : public Executor {
         samples_(config.cuda_sampling),
         cache_(weights.config, num_kv_blocks, config.block_size, config.kv_cache_dtype),
         model_(weights,
-               config.cuda_gemm == "infergate" ? cuda::GemmChoice::kInfergate
-                                               : cuda::GemmChoice::kCublas,
+               config.cuda_gemm == CudaGemm::kInfergate ? cuda::GemmChoice::kInfergate
+                                                        : cuda::GemmChoice::kCublas,
                stream_.get(), graph_settings(weights.config, config)) {}
 
   std::vector<float> execute(const SchedulerOutput& out) override {

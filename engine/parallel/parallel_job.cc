@@ -22,7 +22,7 @@ std::unique_ptr<RankRuntime> set_up_part(const std::vector<int64_t>& payload, in
                                          int world_size) {
   const RankSetup setup = decode_rank_setup(payload_text(payload));
   ModelWeights weights = load_model(setup.source);
-  weights.apply_weight_dtype(setup.config.weight_dtype);
+  weights.apply_weight_dtype(weight_dtype_name(setup.config.weight_dtype));
   const ParallelLayout layout = make_parallel_layout(setup.config, world_size, world_rank);
   return std::make_unique<RankRuntime>(shard_weights(weights, layout), layout, setup);
 }

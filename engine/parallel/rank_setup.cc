@@ -12,7 +12,7 @@ std::string encode_rank_setup(const RankSetup& s) {
                               {"preset", s.source.preset},
                               {"seed", s.source.seed},
                               {"path", s.source.path}}},
-                            {"weight_dtype", c.weight_dtype},
+                            {"weight_dtype", weight_dtype_name(c.weight_dtype)},
                             {"kv_cache_dtype", dtype_name(c.kv_cache_dtype)},
                             {"block_size", c.block_size},
                             {"num_threads", c.num_threads},
@@ -33,7 +33,7 @@ RankSetup decode_rank_setup(const std::string& text) {
     const nlohmann::json& src = j.at("source");
     s.source = {src.at("kind"), src.at("preset"), src.at("seed"), src.at("path")};
     EngineConfig& c = s.config;
-    c.weight_dtype = j.at("weight_dtype");
+    c.weight_dtype = parse_weight_dtype(j.at("weight_dtype"));
     c.kv_cache_dtype = parse_dtype(j.at("kv_cache_dtype"));
     c.block_size = j.at("block_size");
     c.num_threads = j.at("num_threads");

@@ -534,7 +534,7 @@ TEST_CASE("the resolved form fills every default and drops nothing that applies"
 TEST_CASE("every engine switch is read into EngineConfig") {
   const Workload w = parse_workload(good_documents()[5], "w");
   const EngineConfig& c = w.target.engine;
-  CHECK(c.weight_dtype == "q8_0");
+  CHECK(c.weight_dtype == WeightDtype::kQ8_0);
   CHECK(c.kv_cache_dtype == DType::kBF16);
   CHECK(c.block_size == 32);
   CHECK(!c.paged_kv);

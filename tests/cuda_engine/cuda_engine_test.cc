@@ -127,7 +127,7 @@ TEST_CASE("cuda: greedy tokens of the tiny preset equal the CPU engine's in fp32
   register_cuda_executor();  // as the infergate binary's main() does
   auto run = [&](const std::string& backend, bool graphs) {
     EngineConfig c;
-    c.backend = backend;
+    c.backend = parse_backend(backend);
     c.cuda_graphs = graphs;
     c.num_threads = 2;
     c.max_num_batched_tokens = 48;  // chunked prefills mixed with decodes
@@ -179,7 +179,7 @@ TEST_CASE("cuda: sampling on the GPU draws the host sampler's tokens from the sa
   for (int i = 0; i < 8; ++i) prompts.push_back(tokens(5 + 3 * i, i));
   auto run = [&](bool on_device, float temperature) {
     EngineConfig c;
-    c.backend = "cuda";
+    c.backend = Backend::kCuda;
     c.cuda_sampling = on_device;
     Engine engine(c, make_synthetic_model(preset_config("tiny"), 4));
     std::vector<std::vector<int32_t>> out;
