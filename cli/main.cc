@@ -1,6 +1,7 @@
 // `infergate`: one command line in front of the engine, the harness and the gates, git-style.
 #include <cstring>
 #include <exception>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -26,23 +27,49 @@
 
 namespace {
 
+struct Command {
+  const char* name;
+  int (*run)(int argc, char** argv);
+  const char* summary;  // empty: internal, left out of the usage and the allowed list
+};
+
+// The one list the dispatcher, the usage and the unknown-command message all read.
+const Command kCommands[] = {
+    {"run", infergate::run_command,
+     "run a workload file against a target and write a results file"},
+    {"validate", infergate::validate_command, "check workload files without running them"},
+    {"serve", infergate::serve_command, "serve a model over an OpenAI-compatible HTTP API"},
+    {"generate", infergate::generate_command, "generate text from a model and report throughput"},
+    {"export", infergate::export_command, "write a model as GGUF or safetensors"},
+    {"logits", infergate::logits_command, "print a model's logits for a token sequence as JSON"},
+    {"compare", infergate::compare_command,
+     "judge a candidate results file against a baseline (the gate)"},
+    {"baseline", infergate::baseline_command, "store, show and list the baselines under results/"},
+    {"calibrate", infergate::calibrate_command,
+     "measure run-to-run noise and the rules' false-alarm rate (A/A)"},
+    {"report", infergate::report_command,
+     "write the HTML report of a run, or every report of a comparison"},
+    {"bisect", infergate::bisect_command,
+     "find the commit that regressed a metric (drives git bisect run)"},
+    {"bisect-step", infergate::bisect_step_command, ""},
+    {"bench-comm", infergate::bench_comm_command,
+     "measure collectives over MPI or NCCL, nccl-tests style (under mpirun)"},
+};
+
 void print_usage() {
-  std::cout << "usage: infergate <command> [options]\n\n"
-               "commands:\n"
-               "  run        run a workload file against a target and write a results file\n"
-               "  validate   check workload files without running them\n"
-               "  serve      serve a model over an OpenAI-compatible HTTP API\n"
-               "  generate   generate text from a model and report throughput\n"
-               "  export     write a model as GGUF or safetensors\n"
-               "  logits     print a model's logits for a token sequence as JSON\n"
-               "  compare    judge a candidate results file against a baseline (the gate)\n"
-               "  baseline   store, show and list the baselines under results/\n"
-               "  calibrate  measure run-to-run noise and the rules' false-alarm rate (A/A)\n"
-               "  report     write the HTML report of a run, or every report of a comparison\n"
-               "  bisect     find the commit that regressed a metric (drives git bisect run)\n"
-               "  bench-comm measure collectives over MPI or NCCL, nccl-tests style (under "
-               "mpirun)\n\n"
-               "`infergate <command> --help` lists a command's options.\n";
+  std::cout << "usage: infergate <command> [options]\n\ncommands:\n";
+  for (const Command& c : kCommands) {
+    if (*c.summary) std::cout << "  " << std::left << std::setw(11) << c.name << c.summary << "\n";
+  }
+  std::cout << "\n`infergate <command> --help` lists a command's options.\n";
+}
+
+std::string public_command_names() {
+  std::string names;
+  for (const Command& c : kCommands) {
+    if (*c.summary) names += (names.empty() ? "" : ", ") + std::string(c.name);
+  }
+  return names;
 }
 
 }  // namespace
@@ -66,22 +93,11 @@ int main(int argc, char** argv) {
   }
 #endif
   try {
-    if (command == "run") return infergate::run_command(argc - 1, argv + 1);
-    if (command == "serve") return infergate::serve_command(argc - 1, argv + 1);
-    if (command == "generate") return infergate::generate_command(argc - 1, argv + 1);
-    if (command == "export") return infergate::export_command(argc - 1, argv + 1);
-    if (command == "logits") return infergate::logits_command(argc - 1, argv + 1);
-    if (command == "validate") return infergate::validate_command(argc - 1, argv + 1);
-    if (command == "compare") return infergate::compare_command(argc - 1, argv + 1);
-    if (command == "baseline") return infergate::baseline_command(argc - 1, argv + 1);
-    if (command == "calibrate") return infergate::calibrate_command(argc - 1, argv + 1);
-    if (command == "report") return infergate::report_command(argc - 1, argv + 1);
-    if (command == "bisect") return infergate::bisect_command(argc - 1, argv + 1);
-    if (command == "bisect-step") return infergate::bisect_step_command(argc - 1, argv + 1);
-    if (command == "bench-comm") return infergate::bench_comm_command(argc - 1, argv + 1);
+    for (const Command& c : kCommands) {
+      if (command == c.name) return c.run(argc - 1, argv + 1);
+    }
     std::cerr << "infergate: unknown command '" << command
-              << "' (allowed: run, validate, generate, export, logits, compare, baseline, "
-                 "calibrate, report, bisect, bench-comm)\n";
+              << "' (allowed: " << public_command_names() << ")\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "infergate " << command << ": error: " << e.what() << "\n";
