@@ -4,12 +4,12 @@
 
 #include <boost/program_options.hpp>
 #include <climits>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/command_line.h"
 #include "common/io/json_file.h"
+#include "common/util/time_stamp.h"
 #include "gates/bisect/bisect_report.h"
 #include "gates/bisect/bisect_session.h"
 #include "gates/bisect/bisect_step.h"
@@ -27,13 +27,6 @@ namespace {
 
 // Fewer repetitions a side can never make the one-sided U test significant at alpha 0.05.
 constexpr int kMinRepeat = 4;
-
-std::string timestamp(const char* format, std::tm* (*convert)(const std::time_t*)) {
-  char stamp[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, format, convert(&t));
-  return stamp;
-}
 
 // This very infergate, which `git bisect run` starts for every step.
 std::string self_executable() {
@@ -135,8 +128,8 @@ int bisect_command(int argc, char** argv) {
   s.measure.repetitions = repeat;
   s.measure.reuse = parsed->count("remeasure") == 0;
   s.measure.working_dir = fs::current_path().string();
-  const fs::path out = fs::absolute(
-      out_dir.empty() ? "out/bisect-" + timestamp("%Y%m%d-%H%M%S", std::localtime) : out_dir);
+  const fs::path out =
+      fs::absolute(out_dir.empty() ? "out/bisect-" + local_compact_now() : out_dir);
   for (const char* name : {"bisect.json", "bisect.md"}) {
     check_writable((out / name).string());  // before the bisect, not after it
   }
@@ -153,7 +146,7 @@ int bisect_command(int argc, char** argv) {
     return 128 + interrupt_signal();
   }
   report.command = command_line(argc, argv);
-  report.created_at = timestamp("%Y-%m-%dT%H:%M:%SZ", std::gmtime);
+  report.created_at = utc_iso8601_now();
   write_json_atomically(bisect_report_json(report), (out / "bisect.json").string());
   write_text_atomically(bisect_report_markdown(report), (out / "bisect.md").string());
   std::cout << bisect_report_text(report) << "\nreport: " << (out / "bisect.json").string() << ", "

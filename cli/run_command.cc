@@ -6,7 +6,6 @@
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 
 #include "bench/driver/run_workload.h"
@@ -15,6 +14,7 @@
 #include "bench/workload/workload_parser.h"
 #include "cli/command_line.h"
 #include "common/io/json_file.h"
+#include "common/util/time_stamp.h"
 #include "gates/baseline/safe_file_name.h"
 
 namespace infergate {
@@ -29,11 +29,8 @@ void on_sigint(int) { g_stop.store(true); }
 
 // The workload's name is input: as a safe file name it stays inside out/.
 std::string default_out_path(const Workload& w) {
-  char stamp[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&t));
-  return "out/" + (w.name.empty() ? std::string("run") : safe_file_name(w.name)) + "-" + stamp +
-         ".json";
+  return "out/" + (w.name.empty() ? std::string("run") : safe_file_name(w.name)) + "-" +
+         local_compact_now() + ".json";
 }
 
 // A point where no request succeeded measured nothing: its zeros must not pass for numbers.

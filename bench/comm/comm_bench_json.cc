@@ -1,20 +1,12 @@
 #include "bench/comm/comm_bench_json.h"
 
-#include <ctime>
-
 #include "bench/results/manifest.h"
 #include "common/util/fnv1a.h"
+#include "common/util/time_stamp.h"
 
 namespace infergate {
 
 namespace {
-
-std::string utc_now() {
-  char buf[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 nlohmann::json options_json(const CommBenchResult& r) {
   const CommBenchOptions& o = r.options;
@@ -62,7 +54,7 @@ nlohmann::json comm_bench_json(const CommBenchResult& result, const std::string&
   for (const CommBenchSeries& s : result.series) series.push_back(series_json(s));
   const std::string hash = "fnv1a64:" + fnv1a64_hex(config.dump());
   return {{"schema", kCommBenchSchema},
-          {"created_at", utc_now()},
+          {"created_at", utc_iso8601_now()},
           {"command", command},
           {"config", config},
           {"config_hash", hash},

@@ -1,12 +1,12 @@
 #include "gates/baseline/baseline_store.h"
 
 #include <algorithm>
-#include <ctime>
 #include <filesystem>
 #include <sstream>
 
 #include "common/io/input_file.h"
 #include "common/io/json_file.h"
+#include "common/util/time_stamp.h"
 #include "gates/baseline/machine_key.h"
 #include "gates/baseline/safe_file_name.h"
 
@@ -19,13 +19,6 @@ namespace {
 std::string commit_of(const ResultsFile& r) {
   const nlohmann::json& git = r.manifest.value("git", nlohmann::json::object());
   return git.value("commit", std::string("unknown"));
-}
-
-std::string utc_now() {
-  char stamp[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return stamp;
 }
 
 // "2026-11-29T12:36:45Z" -> "20261129T123645Z": a file-name-safe, sortable stamp.
@@ -79,7 +72,7 @@ std::string BaselineStore::update(const ResultsFile& result) const {
   const std::string machine = machine_key(result);
   const std::string path = baseline_path(machine, result.workload_name);
   const std::string history = history_dir(machine, result.workload_name);
-  nlohmann::json log_line = {{"replaced_at", utc_now()},
+  nlohmann::json log_line = {{"replaced_at", utc_iso8601_now()},
                              {"new_commit", commit_of(result)},
                              {"new_created_at", result.created_at},
                              {"new_source", result.source}};

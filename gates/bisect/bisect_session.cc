@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <filesystem>
 #include <map>
 
 #include "common/io/json_file.h"
+#include "common/util/time_stamp.h"
 #include "gates/bisect/bisect_log.h"
 #include "gates/bisect/bisect_step.h"
 #include "gates/bisect/bisect_worktree.h"
@@ -40,12 +40,7 @@ class ScopedDirectory {
   fs::path path_;
 };
 
-std::string run_id() {
-  char stamp[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&t));
-  return std::string(stamp) + "-" + std::to_string(getpid());
-}
+std::string run_id() { return utc_compact_now() + "-" + std::to_string(getpid()); }
 
 void check_range(const GitRepo& repo, const BisectSettings& s) {
   if (s.good == s.bad) throw BisectError("--good and --bad are the same commit " + s.good);

@@ -4,12 +4,12 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 
 #include "common/io/json_file.h"
+#include "common/util/time_stamp.h"
 #include "gates/bisect/content_hash.h"
 #include "gates/bisect/file_lock.h"
 #include "gates/bisect/interrupt.h"
@@ -39,13 +39,6 @@ std::string last_lines(const std::string& path, size_t n) {
   std::string text;
   for (const std::string& line : lines) text += line + "\n";
   return text;
-}
-
-std::string utc_now() {
-  char stamp[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return stamp;
 }
 
 // The marker of a finished build, when it was made by `spec` and its binary is still there.
@@ -138,7 +131,7 @@ CommitBuild CommitBuildCache::build(const std::string& commit, std::ostream& pro
   fs::remove_all(fs::path(b.dir) / "measurements");
   prepare_worktree(b);
   fs::create_directories(b.build_dir);
-  write_text_atomically("# infergate bisect: building " + commit + " at " + utc_now() +
+  write_text_atomically("# infergate bisect: building " + commit + " at " + utc_iso8601_now() +
                             "\n# sh -c " + spec_.command + "\n# SOURCE_DIR=" + b.source_dir +
                             "\n# BUILD_DIR=" + b.build_dir + "\n",
                         b.log_path);
@@ -170,7 +163,7 @@ CommitBuild CommitBuildCache::build(const std::string& commit, std::ostream& pro
   write_json_atomically({{"commit", commit},
                          {"build_command", spec_.command},
                          {"binary", spec_.binary},
-                         {"built_at", utc_now()},
+                         {"built_at", utc_iso8601_now()},
                          {"seconds", b.seconds}},
                         (fs::path(b.dir) / "build.json").string());
   b.ok = true;
