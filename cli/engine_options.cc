@@ -59,18 +59,17 @@ std::string help(const EngineConfigField& f) {
 
 // A flag's value type: the field's own, except lists and names, which arrive as text.
 po::value_semantic* value_of(const EngineConfigField& f) {
-  switch (f.access.index()) {
-    case 1:
-      return po::value<int>();
-    case 2:
-      return po::value<int64_t>();
-    case 3:
-      return po::value<uint64_t>();
-    case 4:
-      return po::value<double>();
-    default:
-      return po::value<std::string>();
-  }
+  return std::visit(
+      [](const auto& access) -> po::value_semantic* {
+        using Access = std::decay_t<decltype(access)>;
+        if constexpr (std::is_same_v<Access, ChoiceAccess> ||
+                      std::is_same_v<Access, std::vector<int> EngineConfig::*>) {
+          return po::value<std::string>();
+        } else {
+          return po::value<std::remove_reference_t<decltype(EngineConfig().*access)>>();
+        }
+      },
+      f.access);
 }
 
 // The --kv-dtype message predates the table; scripts grep its words.

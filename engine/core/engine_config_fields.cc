@@ -27,10 +27,7 @@ void kv_dtype_set(C& c, const std::string& name) {
 
 std::vector<EngineConfigField> build_fields() {
   std::vector<EngineConfigField> f;
-  auto add = [&f](EngineConfigField field) -> EngineConfigField& {
-    f.push_back(std::move(field));
-    return f.back();
-  };
+  auto add = [&f](EngineConfigField field) { f.push_back(std::move(field)); };
   add({.key = "weight_dtype",
        .member = "weight_dtype",
        .access =
@@ -338,20 +335,12 @@ std::string field_value_text(const EngineConfigField& field, const EngineConfig&
 }
 
 std::string field_type_name(const EngineConfigField& field) {
-  switch (field.access.index()) {
-    case 0:
-      return "bool";
-    case 1:
-    case 2:
-    case 3:
-      return "integer";
-    case 4:
-      return "number";
-    case 5:
-      return "array of integers";
-    default:
-      return "string";
-  }
+  const FieldMember& a = field.access;
+  if (std::holds_alternative<bool EngineConfig::*>(a)) return "bool";
+  if (std::holds_alternative<double EngineConfig::*>(a)) return "number";
+  if (std::holds_alternative<std::vector<int> EngineConfig::*>(a)) return "array of integers";
+  if (std::holds_alternative<ChoiceAccess>(a)) return "string";
+  return "integer";
 }
 
 bool field_is_written(const EngineConfigField& field, const EngineConfig& c) {
