@@ -38,7 +38,8 @@ void check_memory(const EngineConfig& c, const ModelConfig& m, int num_blocks, i
       " KV heads x " + std::to_string(m.head_dim) + " head_dim x 2 (K and V) x " +
       std::to_string(dtype_bytes(c.kv_cache_dtype, 1)) + " bytes (" + dtype_name(c.kv_cache_dtype) +
       "); this machine has " + gib(double(limit)) +
-      " of physical memory; lower num_kv_blocks (--num-kv-blocks) or kv_cache_bytes");
+      " of physical memory; lower num_kv_blocks (--num-kv-blocks) or kv_cache_bytes "
+      "(--kv-cache-bytes)");
 }
 
 }  // namespace
@@ -74,7 +75,8 @@ KvPoolPlan plan_kv_pool(const EngineConfig& c, const ModelConfig& m, int64_t mem
     throw std::invalid_argument(
         "engine config: " + pool + ", fewer than one max_model_len sequence needs (" +
         std::to_string(wanted) +
-        "); give it more blocks or memory (num_kv_blocks / --num-kv-blocks, kv_cache_bytes), "
+        "); give it more blocks or memory (num_kv_blocks / --num-kv-blocks, kv_cache_bytes / "
+        "--kv-cache-bytes), "
         "or a smaller max_model_len (--max-model-len), or set fit_max_model_len "
         "(--fit-max-model-len) to lower max_model_len to what the pool holds");
   }
