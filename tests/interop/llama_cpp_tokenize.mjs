@@ -1,9 +1,10 @@
-// Compares infergate's tokenizers with llama.cpp's (through node-llama-cpp, CPU only): runs the
-// hidden "[.interop]" case of test_engine, which writes a llama (SentencePiece) and a gpt2
-// (byte-level BPE) GGUF vocabulary and our encodings of a list of strings, then tokenizes the
-// same strings with llama.cpp (model.tokenize, no BOS) and detokenizes our ids with it.
+// Compares infergate's tokenizers with llama.cpp's (through node-llama-cpp, CPU only): runs
+// write_tokenizer_fixtures (tests/interop/write_tokenizer_fixtures.cc), which writes a llama
+// (SentencePiece) and a gpt2 (byte-level BPE) GGUF vocabulary and our encodings of a list of
+// strings, then tokenizes the same strings with llama.cpp (model.tokenize, no BOS) and
+// detokenizes our ids with it.
 //
-//   node llama_cpp_tokenize.mjs PATH/TO/test_engine
+//   node llama_cpp_tokenize.mjs PATH/TO/write_tokenizer_fixtures
 //
 // node-llama-cpp is resolved from $INFERGATE_NODE_MODULES, else from the cache
 // ci/interop-llama-cpp.sh installs (~/.cache/infergate/node-llama-cpp), else the usual way; it
@@ -36,8 +37,8 @@ async function importNodeLlamaCpp() {
   return import("node-llama-cpp");
 }
 
-const [testEngine] = process.argv.slice(2);
-if (!testEngine) fail("usage: node llama_cpp_tokenize.mjs PATH/TO/test_engine");
+const [writeFixtures] = process.argv.slice(2);
+if (!writeFixtures) fail("usage: node llama_cpp_tokenize.mjs PATH/TO/write_tokenizer_fixtures");
 
 let nodeLlamaCpp;
 try {
@@ -51,11 +52,8 @@ try {
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "infergate-tokenize-"));
 let status = 0;
 try {
-  const run = spawnSync(testEngine, ["[.interop]"], {
-    env: {...process.env, INFERGATE_TOKENIZER_INTEROP_DIR: work},
-    encoding: "utf8",
-  });
-  if (run.status !== 0) fail(`${testEngine} failed:\n${run.stdout}${run.stderr}`);
+  const run = spawnSync(writeFixtures, [work], {encoding: "utf8"});
+  if (run.status !== 0) fail(`${writeFixtures} failed:\n${run.stdout}${run.stderr}`);
   const {models} = JSON.parse(fs.readFileSync(path.join(work, "cases.json"), "utf8"));
 
   const {getLlama, LlamaLogLevel} = nodeLlamaCpp;

@@ -1,17 +1,17 @@
-// Writes the fixtures for tests/interop/llama_cpp_tokenize.mjs, which compares these encodings
-// with llama.cpp's: two GGUF models (a llama SentencePiece vocabulary with overlapping scored
-// pieces, a gpt2 vocabulary with merges trained on a small corpus) and cases.json holding our
-// ids and decoded text for each test string. Hidden ("[.interop]"): it runs only when that
-// script asks for it by name, with INFERGATE_TOKENIZER_INTEROP_DIR set to the output folder.
-#include <catch2/catch.hpp>
+// write_tokenizer_fixtures DIR: the fixtures for tests/interop/llama_cpp_tokenize.mjs, which
+// compares these encodings with llama.cpp's: two GGUF models (a llama SentencePiece vocabulary
+// with overlapping scored pieces, a gpt2 vocabulary with merges trained on a small corpus) and
+// DIR/cases.json holding our ids and decoded text for each test string. A tool, not a test: it
+// checks nothing itself. Exit 0 written, 1 a write failed, 2 usage.
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -161,11 +161,7 @@ nlohmann::json write_model(const std::string& dir, const std::string& name, cons
   return {{"name", name}, {"gguf", path}, {"cases", cases}};
 }
 
-}  // namespace
-
-TEST_CASE("tokenizer interop fixtures for llama.cpp", "[.interop]") {
-  const char* dir = std::getenv("INFERGATE_TOKENIZER_INTEROP_DIR");
-  if (dir == nullptr) return;
+void write_fixtures(const std::string& dir) {
   // Everything the SentencePiece path meets: spaces anywhere, punctuation, digits, byte
   // fallback (characters outside the vocabulary), multi-byte characters inside it.
   const std::vector<std::string> spm_texts = {
@@ -205,6 +201,25 @@ TEST_CASE("tokenizer interop fixtures for llama.cpp", "[.interop]") {
   const nlohmann::json out = {{"models",
                                {write_model(dir, "spm", spm_vocab(), spm_texts),
                                 write_model(dir, "gpt2", gpt2_vocab(), gpt2_texts)}}};
-  std::ofstream(std::string(dir) + "/cases.json") << out.dump(2) << "\n";
-  SUCCEED("wrote " << dir << "/cases.json");
+  std::ofstream cases(dir + "/cases.json");
+  cases << out.dump(2) << "\n";
+  cases.close();
+  if (!cases) throw std::runtime_error(dir + "/cases.json: cannot write");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: write_tokenizer_fixtures DIR\n";
+    return 2;
+  }
+  try {
+    write_fixtures(argv[1]);
+  } catch (const std::exception& e) {
+    std::cerr << "write_tokenizer_fixtures: " << e.what() << "\n";
+    return 1;
+  }
+  std::cout << "wrote " << argv[1] << "/cases.json\n";
+  return 0;
 }
