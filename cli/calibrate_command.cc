@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <utility>
 
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_parser.h"
@@ -12,8 +13,7 @@
 #include "cli/gate_inputs.h"
 #include "common/io/json_file.h"
 #include "gates/baseline/baseline_store.h"
-#include "gates/calibrate/noise_profile.h"
-#include "gates/calibrate/verdict_rates.h"
+#include "gates/calibrate/calibration.h"
 #include "gates/verdict/verdict.h"
 
 namespace infergate {
@@ -45,21 +45,6 @@ ResultsFile run_repetitions(const std::string& workload_path, std::vector<std::s
     throw std::runtime_error(out_path + ": the calibration run stopped early");
   std::cout << "runs: " << out_path << "\n";
   return parse_results(outcome.results, out_path);
-}
-
-// The injected delay that makes each decoding step `fraction` slower: the mean execute time
-// per step of the A/A runs, times `fraction`.
-int64_t slowdown_delay_us(const ResultsFile& runs, double fraction) {
-  double execute_ms = 0, steps = 0;
-  for (const RepetitionResult& rep : runs.points.at(0).repetitions) {
-    if (!rep.engine.is_object() || !rep.engine.contains("step_time_ms")) {
-      throw std::runtime_error("--check-slowdown needs an engine target (no step times in " +
-                               runs.source + ")");
-    }
-    execute_ms += rep.engine["step_time_ms"].value("execute", 0.0);
-    steps += rep.engine.value("num_steps", 0.0);
-  }
-  return steps > 0 ? int64_t(execute_ms / steps * 1000 * fraction + 0.5) : 0;
 }
 
 void print_rates(const char* title, const std::vector<VerdictCounts>& counts) {
@@ -115,11 +100,42 @@ std::optional<CalibrateArguments> parse(int argc, char** argv) {
   return a;
 }
 
-int reps_per_side_of(const RuleSet& rules, int given) {
-  if (given > 0) return given;
-  int most = 0;
-  for (const GateRule& r : rules.rules) most = std::max(most, r.min_repetitions);
-  return most;
+void print_noise(const AaCalibration& aa, const CalibrationDesign& design, double alpha) {
+  std::printf("run-to-run spread over %d repetitions (%s):\n", aa.noise.repetitions,
+              aa.noise.workload.c_str());
+  for (const MetricNoise& m : aa.noise.metrics) {
+    std::printf("  %-32s mean %-12.4g cv %5.2f%%  detectable with %d per side: %5.1f%%\n",
+                m.key.c_str(), m.mean, 100 * m.cv, design.reps_per_side,
+                100 * detectable_change(m.cv, design.reps_per_side, alpha));
+  }
+}
+
+std::string design_text(const CalibrationDesign& d) {
+  const std::string k = std::to_string(d.reps_per_side);
+  return k + " vs " + k + " repetitions" +
+         (d.auto_repeat ? " (auto-repeat " + std::to_string(d.auto_repeat) + ")" : "") + ", " +
+         std::to_string(d.trials) + " resampled comparisons";
+}
+
+// The slowed runs: loaded from --slowed-from, or run with the delay that makes a step
+// --check-slowdown slower; returns them with the delay they ran with.
+std::pair<ResultsFile, int64_t> slowed_runs(const CalibrateArguments& args, const ResultsFile& runs,
+                                            const std::string& stamp) {
+  if (!args.slowed_from.empty()) {
+    ResultsFile slowed = load_results(args.slowed_from);
+    const int64_t delay = injected_delay_us(slowed);
+    std::printf("slowed runs: %s (%lld us per decoding step)\n", slowed.source.c_str(),
+                static_cast<long long>(delay));
+    return {std::move(slowed), delay};
+  }
+  const int64_t delay = slowdown_delay_us(runs, args.check_slowdown);
+  std::printf("injecting %lld us per decoding step (%.0f%% of the mean step execute time)\n",
+              static_cast<long long>(delay), 100 * args.check_slowdown);
+  std::vector<std::string> sets = args.sets;
+  sets.push_back("target.engine.debug.inject_decode_delay_us=" + std::to_string(delay));
+  return {
+      run_repetitions(args.workload, sets, args.repeat, "out/calibrate-slowed-" + stamp + ".json"),
+      delay};
 }
 
 }  // namespace
@@ -142,68 +158,22 @@ int calibrate_command(int argc, char** argv) {
   const ResultsFile runs = args->from.empty()
                                ? run_repetitions(args->workload, args->sets, args->repeat, runs_out)
                                : load_results(args->from);
-  std::vector<std::string> keys;
-  for (const GateRule& r : rules.rules) {
-    if (r.applies_to(runs.workload_name)) keys.push_back(r.metric.text);
-  }
-  NoiseProfile noise = measure_noise(runs, keys);
-  const int k = reps_per_side_of(rules, args->reps_per_side);
-  const ResamplingPlan plan{k, args->auto_repeat, args->trials, 1};
-  const std::vector<VerdictCounts> aa =
-      resampled_verdicts(runs.points[0], nullptr, rules, runs.workload_name, plan);
-  noise.verdict_rates = {{"kind", "A/A"},
-                         {"reps_per_side", k},
-                         {"auto_repeat", args->auto_repeat},
-                         {"rules", verdict_counts_to_json(aa)}};
-  std::printf("run-to-run spread over %d repetitions (%s):\n", noise.repetitions,
-              runs.workload_name.c_str());
-  for (const MetricNoise& m : noise.metrics) {
-    std::printf("  %-32s mean %-12.4g cv %5.2f%%  detectable with %d per side: %5.1f%%\n",
-                m.key.c_str(), m.mean, 100 * m.cv, k,
-                100 * detectable_change(m.cv, k, rules.alpha));
-  }
-  const std::string design =
-      std::to_string(k) + " vs " + std::to_string(k) + " repetitions" +
-      (args->auto_repeat ? " (auto-repeat " + std::to_string(args->auto_repeat) + ")" : "") + ", " +
-      std::to_string(args->trials) + " resampled comparisons";
-  print_rates(("A/A false alarms, " + design + ":").c_str(), aa);
+  const CalibrationDesign design =
+      calibration_design(rules, args->reps_per_side, args->auto_repeat, args->trials);
+  AaCalibration aa = calibrate_aa(runs, rules, design);
+  print_noise(aa, design, rules.alpha);
+  print_rates(("A/A false alarms, " + design_text(design) + ":").c_str(), aa.counts);
   if (args->check_slowdown > 0) {
-    int64_t delay = 0;
-    ResultsFile slowed;
-    if (!args->slowed_from.empty()) {
-      slowed = load_results(args->slowed_from);
-      delay = slowed.workload.value(
-          nlohmann::json::json_pointer("/target/engine/debug/inject_decode_delay_us"), int64_t{0});
-      std::printf("slowed runs: %s (%lld us per decoding step)\n", slowed.source.c_str(),
-                  static_cast<long long>(delay));
-    } else {
-      delay = slowdown_delay_us(runs, args->check_slowdown);
-      std::printf("injecting %lld us per decoding step (%.0f%% of the mean step execute time)\n",
-                  static_cast<long long>(delay), 100 * args->check_slowdown);
-      std::vector<std::string> sets = args->sets;
-      sets.push_back("target.engine.debug.inject_decode_delay_us=" + std::to_string(delay));
-      slowed = run_repetitions(args->workload, sets, args->repeat,
-                               "out/calibrate-slowed-" + stamp + ".json");
-    }
+    const auto [slowed, delay] = slowed_runs(*args, runs, stamp);
     const std::vector<VerdictCounts> ab =
-        resampled_verdicts(runs.points[0], &slowed.points[0], rules, runs.workload_name,
-                           {k, args->auto_repeat, args->trials, 2});
-    print_rates(("detection of the injected slowdown, " + design + ":").c_str(), ab);
-    noise.verdict_rates = {noise.verdict_rates,
-                           {{"kind", "injected slowdown"},
-                            {"fraction", args->check_slowdown},
-                            {"delay_us", delay},
-                            {"reps_per_side", k},
-                            {"auto_repeat", args->auto_repeat},
-                            {"rules", verdict_counts_to_json(ab)}}};
-  } else {
-    noise.verdict_rates = {noise.verdict_rates};
+        detect_slowdown(runs, slowed, rules, design, args->check_slowdown, delay, aa.noise);
+    print_rates(("detection of the injected slowdown, " + design_text(design) + ":").c_str(), ab);
   }
   const std::string out =
       !args->noise_out.empty()
           ? args->noise_out
-          : BaselineStore(args->store).noise_path(noise.machine_key, noise.workload);
-  write_json_atomically(noise_to_json(noise), out);
+          : BaselineStore(args->store).noise_path(aa.noise.machine_key, aa.noise.workload);
+  write_json_atomically(noise_to_json(aa.noise), out);
   std::cout << "noise: " << out << "\n";
   return kExitPass;
 }

@@ -1,0 +1,84 @@
+#include "gates/calibrate/calibration.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace infergate {
+
+namespace {
+
+// Distinct seeds: the A/A and A/B trials draw independent resamples.
+constexpr uint64_t kAaSeed = 1;
+constexpr uint64_t kAbSeed = 2;
+
+ResamplingPlan plan_of(const CalibrationDesign& d, uint64_t seed) {
+  return {d.reps_per_side, d.auto_repeat, d.trials, seed};
+}
+
+std::vector<std::string> rule_metric_keys(const RuleSet& rules, const std::string& workload) {
+  std::vector<std::string> keys;
+  for (const GateRule& r : rules.rules) {
+    if (r.applies_to(workload)) keys.push_back(r.metric.text);
+  }
+  return keys;
+}
+
+}  // namespace
+
+CalibrationDesign calibration_design(const RuleSet& rules, int reps_per_side, int auto_repeat,
+                                     int trials) {
+  int k = reps_per_side;
+  if (k <= 0) {
+    k = 0;
+    for (const GateRule& r : rules.rules) k = std::max(k, r.min_repetitions);
+  }
+  return {k, auto_repeat, trials};
+}
+
+AaCalibration calibrate_aa(const ResultsFile& runs, const RuleSet& rules,
+                           const CalibrationDesign& design) {
+  AaCalibration aa{measure_noise(runs, rule_metric_keys(rules, runs.workload_name)), {}};
+  aa.counts = resampled_verdicts(runs.points[0], nullptr, rules, runs.workload_name,
+                                 plan_of(design, kAaSeed));
+  aa.noise.verdict_rates = nlohmann::json::array();
+  aa.noise.verdict_rates.push_back({{"kind", "A/A"},
+                                    {"reps_per_side", design.reps_per_side},
+                                    {"auto_repeat", design.auto_repeat},
+                                    {"rules", verdict_counts_to_json(aa.counts)}});
+  return aa;
+}
+
+int64_t slowdown_delay_us(const ResultsFile& runs, double fraction) {
+  double execute_ms = 0, steps = 0;
+  for (const RepetitionResult& rep : runs.points.at(0).repetitions) {
+    if (!rep.engine.is_object() || !rep.engine.contains("step_time_ms")) {
+      throw std::runtime_error("--check-slowdown needs an engine target (no step times in " +
+                               runs.source + ")");
+    }
+    execute_ms += rep.engine["step_time_ms"].value("execute", 0.0);
+    steps += rep.engine.value("num_steps", 0.0);
+  }
+  return steps > 0 ? int64_t(execute_ms / steps * 1000 * fraction + 0.5) : 0;
+}
+
+int64_t injected_delay_us(const ResultsFile& slowed) {
+  return slowed.workload.value(
+      nlohmann::json::json_pointer("/target/engine/debug/inject_decode_delay_us"), int64_t{0});
+}
+
+std::vector<VerdictCounts> detect_slowdown(const ResultsFile& runs, const ResultsFile& slowed,
+                                           const RuleSet& rules, const CalibrationDesign& design,
+                                           double fraction, int64_t delay_us, NoiseProfile& noise) {
+  std::vector<VerdictCounts> counts = resampled_verdicts(
+      runs.points[0], &slowed.points[0], rules, runs.workload_name, plan_of(design, kAbSeed));
+  noise.verdict_rates.push_back({{"kind", "injected slowdown"},
+                                 {"fraction", fraction},
+                                 {"delay_us", delay_us},
+                                 {"reps_per_side", design.reps_per_side},
+                                 {"auto_repeat", design.auto_repeat},
+                                 {"rules", verdict_counts_to_json(counts)}});
+  return counts;
+}
+
+}  // namespace infergate
