@@ -17,7 +17,7 @@
 #include "bench/metrics/harness_lag.h"
 #include "bench/metrics/summarize.h"
 #include "bench/results/manifest.h"
-#include "bench/results/results_json.h"
+#include "bench/results/request_record_json.h"
 #include "bench/target/echo_target.h"
 #include "bench/target/engine_target.h"
 #include "bench/target/openai_target.h"
@@ -26,6 +26,8 @@
 #include "bench/telemetry/resource_sampler.h"
 #include "bench/trace/nvtx_trace_recorder.h"
 #include "bench/workload/request_limits.h"
+#include "common/io/json_file.h"
+#include "common/results/results_file.h"
 #include "common/util/time_stamp.h"
 
 namespace infergate {
@@ -107,7 +109,7 @@ nlohmann::json timeline_json(const std::vector<ResourceSample>& samples, int64_t
 }
 
 // Telemetry and engine counters that summarize_run() cannot see from request records.
-void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const nlohmann::json& engine) {
+void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetStats& target) {
   const std::vector<ResourceSample> samples = sampler.samples();
   double cpu = 0, gpu = 0;
   int gpu_n = 0;
@@ -121,10 +123,9 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const nlohmann
   s.utilization_pct = gpu_n ? gpu / gpu_n : s.cpu_utilization_pct / cores;
   s.peak_memory_bytes = sampler.peak_rss_bytes();
   s.peak_gpu_memory_bytes = sampler.peak_gpu_memory_bytes();
-  if (engine.contains("prefix_cache_queries")) {
-    const double q = engine["prefix_cache_queries"].get<double>();
-    s.prefix_cache_hit_rate = q > 0 ? engine["prefix_cache_hits"].get<double>() / q : 0;
-    s.preemptions = engine["num_preemptions"].get<int64_t>();
+  if (target.engine) {
+    s.prefix_cache_hit_rate = target.engine->prefix_cache_hit_rate();
+    s.preemptions = target.engine->num_preemptions;
   }
 }
 
@@ -147,23 +148,17 @@ std::string point_label(const Workload& w, const nlohmann::json& value, int rep,
   return label;
 }
 
-struct RepetitionRun {
-  nlohmann::json json;
-  nlohmann::json summary;
-  bool incomplete = false;
-};
-
-RepetitionRun run_repetition(const Workload& w, const TargetFactory& factory,
-                             const std::vector<BenchRequest>& dataset, const LoadSpec& load,
-                             int repetition, const RunOptions& o, NvtxTraceRecorder* trace,
-                             ProgressPrinter& progress) {
+RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
+                                const std::vector<BenchRequest>& dataset, const LoadSpec& load,
+                                int repetition, const RunOptions& o, NvtxTraceRecorder* trace,
+                                ProgressPrinter& progress) {
   // Freed heap pages go back to the OS, so each repetition's peak RSS starts from the same floor
   // instead of the previous repetition's leftovers (see run_workload).
   ::malloc_trim(0);
   std::unique_ptr<Target> target = factory.make();
   Target* t = target.get();
   ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
-                          [t](ResourceSample& s) { s.extra = t->stats(); });
+                          [t](ResourceSample& s) { s.extra = to_json(t->stats()); });
   DriverOptions d;
   d.load = load;
   d.seed = w.seed;  // every repetition replays the same arrivals: they differ only by noise
@@ -180,28 +175,26 @@ RepetitionRun run_repetition(const Workload& w, const TargetFactory& factory,
   sampler.stop();
   if (cupti) cupti->stop();
   progress.finish();
-  const nlohmann::json engine = target->stats();
+  const TargetStats stats = target->stats();
   target.reset();
 
   RunSummary summary = summarize_run(run.records, w.slo);
-  add_telemetry(summary, sampler, engine);
+  add_telemetry(summary, sampler, stats);
   // Lag held back on purpose by max_concurrency is the load model, not the harness failing.
   summary.harness_limited =
       !(load.mode == "open" && load.max_concurrency > 0) && send_lag_grew(run.records);
   summary.error_share_exceeded = summary.error_share > o.max_error_share;
-  RepetitionRun r;
+  RepetitionResult r;
+  r.index = repetition;
   r.incomplete = run.incomplete;
   r.summary = summary_to_json(summary);
-  r.json = {
-      {"repetition", repetition}, {"incomplete", run.incomplete},
-      {"summary", r.summary},     {"errors", error_classes_to_json(summary.error_classes)},
-      {"engine", engine},         {"timeline", timeline_json(sampler.samples(), run.start_ns)}};
-  if (cupti) r.json["cupti"] = cupti_results_json(*cupti, run.start_ns, run.end_ns);
+  r.errors = summary.error_classes;
+  r.engine = to_json(stats);
+  r.timeline = timeline_json(sampler.samples(), run.start_ns);
+  if (cupti) r.cupti = cupti_results_json(*cupti, run.start_ns, run.end_ns);
   if (w.record_requests) {
-    nlohmann::json requests = nlohmann::json::array();
     for (const RequestRecord& rec : run.records)
-      requests.push_back(record_to_json(rec, run.start_ns));
-    r.json["requests"] = std::move(requests);
+      r.requests.push_back(record_to_json(rec, run.start_ns));
   }
   if (trace && cupti) add_gpu_spans(*trace, *cupti);
   if (trace) {
@@ -214,11 +207,11 @@ RepetitionRun run_repetition(const Workload& w, const TargetFactory& factory,
 }
 
 // Once per run: every repetition's results say it too.
-void warn_if_cupti_unavailable(const nlohmann::json& repetition, bool& warned) {
-  const auto it = repetition.find("cupti");
-  if (warned || it == repetition.end() || it->value("available", false)) return;
+void warn_if_cupti_unavailable(const RepetitionResult& repetition, bool& warned) {
+  const nlohmann::json& cupti = repetition.cupti;
+  if (warned || cupti.is_null() || cupti.value("available", false)) return;
   std::cerr << "warning: CUPTI tracing is unavailable, the run goes on without it: "
-            << it->value("unavailable_reason", std::string()) << "\n";
+            << cupti.value("unavailable_reason", std::string()) << "\n";
   warned = true;
 }
 
@@ -254,46 +247,39 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
               : std::vector<nlohmann::json>{nullptr};
   RunOutcome outcome;
   bool cupti_warned = false;
-  nlohmann::json points = nlohmann::json::array();
+  ResultsFile results;
   for (const nlohmann::json& value : values) {
     const LoadSpec load = load_for_point(w, value);
-    nlohmann::json reps = nlohmann::json::array();
-    std::vector<nlohmann::json> summaries;
+    PointResult& point = results.points.emplace_back();
+    point.sweep = w.sweep ? nlohmann::json{{"field", w.sweep->field}, {"value", value}}
+                          : nlohmann::json(nullptr);
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
-      RepetitionRun rep = run_repetition(w, factory, dataset, load, r, o, trace.get(), progress);
+      RepetitionResult rep = run_repetition(w, factory, dataset, load, r, o, trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
-      warn_if_cupti_unavailable(rep.json, cupti_warned);
-      summaries.push_back(rep.summary);
-      reps.push_back(std::move(rep.json));
+      warn_if_cupti_unavailable(rep, cupti_warned);
+      point.repetitions.push_back(std::move(rep));
     }
-    nlohmann::json point = {
-        {"sweep", w.sweep ? nlohmann::json{{"field", w.sweep->field}, {"value", value}}
-                          : nlohmann::json(nullptr)},
-        {"summary", mean_of_summaries(summaries)},
-        {"repetitions", std::move(reps)}};
-    points.push_back(std::move(point));
     if (outcome.incomplete) break;
   }
 
-  nlohmann::json& doc = outcome.results;
-  doc = {{"schema", kResultsSchema},
-         {"incomplete", outcome.incomplete},
-         {"created_at", utc_iso8601_now()},
-         {"command", o.command_line},
-         {"workload", w.resolved},
-         {"workload_hash", w.hash},
-         {"overrides", w.overrides},
-         {"manifest", build_manifest(w.hash, w.seed)},
-         {"max_error_share", o.max_error_share},
-         // The folder the hash counted file paths from, so gates can recompute it.
-         {"workload_dir", w.source_path.empty()
-                              ? std::string()
-                              : std::filesystem::absolute(w.source_path).parent_path().string()},
-         {"points", points}};
-  if (points.size() == 1) doc["summary"] = points[0]["summary"];
-  write_json_atomically(doc, o.out_path);
+  results.incomplete = outcome.incomplete;
+  results.doc = {
+      {"schema", kResultsSchema},
+      {"created_at", utc_iso8601_now()},
+      {"command", o.command_line},
+      {"workload", w.resolved},
+      {"workload_hash", w.hash},
+      {"overrides", w.overrides},
+      {"manifest", build_manifest(w.hash, w.seed)},
+      {"max_error_share", o.max_error_share},
+      // The folder the hash counted file paths from, so gates can recompute it.
+      {"workload_dir", w.source_path.empty()
+                           ? std::string()
+                           : std::filesystem::absolute(w.source_path).parent_path().string()}};
+  outcome.results = results_to_json(results);
+  write_json_atomically(outcome.results, o.out_path);
   if (trace) {
     trace->stop();
     trace->write_chrome_trace(o.trace_path);

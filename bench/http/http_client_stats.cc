@@ -43,37 +43,29 @@ void HttpClientStats::usage_mismatch(const std::string& example) {
   if (mismatch_examples_.size() < kMaxExamples) mismatch_examples_.push_back(example);
 }
 
-nlohmann::json HttpClientStats::to_json() const {
-  nlohmann::json status = nlohmann::json::object();
-  nlohmann::json examples;
-  int64_t http_errors = 0;
+HttpClientRecord HttpClientStats::snapshot() const {
+  HttpClientRecord r;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& [code, n] : by_status_) status[std::to_string(code)] = n, http_errors += n;
-    examples = mismatch_examples_;
+    r.by_http_status = by_status_;
+    r.mismatch_examples = mismatch_examples_;
   }
-  const int64_t errors = http_errors + connect_ + timeout_ + lost_ + incomplete_ + stream_error_;
-  return {{"requests", started_.load()},
-          {"in_flight", in_flight_.load()},
-          {"peak_in_flight", peak_in_flight_.load()},
-          {"ok", ok_.load()},
-          {"aborted", aborted_.load()},
-          {"errors", errors},
-          {"errors_by_kind",
-           {{"http_status", status},
-            {"connect", connect_.load()},
-            {"timeout", timeout_.load()},
-            {"connection_lost", lost_.load()},
-            {"incomplete_stream", incomplete_.load()},
-            {"stream_error", stream_error_.load()}}},
-          {"connections",
-           {{"opened", opened_.load()},
-            {"reused", reused_.load()},
-            {"stale_retries", stale_retries_.load()}}},
-          {"usage",
-           {{"mismatches", mismatches_.load()},
-            {"missing", usage_missing_.load()},
-            {"mismatch_examples", examples}}}};
+  r.requests = started_.load();
+  r.in_flight = in_flight_.load();
+  r.peak_in_flight = peak_in_flight_.load();
+  r.ok = ok_.load();
+  r.aborted = aborted_.load();
+  r.connect = connect_.load();
+  r.timeout = timeout_.load();
+  r.connection_lost = lost_.load();
+  r.incomplete_stream = incomplete_.load();
+  r.stream_error = stream_error_.load();
+  r.connections_opened = opened_.load();
+  r.connections_reused = reused_.load();
+  r.stale_retries = stale_retries_.load();
+  r.usage_mismatches = mismatches_.load();
+  r.usage_missing = usage_missing_.load();
+  return r;
 }
 
 }  // namespace infergate

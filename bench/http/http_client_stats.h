@@ -8,9 +8,10 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "common/results/target_stats.h"
 
 namespace infergate {
 
@@ -38,7 +39,7 @@ class HttpClientStats {
   void usage_missing() { usage_missing_.fetch_add(1, std::memory_order_relaxed); }
 
   int64_t in_flight() const { return in_flight_.load(); }
-  nlohmann::json to_json() const;
+  HttpClientRecord snapshot() const;
 
  private:
   static constexpr size_t kMaxExamples = 5;

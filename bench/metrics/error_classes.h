@@ -3,20 +3,14 @@
 // table of zeros (docs/metrics.md, "Failed requests").
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bench/metrics/request_record.h"
+#include "common/results/run_summary.h"
 
 namespace infergate {
-
-struct ErrorClass {
-  std::string name;           // e.g. "connection refused"
-  int64_t count = 0;          // measured requests of this class
-  std::string first_message;  // of the first such request in index order
-};
 
 // The class of one error message as the targets write them (bench/target/openai_target.cc,
 // engine_target.cc); "other error" for a message none of them writes.

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "bench/metrics/error_classes.h"
 #include "common/results/request_samples.h"
 
 namespace infergate {

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "bench/metrics/request_record.h"
-#include "bench/metrics/run_summary.h"
 #include "bench/workload/workload.h"
+#include "common/results/run_summary.h"
 
 namespace infergate {
 

@@ -81,7 +81,7 @@ std::vector<LabelledPointErrors> errors_by_point(const nlohmann::json& results) 
     for (const nlohmann::json& rep : p.at("repetitions")) {
       RepetitionResult r;
       r.summary = rep.at("summary");
-      r.errors = rep.value("errors", nlohmann::json::array());
+      r.errors = error_classes_from_json(rep.value("errors", nlohmann::json::array()));
       point.repetitions.push_back(std::move(r));
     }
     out.push_back({sweep_point_label(point), point_errors(point)});

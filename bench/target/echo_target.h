@@ -21,7 +21,7 @@ class EchoTarget final : public Target {
   void start(TargetEventSink sink) override;
   void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) override;
   void stop() override;
-  nlohmann::json stats() const override { return nlohmann::json::object(); }
+  TargetStats stats() const override { return {}; }
   int32_t vocab_size() const override { return vocab_size_; }
 
  private:

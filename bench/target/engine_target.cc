@@ -48,36 +48,40 @@ void EngineTarget::submit(uint64_t index, const std::vector<int32_t>& prompt, in
 
 void EngineTarget::stop() { service_.stop(); }
 
-nlohmann::json EngineTarget::stats() const { return engine_stats_json(service_.stats()); }
+TargetStats EngineTarget::stats() const {
+  TargetStats s;
+  s.engine = engine_stats_record(service_.stats());
+  return s;
+}
 
 int32_t EngineTarget::vocab_size() const { return service_.engine().model_config().vocab_size; }
 
-nlohmann::json engine_stats_json(const EngineStats& s) {
-  nlohmann::json j = {{"weights_bytes", s.memory.weights_bytes},
-                      {"kv_cache_bytes", s.memory.kv_cache_bytes},
-                      {"workspace_bytes", s.memory.workspace_bytes},
-                      {"memory_total_bytes", s.memory.total()},
-                      {"kv_usage", s.kv_usage},
-                      {"num_kv_blocks", s.num_kv_blocks},
-                      {"num_running", s.num_running},
-                      {"num_waiting", s.num_waiting},
-                      {"num_preemptions", s.num_preemptions},
-                      {"prefix_cache_queries", s.prefix_cache.queries},
-                      {"prefix_cache_hits", s.prefix_cache.hits},
-                      {"num_steps", s.num_steps},
-                      {"last_step_tokens", s.last_step_tokens},
-                      {"total_scheduled_tokens", s.total_scheduled_tokens},
-                      {"num_generated_tokens", s.num_generated_tokens},
-                      {"step_time_ms",
-                       {{"schedule", double(s.schedule_ns) / 1e6},
-                        {"execute", double(s.execute_ns) / 1e6},
-                        {"sample", double(s.sample_ns) / 1e6},
-                        {"update", double(s.update_ns) / 1e6},
-                        {"injected_delay", double(s.injected_delay_ns) / 1e6}}}};
+EngineStatsRecord engine_stats_record(const EngineStats& s) {
+  EngineStatsRecord r;
+  r.weights_bytes = int64_t(s.memory.weights_bytes);
+  r.kv_cache_bytes = int64_t(s.memory.kv_cache_bytes);
+  r.workspace_bytes = int64_t(s.memory.workspace_bytes);
+  r.memory_total_bytes = int64_t(s.memory.total());
+  r.kv_usage = s.kv_usage;
+  r.num_kv_blocks = s.num_kv_blocks;
+  r.num_running = int64_t(s.num_running);
+  r.num_waiting = int64_t(s.num_waiting);
+  r.num_preemptions = s.num_preemptions;
+  r.prefix_cache_queries = s.prefix_cache.queries;
+  r.prefix_cache_hits = s.prefix_cache.hits;
+  r.num_steps = s.num_steps;
+  r.last_step_tokens = s.last_step_tokens;
+  r.total_scheduled_tokens = s.total_scheduled_tokens;
+  r.num_generated_tokens = s.num_generated_tokens;
+  r.schedule_ms = double(s.schedule_ns) / 1e6;
+  r.execute_ms = double(s.execute_ns) / 1e6;
+  r.sample_ms = double(s.sample_ns) / 1e6;
+  r.update_ms = double(s.update_ns) / 1e6;
+  r.injected_delay_ms = double(s.injected_delay_ns) / 1e6;
   // Multi-rank engines: layout, communication by collective, bubble, expert load (rank 0's
   // memory above is its own part).
-  if (!s.parallel.is_null()) j["parallel"] = s.parallel;
-  return j;
+  r.parallel = s.parallel;
+  return r;
 }
 
 }  // namespace infergate

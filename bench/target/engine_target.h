@@ -20,7 +20,7 @@ class EngineTarget final : public Target {
   void start(TargetEventSink sink) override;
   void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) override;
   void stop() override;
-  nlohmann::json stats() const override;
+  TargetStats stats() const override;
   int32_t vocab_size() const override;
 
  private:
@@ -28,7 +28,7 @@ class EngineTarget final : public Target {
   TargetEventSink sink_;  // set by start(), before the first submit
 };
 
-// The engine's statistics as JSON (the shape results files and reports use).
-nlohmann::json engine_stats_json(const EngineStats& stats);
+// The engine's statistics in the results file's units.
+EngineStatsRecord engine_stats_record(const EngineStats& stats);
 
 }  // namespace infergate

@@ -138,7 +138,11 @@ class OpenAiTarget::Loop {
     thread_.join();
   }
 
-  nlohmann::json stats() const { return {{"http_client", stats_.to_json()}}; }
+  TargetStats stats() const {
+    TargetStats s;
+    s.http_client = stats_.snapshot();
+    return s;
+  }
   int32_t vocab_size() const { return endpoint_.vocab_size; }
 
  private:
@@ -315,7 +319,7 @@ void OpenAiTarget::submit(uint64_t index, const std::vector<int32_t>& prompt, in
 
 void OpenAiTarget::stop() { loop_->stop(); }
 
-nlohmann::json OpenAiTarget::stats() const { return loop_->stats(); }
+TargetStats OpenAiTarget::stats() const { return loop_->stats(); }
 
 int32_t OpenAiTarget::vocab_size() const { return loop_->vocab_size(); }
 

@@ -27,8 +27,8 @@ class OpenAiTarget final : public Target {
   void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) override;
   // Closes every in-flight connection (each request ends kAborted), then stops the loop.
   void stop() override;
-  // {"http_client": HttpClientStats::to_json()}
-  nlohmann::json stats() const override;
+  // The HTTP client's counters (http_client).
+  TargetStats stats() const override;
   int32_t vocab_size() const override;
 
  private:

@@ -5,11 +5,11 @@
 
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "bench/metrics/request_record.h"
+#include "common/results/target_stats.h"
 
 namespace infergate {
 
@@ -44,9 +44,9 @@ class Target {
   virtual void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) = 0;
   // Aborts whatever is in flight (each gets a kAborted finish event) and stops.
   virtual void stop() = 0;
-  // A snapshot of the target's own statistics (engine: memory ledger, KV usage, ...), any
-  // thread. Empty object when the target has none.
-  virtual nlohmann::json stats() const = 0;
+  // A snapshot of the target's own statistics (engine: memory ledger, KV usage, ...; HTTP
+  // client: requests by outcome, connections), any thread. Neither for a target without any.
+  virtual TargetStats stats() const = 0;
   // Vocabulary size the dataset must draw token ids from.
   virtual int32_t vocab_size() const = 0;
 };

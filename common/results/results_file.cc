@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <optional>
 
 #include "common/io/json_file.h"
 #include "common/results/measured_workload.h"
+#include "common/results/metric_registry.h"
 #include "common/results/request_samples.h"
 #include "common/results/summary_mean.h"
 
@@ -36,41 +36,15 @@ const nlohmann::json& member(const nlohmann::json& obj, const char* key, const s
 
 // ---- semantic checks of what the gates read (docs/results-schema.md, "What a reader checks")
 
-enum class Kind { kNumber, kCount, kFraction, kStats, kFlag, kOptionalNumber };
-
-Kind kind_of(const std::string& key) {
-  static const std::map<std::string, Kind> kKinds = {
-      {"num_requests", Kind::kCount},
-      {"num_completed", Kind::kCount},
-      {"num_errors", Kind::kCount},
-      {"num_aborted", Kind::kCount},
-      {"preemptions", Kind::kCount},
-      {"error_share", Kind::kFraction},
-      {"good_fraction", Kind::kFraction},
-      {"prefix_cache_hit_rate", Kind::kFraction},
-      {"ttft_ms", Kind::kStats},
-      {"tpot_ms", Kind::kStats},
-      {"itl_ms", Kind::kStats},
-      {"e2e_ms", Kind::kStats},
-      {"send_lag_ms", Kind::kStats},
-      {"input_tokens", Kind::kStats},
-      {"output_tokens", Kind::kStats},
-      {"harness_limited", Kind::kFlag},
-      {"error_share_exceeded", Kind::kFlag},
-      {"peak_gpu_memory_bytes", Kind::kOptionalNumber},
-  };
-  const auto it = kKinds.find(key);
-  return it == kKinds.end() ? Kind::kNumber : it->second;
+// A listed metric has the registry's shape and bound; another (bench-comm's) is a plain number.
+MetricShape shape_of(const std::string& key) {
+  const std::optional<MetricInfo> info = find_metric(key);
+  return info ? info->shape : MetricShape::kNumber;
 }
 
-// Far beyond any real measurement, and small enough that sums and ratios of a few thousand
-// values stay finite (a TPOT of 1e308 ms made the bootstrap interval NaN).
 double upper_bound(const std::string& key) {
-  if (key.ends_with("_ms")) return 1e10;     // 115 days
-  if (key.ends_with("_bytes")) return 1e18;  // an exabyte
-  if (key.ends_with("_pct")) return 1e6;
-  if (key.ends_with("_s")) return 1e9;
-  return 1e12;
+  const std::optional<MetricInfo> info = find_metric(key);
+  return info ? info->upper_bound() : kUnlistedMetricBound;
 }
 
 // Whole numbers without a fraction ("40", not "40.0"), others as JSON writes them.
@@ -85,15 +59,15 @@ std::string text_of(const nlohmann::json& v) {
   return v.is_number() ? number_text(v.get<double>()) : v.dump();
 }
 
-const char* kind_name(Kind k) {
-  switch (k) {
-    case Kind::kCount:
+const char* shape_name(MetricShape shape) {
+  switch (shape) {
+    case MetricShape::kCount:
       return "a count";
-    case Kind::kFraction:
+    case MetricShape::kFraction:
       return "a fraction in 0 .. 1";
-    case Kind::kStats:
+    case MetricShape::kDistribution:
       return "an object of statistics (count, mean, min, p50, p90, p95, p99, max)";
-    case Kind::kFlag:
+    case MetricShape::kFlag:
       return "a boolean";
     default:
       return "a number";
@@ -123,7 +97,8 @@ void check_stats(const nlohmann::json& v, const std::string& key, const SummaryC
   const std::string where = c.path + "." + key;
   if (!v.is_object()) {
     fail(c.source, where,
-         std::string("expected ") + kind_name(Kind::kStats) + ", got " + v.type_name());
+         std::string("expected ") + shape_name(MetricShape::kDistribution) + ", got " +
+             v.type_name());
   }
   for (const auto& [stat, value] : v.items()) {
     check_number(value, c, where + "." + stat, stat == "count" ? 1e12 : upper_bound(key),
@@ -145,20 +120,20 @@ void check_stats(const nlohmann::json& v, const std::string& key, const SummaryC
 }
 
 void check_field(const std::string& key, const nlohmann::json& v, const SummaryCheck& c) {
-  const Kind kind = kind_of(key);
+  using enum MetricShape;
+  const MetricShape shape = shape_of(key);
   const std::string where = c.path + "." + key;
-  if (kind == Kind::kStats || (kind == Kind::kNumber && v.is_object())) {
+  if (shape == kDistribution || (shape == kNumber && v.is_object())) {
     check_stats(v, key, c);
-  } else if (kind == Kind::kFlag || (kind == Kind::kNumber && v.is_boolean())) {
+  } else if (shape == kFlag || (shape == kNumber && v.is_boolean())) {
     if (!v.is_boolean())
       fail(c.source, where, std::string("expected a boolean, got ") + v.type_name());
-  } else if (v.is_null() && (kind == Kind::kOptionalNumber || kind == Kind::kNumber)) {
+  } else if (v.is_null() && (shape == kOptionalNumber || shape == kNumber)) {
     // not measured (e.g. peak GPU memory without NVML): absent for the gates
   } else if (!v.is_number()) {
-    fail(c.source, where, std::string("expected ") + kind_name(kind) + ", got " + v.type_name());
+    fail(c.source, where, std::string("expected ") + shape_name(shape) + ", got " + v.type_name());
   } else {
-    check_number(v, c, where, kind == Kind::kFraction ? 1.0 : upper_bound(key),
-                 kind == Kind::kCount && c.repetition);
+    check_number(v, c, where, upper_bound(key), shape == kCount && c.repetition);
   }
 }
 
@@ -267,8 +242,8 @@ void check_against_records(const RepetitionResult& r, const std::string& source,
   }
 }
 
-nlohmann::json parse_errors(const nlohmann::json& j, const RepetitionResult& r,
-                            const std::string& source, const std::string& path) {
+std::vector<ErrorClass> checked_errors(const nlohmann::json& j, const RepetitionResult& r,
+                                       const std::string& source, const std::string& path) {
   if (!j.is_array()) fail(source, path, std::string("expected an array, got ") + j.type_name());
   double total = 0;
   for (size_t i = 0; i < j.size(); ++i) {
@@ -289,7 +264,7 @@ nlohmann::json parse_errors(const nlohmann::json& j, const RepetitionResult& r,
              " failed requests, but the summary's num_errors is " +
              number_text(r.summary["num_errors"].get<double>()));
   }
-  return j;
+  return error_classes_from_json(j);
 }
 
 void check_workload_hash(const ResultsFile& r, const std::string& source) {
@@ -329,7 +304,7 @@ RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& so
     throw ResultsError(source + ": " + path + ".requests" + e.what());
   }
   check_against_records(r, source, path);
-  if (j.contains("errors")) r.errors = parse_errors(j["errors"], r, source, path + ".errors");
+  if (j.contains("errors")) r.errors = checked_errors(j["errors"], r, source, path + ".errors");
   if (j.contains("cupti")) r.cupti = member(j, "cupti", source, path, T::object);
   return r;
 }
@@ -355,6 +330,15 @@ PointResult parse_point(const nlohmann::json& j, const std::string& source,
   check_summary(p.summary, {source, path + ".summary", /*repetition=*/false});
   check_point_summary(p, source, path);
   return p;
+}
+
+nlohmann::json repetition_to_json(const RepetitionResult& r) {
+  nlohmann::json rep = {{"repetition", r.index}, {"incomplete", r.incomplete},
+                        {"summary", r.summary},  {"errors", error_classes_to_json(r.errors)},
+                        {"engine", r.engine},    {"timeline", r.timeline}};
+  if (!r.requests.empty()) rep["requests"] = r.requests;
+  if (!r.cupti.is_null()) rep["cupti"] = r.cupti;
+  return rep;
 }
 
 }  // namespace
@@ -415,15 +399,12 @@ PointErrors point_errors(const PointResult& point) {
     out.requests += r.summary.value("num_requests", int64_t{0});
     out.errors += r.summary.value("num_errors", int64_t{0});
     out.completed += r.summary.value("num_completed", int64_t{0});
-    for (const nlohmann::json& e : r.errors) {
-      const std::string name = e["class"].get<std::string>();
+    for (const ErrorClass& e : r.errors) {
       auto it = std::find_if(out.classes.begin(), out.classes.end(),
-                             [&](const ErrorTally& t) { return t.error_class == name; });
-      if (it == out.classes.end()) {
-        it =
-            out.classes.insert(out.classes.end(), {name, 0, e["first_message"].get<std::string>()});
-      }
-      it->count += e["count"].get<int64_t>();
+                             [&](const ErrorTally& t) { return t.error_class == e.name; });
+      if (it == out.classes.end())
+        it = out.classes.insert(out.classes.end(), {e.name, 0, e.first_message});
+      it->count += e.count;
     }
   }
   std::stable_sort(out.classes.begin(), out.classes.end(),
@@ -454,19 +435,11 @@ nlohmann::json results_to_json(const ResultsFile& results) {
   nlohmann::json points = nlohmann::json::array();
   for (const PointResult& p : results.points) {
     nlohmann::json reps = nlohmann::json::array();
-    for (const RepetitionResult& r : p.repetitions) {
-      nlohmann::json rep = {{"repetition", r.index},
-                            {"incomplete", r.incomplete},
-                            {"summary", r.summary},
-                            {"engine", r.engine},
-                            {"timeline", r.timeline}};
-      if (!r.requests.empty()) rep["requests"] = r.requests;
-      if (!r.cupti.is_null()) rep["cupti"] = r.cupti;
-      if (!r.errors.empty()) rep["errors"] = r.errors;
-      reps.push_back(std::move(rep));
-    }
     std::vector<nlohmann::json> summaries;
-    for (const RepetitionResult& r : p.repetitions) summaries.push_back(r.summary);
+    for (const RepetitionResult& r : p.repetitions) {
+      reps.push_back(repetition_to_json(r));
+      summaries.push_back(r.summary);
+    }
     points.push_back(
         {{"sweep", p.sweep}, {"summary", mean_of_summaries(summaries)}, {"repetitions", reps}});
   }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "common/results/run_summary.h"
+
 namespace infergate {
 
 inline constexpr const char* kResultsSchema = "infergate.results/v1";
@@ -21,26 +23,31 @@ class ResultsError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One repetition as the harness writes it and the gates read it. Its summary stays a map of
+// metric name to value: bench-comm's files carry metrics of their own, and the reader checks
+// the run summary's by the registry (the harness writes them with summary_to_json).
 struct RepetitionResult {
   int index = 0;
   bool incomplete = false;
   nlohmann::json summary = nlohmann::json::object();
-  nlohmann::json engine;                              // null when absent
+  std::vector<ErrorClass> errors;                     // failed requests by class, most first
+  nlohmann::json engine;                              // the target's statistics; null when absent
   nlohmann::json timeline = nlohmann::json::array();  // resource samples
   nlohmann::json requests = nlohmann::json::array();  // empty unless recorded
   nlohmann::json cupti;                               // null unless CUPTI tracing was asked for
-  nlohmann::json errors = nlohmann::json::array();    // [{"class", "count", "first_message"}]
 };
 
 struct PointResult {
   nlohmann::json sweep;  // null without a sweep, else {"field", "value"}
+  // The mean of the repetitions' summaries (counts become means too, hence a map, not a
+  // RunSummary).
   nlohmann::json summary = nlohmann::json::object();
   std::vector<RepetitionResult> repetitions;
 };
 
 struct ResultsFile {
   std::string source;  // the path it was read from
-  nlohmann::json doc;  // the whole document as read
+  nlohmann::json doc;  // the whole document as read; to write one, its header fields
   bool incomplete = false;
   std::string workload_name;
   std::string workload_hash;
@@ -78,7 +85,9 @@ std::string describe_errors(const PointErrors& errors);
 // Reads `path`; throws ResultsError (or JsonFileError) naming the file and the bad field.
 ResultsFile load_results(const std::string& path);
 ResultsFile parse_results(const nlohmann::json& doc, const std::string& source);
-// The document with its points rebuilt from `results.points` (after repetitions were added).
+// The one writer of a results file, for the harness and for a file read back and written again:
+// `results.doc` (the header fields) with its points, summaries and "incomplete" rebuilt from
+// `results`; each point's summary is computed again as the mean of its repetitions.
 nlohmann::json results_to_json(const ResultsFile& results);
 
 }  // namespace infergate

@@ -103,7 +103,7 @@ TEST_CASE("engine target serves a run; refused requests are recorded as errors",
       REQUIRE(rec.finished_ns == rec.token_times_ns.back());
     }
   }
-  REQUIRE(target->stats()["kv_usage"] == 0.0);
+  REQUIRE(target->stats().engine->kv_usage == 0.0);
 }
 
 TEST_CASE("a stop request ends the run early, aborting what is in flight", "[bench][driver]") {

@@ -1,31 +1,84 @@
-// The metric registry (common/results/metric_registry.h) and what the harness writes agree: every
-// summary key is declared, with its shape, and nothing is declared that the summary lacks.
+// The metric registry (common/results/metric_registry.h), from which the harness writes the run
+// summary: every field under its own name and shape, units, directions and bounds.
 #include <catch2/catch.hpp>
+#include <iterator>
 #include <set>
 #include <string>
 
-#include "bench/results/results_json.h"
 #include "common/results/metric_registry.h"
+#include "common/results/run_summary.h"
 
 namespace infergate {
 
-TEST_CASE("the metric registry declares exactly the summary keys a run writes, with their shape") {
-  RunSummary summary;
-  summary.peak_gpu_memory_bytes = 1.0;  // optional: written as null without NVML
-  const nlohmann::json written = summary_to_json(summary);
+// Each field set by hand to its own value: a registry entry pointing at the wrong member (or two
+// entries at one) writes a value under a name it does not belong to.
+TEST_CASE("the summary writes every RunSummary field under its own name, with its shape") {
+  RunSummary s;
+  s.num_requests = 1, s.num_completed = 2, s.num_errors = 3, s.num_aborted = 4;
+  s.error_share = 0.05, s.duration_s = 6, s.request_throughput_rps = 7;
+  s.output_throughput_tps = 8, s.total_throughput_tps = 9, s.goodput_rps = 10;
+  s.good_fraction = 0.11;
+  s.ttft_ms.p95 = 12, s.tpot_ms.p95 = 13, s.itl_ms.p95 = 14, s.e2e_ms.p95 = 15;
+  s.send_lag_ms.p95 = 16, s.input_tokens.p95 = 17, s.output_tokens.p95 = 18;
+  s.peak_concurrency = 19, s.mean_concurrency = 20, s.peak_memory_bytes = 21;
+  s.peak_gpu_memory_bytes = 22, s.utilization_pct = 23, s.cpu_utilization_pct = 24;
+  s.prefix_cache_hit_rate = 0.25, s.preemptions = 26;
+  s.harness_limited = true, s.error_share_exceeded = false;
+  const nlohmann::json w = summary_to_json(s);
+  const std::pair<const char*, double> scalars[] = {{"num_requests", 1},
+                                                    {"num_completed", 2},
+                                                    {"num_errors", 3},
+                                                    {"num_aborted", 4},
+                                                    {"error_share", 0.05},
+                                                    {"duration_s", 6},
+                                                    {"request_throughput_rps", 7},
+                                                    {"output_throughput_tps", 8},
+                                                    {"total_throughput_tps", 9},
+                                                    {"goodput_rps", 10},
+                                                    {"good_fraction", 0.11},
+                                                    {"peak_concurrency", 19},
+                                                    {"mean_concurrency", 20},
+                                                    {"peak_memory_bytes", 21},
+                                                    {"peak_gpu_memory_bytes", 22},
+                                                    {"utilization_pct", 23},
+                                                    {"cpu_utilization_pct", 24},
+                                                    {"prefix_cache_hit_rate", 0.25},
+                                                    {"preemptions", 26}};
+  for (const auto& [key, value] : scalars) {
+    INFO(key);
+    CHECK(w.at(key) == value);
+  }
+  const std::pair<const char*, double> distributions[] = {
+      {"ttft_ms", 12},     {"tpot_ms", 13},      {"itl_ms", 14},       {"e2e_ms", 15},
+      {"send_lag_ms", 16}, {"input_tokens", 17}, {"output_tokens", 18}};
+  for (const auto& [key, p95] : distributions) {
+    INFO(key);
+    CHECK(w.at(key).at("p95") == p95);
+  }
+  CHECK(w.at("harness_limited") == true);
+  CHECK(w.at("error_share_exceeded") == false);
+  CHECK(w.size() == std::size(scalars) + std::size(distributions) + 2);        // nothing else
+  CHECK(summary_to_json(RunSummary{}).at("peak_gpu_memory_bytes").is_null());  // not measured
+
   std::set<std::string> declared;
   for (const MetricInfo& m : run_summary_metrics()) {
     declared.insert(std::string(m.name));
     INFO(m.name);
-    REQUIRE(written.contains(m.name));
-    CHECK(written.at(std::string(m.name)).is_object() == m.distribution);
-    if (m.per_request) CHECK(m.distribution);
-  }
-  for (const auto& [key, value] : written.items()) {
-    INFO(key);
-    CHECK(declared.count(key) == 1);
+    CHECK(w.at(std::string(m.name)).is_object() == m.distribution());
+    CHECK(w.at(std::string(m.name)).is_boolean() == (m.shape == MetricShape::kFlag));
+    if (m.per_request) CHECK(m.distribution());
   }
   CHECK(declared.size() == run_summary_metrics().size());  // no name twice
+}
+
+TEST_CASE("error classes read back as they were written") {
+  const std::vector<ErrorClass> classes = {{"timeout", 3, "no answer in 5 s"},
+                                           {"http status 503", 1, "busy"}};
+  const std::vector<ErrorClass> back = error_classes_from_json(error_classes_to_json(classes));
+  REQUIRE(back.size() == 2);
+  CHECK(back[0].name == "timeout");
+  CHECK(back[0].count == 3);
+  CHECK(back[1].first_message == "busy");
 }
 
 TEST_CASE("the metric registry gives units and directions, and nothing for an unlisted metric") {
@@ -38,6 +91,9 @@ TEST_CASE("the metric registry gives units and directions, and nothing for an un
   CHECK(find_metric("ttft_ms")->per_request);
   CHECK_FALSE(find_metric("send_lag_ms")->per_request);
   CHECK_FALSE(find_metric("allreduce_avg_busbw_gbps").has_value());  // bench-comm's, unlisted
+  CHECK(find_metric("ttft_ms")->upper_bound() == 1e10);
+  CHECK(find_metric("error_share")->upper_bound() == 1.0);
+  CHECK(find_metric("peak_memory_bytes")->upper_bound() == 1e18);
 }
 
 }  // namespace infergate

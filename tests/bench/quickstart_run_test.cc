@@ -71,8 +71,10 @@ TEST_CASE("a real run with records and a dataset file passes every check of the 
   RunOptions o;
   o.out_path = (dir / "out.json").string();
   o.quiet = true;
-  run_workload(w, o);
+  const RunOutcome outcome = run_workload(w, o);
   const ResultsFile r = load_results(o.out_path);
+  // One serializer: what the gates write back after reading is what the harness wrote.
+  CHECK(results_to_json(r) == outcome.results);
   CHECK(r.workload_hash == w.hash);
   CHECK(r.workload_dir == std::filesystem::absolute(dir).string());
   CHECK(r.points.at(0).repetitions.at(1).requests.size() == 9);

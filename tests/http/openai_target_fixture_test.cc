@@ -122,7 +122,7 @@ TEST_CASE("stop() aborts the streams in flight: each ends once, as aborted") {
   CHECK(std::chrono::steady_clock::now() - before < std::chrono::seconds(2));
   REQUIRE(finished.size() == 5);
   for (const TargetEvent& e : finished) CHECK(e.status == RequestStatus::kAborted);
-  CHECK(target.stats()["http_client"]["aborted"] == 5);
+  CHECK(target.stats().http_client->aborted == 5);
   CHECK(echo->terminate() == 0);
 }
 

@@ -193,7 +193,7 @@ TEST_CASE("a server killed mid-stream: the cut streams are errors, not losses") 
   const std::vector<int32_t> prompt = {1, 500, 600, 700};
   for (uint64_t i = 0; i < 4; ++i) target.submit(i, prompt, 1000);
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (target.stats()["http_client"]["connections"]["opened"] < 4 &&
+  while (target.stats().http_client->connections_opened < 4 &&
          std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -206,7 +206,7 @@ TEST_CASE("a server killed mid-stream: the cut streams are errors, not losses") 
     CHECK(e.status == RequestStatus::kError);
     CHECK_THAT(e.error, Catch::StartsWith("connection lost mid-response"));
   }
-  CHECK(target.stats()["http_client"]["errors"] == 4);
+  CHECK(target.stats().http_client->errors() == 4);
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
-// The statistics of one run (one repetition of one sweep point). Keys in the results file are
-// these names with their unit suffix, e.g. summary.ttft_ms.p95 (docs/results-schema.md).
+// The statistics of one run (one repetition of one sweep point), as the harness computes them.
+// Keys in the results file are these names with their unit suffix, e.g. summary.ttft_ms.p95
+// (docs/results-schema.md); the metric registry (metric_registry.h) declares each one once, and
+// summary_to_json writes them from it.
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
-
-#include "bench/metrics/error_classes.h"
 
 namespace infergate {
 
@@ -15,6 +17,13 @@ namespace infergate {
 struct StatSummary {
   int64_t count = 0;
   double mean = 0, min = 0, p50 = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;
+};
+
+// Failed requests of one class ("connection refused", "http status 503", ...).
+struct ErrorClass {
+  std::string name;           // e.g. "connection refused"
+  int64_t count = 0;          // measured requests of this class
+  std::string first_message;  // of the first such request in index order
 };
 
 struct RunSummary {
@@ -44,5 +53,15 @@ struct RunSummary {
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };
+
+nlohmann::json stat_to_json(const StatSummary& s);
+// The repetition's "summary": every metric of the registry, in its order (a missing GPU
+// measurement is null). error_classes are written apart, as the repetition's "errors".
+nlohmann::json summary_to_json(const RunSummary& s);
+
+// A repetition's "errors": [{"class", "count", "first_message"}], most frequent first.
+nlohmann::json error_classes_to_json(const std::vector<ErrorClass>& classes);
+// The inverse, for an array already checked (results_file.cc) or written by the harness.
+std::vector<ErrorClass> error_classes_from_json(const nlohmann::json& errors);
 
 }  // namespace infergate

@@ -1,0 +1,73 @@
+#include "common/results/target_stats.h"
+
+namespace infergate {
+
+namespace {
+
+nlohmann::json engine_json(const EngineStatsRecord& s) {
+  nlohmann::json j = {{"weights_bytes", s.weights_bytes},
+                      {"kv_cache_bytes", s.kv_cache_bytes},
+                      {"workspace_bytes", s.workspace_bytes},
+                      {"memory_total_bytes", s.memory_total_bytes},
+                      {"kv_usage", s.kv_usage},
+                      {"num_kv_blocks", s.num_kv_blocks},
+                      {"num_running", s.num_running},
+                      {"num_waiting", s.num_waiting},
+                      {"num_preemptions", s.num_preemptions},
+                      {"prefix_cache_queries", s.prefix_cache_queries},
+                      {"prefix_cache_hits", s.prefix_cache_hits},
+                      {"num_steps", s.num_steps},
+                      {"last_step_tokens", s.last_step_tokens},
+                      {"total_scheduled_tokens", s.total_scheduled_tokens},
+                      {"num_generated_tokens", s.num_generated_tokens},
+                      {"step_time_ms",
+                       {{"schedule", s.schedule_ms},
+                        {"execute", s.execute_ms},
+                        {"sample", s.sample_ms},
+                        {"update", s.update_ms},
+                        {"injected_delay", s.injected_delay_ms}}}};
+  if (!s.parallel.is_null()) j["parallel"] = s.parallel;
+  return j;
+}
+
+nlohmann::json http_client_json(const HttpClientRecord& s) {
+  nlohmann::json status = nlohmann::json::object();
+  for (const auto& [code, n] : s.by_http_status) status[std::to_string(code)] = n;
+  return {{"requests", s.requests},
+          {"in_flight", s.in_flight},
+          {"peak_in_flight", s.peak_in_flight},
+          {"ok", s.ok},
+          {"aborted", s.aborted},
+          {"errors", s.errors()},
+          {"errors_by_kind",
+           {{"http_status", status},
+            {"connect", s.connect},
+            {"timeout", s.timeout},
+            {"connection_lost", s.connection_lost},
+            {"incomplete_stream", s.incomplete_stream},
+            {"stream_error", s.stream_error}}},
+          {"connections",
+           {{"opened", s.connections_opened},
+            {"reused", s.connections_reused},
+            {"stale_retries", s.stale_retries}}},
+          {"usage",
+           {{"mismatches", s.usage_mismatches},
+            {"missing", s.usage_missing},
+            {"mismatch_examples", s.mismatch_examples}}}};
+}
+
+}  // namespace
+
+int64_t HttpClientRecord::errors() const {
+  int64_t n = connect + timeout + connection_lost + incomplete_stream + stream_error;
+  for (const auto& [code, count] : by_http_status) n += count;
+  return n;
+}
+
+nlohmann::json to_json(const TargetStats& stats) {
+  nlohmann::json j = stats.engine ? engine_json(*stats.engine) : nlohmann::json::object();
+  if (stats.http_client) j["http_client"] = http_client_json(*stats.http_client);
+  return j;
+}
+
+}  // namespace infergate

@@ -1,0 +1,56 @@
+// A target's own statistics as the results file records them (docs/results-schema.md, "Engine
+// statistics"): the repetition's "engine" object and each timeline sample's. Typed, so the
+// harness reads fields instead of looking up keys in JSON it just wrote; to_json is the one
+// writer of both places.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace infergate {
+
+// An in-process engine's counters, in the results file's units (bytes, ms).
+struct EngineStatsRecord {
+  int64_t weights_bytes = 0, kv_cache_bytes = 0, workspace_bytes = 0, memory_total_bytes = 0;
+  double kv_usage = 0;  // fraction of KV blocks held
+  int64_t num_kv_blocks = 0, num_running = 0, num_waiting = 0, num_preemptions = 0;
+  int64_t prefix_cache_queries = 0, prefix_cache_hits = 0;
+  int64_t num_steps = 0;
+  int64_t last_step_tokens = 0;  // tokens scheduled in the latest step
+  int64_t total_scheduled_tokens = 0, num_generated_tokens = 0;
+  // Where the steps' time went, summed over steps (the report's step breakdown).
+  double schedule_ms = 0, execute_ms = 0, sample_ms = 0, update_ms = 0;
+  double injected_delay_ms = 0;  // part of execute_ms: debug.inject_decode_delay_us
+  nlohmann::json parallel;       // multi-rank engines' layout and communication; null on one rank
+
+  double prefix_cache_hit_rate() const {
+    return prefix_cache_queries > 0 ? double(prefix_cache_hits) / double(prefix_cache_queries) : 0;
+  }
+};
+
+// An HTTP client's counters (docs/metrics.md, "HTTP targets").
+struct HttpClientRecord {
+  int64_t requests = 0, in_flight = 0, peak_in_flight = 0, ok = 0, aborted = 0;
+  std::map<int, int64_t> by_http_status;  // answers with a failing status, by status
+  int64_t connect = 0, timeout = 0, connection_lost = 0, incomplete_stream = 0, stream_error = 0;
+  int64_t connections_opened = 0, connections_reused = 0, stale_retries = 0;
+  int64_t usage_mismatches = 0, usage_missing = 0;
+  std::vector<std::string> mismatch_examples;  // the first few
+
+  int64_t errors() const;  // every failed request, whatever the kind
+};
+
+// What a target reports: an engine's counters, an HTTP client's, or nothing (echo).
+struct TargetStats {
+  std::optional<EngineStatsRecord> engine;
+  std::optional<HttpClientRecord> http_client;
+};
+
+// The engine's fields at the top level and the client's under "http_client"; {} for neither.
+nlohmann::json to_json(const TargetStats& stats);
+
+}  // namespace infergate
