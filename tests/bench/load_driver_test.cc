@@ -81,7 +81,7 @@ TEST_CASE("closed loop keeps at most N requests in flight", "[bench][driver]") {
   }
 }
 
-TEST_CASE("engine target serves a run; refused requests are recorded as errors",
+TEST_CASE("engine target serves a run, and refused requests are recorded as errors",
           "[bench][driver]") {
   auto target = small_engine_target();
   std::vector<BenchRequest> requests = fixed_requests(6, 20, 8);

@@ -130,7 +130,7 @@ TEST_CASE("throughput divides ok work by the measured window", "[bench][metrics]
   CHECK(s.total_throughput_tps == Approx((160 + 6) / 0.040));
 }
 
-TEST_CASE("goodput counts ok requests meeting every SLO; a one-token output meets TPOT",
+TEST_CASE("goodput counts ok requests meeting every SLO, and a one-token output meets TPOT",
           "[bench][metrics]") {
   SloSpec slo;
   slo.ttft_ms = 15;

@@ -677,7 +677,7 @@ TEST_CASE("closest_match suggests plausible typos only") {
   CHECK(closest_match("zzzzzz", {"rate", "mode"}).empty());
 }
 
-TEST_CASE("repetitions and record_requests do not change the hash; debug switches do") {
+TEST_CASE("repetitions and record_requests do not change the hash, but debug switches do") {
   const Workload plain = parse_workload(json::parse(kBase), "w");
   const Workload repeated =
       parse_workload(base_with(R"({"repetitions": 30, "record_requests": true})"), "w");

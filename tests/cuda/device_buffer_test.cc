@@ -22,7 +22,7 @@ TEST_CASE("cuda: a device buffer returns what was copied in, and poisons to NaN"
   for (float x : buffer.to_host()) REQUIRE(std::isnan(x));
 }
 
-TEST_CASE("cuda: a moved device buffer keeps its memory; a size mismatch is refused") {
+TEST_CASE("cuda: a moved device buffer keeps its memory, and a size mismatch is refused") {
   cuda::DeviceBuffer<int32_t> a(std::vector<int32_t>{1, 2, 3});
   cuda::DeviceBuffer<int32_t> b = std::move(a);
   CHECK(a.data() == nullptr);

@@ -6,7 +6,7 @@
 
 using namespace infergate;
 
-TEST_CASE("latencies, durations and sizes are better lower; rates are better higher") {
+TEST_CASE("latencies, durations and sizes are better lower, rates better higher") {
   CHECK(default_direction(parse_metric_key("summary.tpot_ms.p95")) == Direction::kLowerIsBetter);
   CHECK(default_direction(parse_metric_key("summary.duration_s")) == Direction::kLowerIsBetter);
   CHECK(default_direction(parse_metric_key("summary.peak_memory_bytes")) ==

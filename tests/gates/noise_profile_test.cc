@@ -64,7 +64,7 @@ TEST_CASE("the noise file round-trips and a wrong file is named") {
   std::remove(path.c_str());
 }
 
-TEST_CASE("A/A splits of quiet runs give no false alarms; a 15% slowdown is caught") {
+TEST_CASE("A/A splits of quiet runs give no false alarms, and a 15% slowdown is caught") {
   const RuleSet rules = tpot_rules();
   const ResultsFile a = results_of(noisy("tpot_ms.p95", 20, 0.01, 20, 1));
   const ResultsFile b = results_of(noisy("tpot_ms.p95", 23, 0.01, 20, 2));

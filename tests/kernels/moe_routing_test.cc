@@ -118,7 +118,7 @@ TEST_CASE("moe_permute groups rows by expert, in increasing (token, j) order wit
   }
 }
 
-TEST_CASE("moe_permute rejects expert ids outside [0, num_experts)") {
+TEST_CASE("moe_permute rejects expert ids outside 0 .. num_experts - 1") {
   const std::vector<int32_t> ids = {0, 3, 4, 1};
   CHECK_THROWS_AS(moe_permute(ids.data(), 2, 2, 4), std::out_of_range);
   const std::vector<int32_t> negative = {0, -1};
