@@ -5,6 +5,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "gates/verdict/comparison.h"
 #include "gates/verdict/rule_evaluator.h"
 
 namespace infergate {
@@ -81,14 +82,18 @@ std::vector<VerdictCounts> resampled_verdicts(const PointResult& a, const PointR
       }
       if (blocks || !inconclusive || n == most) break;
     }
-    bool fails = false;
-    for (size_t r = 0; r < verdicts.size(); ++r) {
-      count(verdicts[r], counts[r]);
-      fails = fails || verdicts[r].blocks();
-    }
+    for (size_t r = 0; r < verdicts.size(); ++r) count(verdicts[r], counts[r]);
     ++gate.trials;
-    gate.regressed += fails;
-    gate.pass += !fails;
+    switch (gate_exit_code(verdicts)) {
+      case kExitRegression:
+        ++gate.regressed;
+        break;
+      case kExitInconclusive:
+        ++gate.inconclusive;
+        break;
+      default:
+        ++gate.pass;
+    }
   }
   counts.push_back(gate);
   return counts;

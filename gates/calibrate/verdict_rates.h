@@ -12,8 +12,8 @@
 
 namespace infergate {
 
-// The last row of resampled_verdicts(): per trial, whether the whole gate failed (some rule's
-// regression blocks it), counted as regressed; otherwise as pass.
+// The last row of resampled_verdicts(): per trial, the whole gate's verdict as `compare` would
+// exit on the same runs (gate_exit_code): regressed (exit 1), inconclusive (exit 3) or pass.
 inline constexpr const char* kGateRow = "(gate)";
 
 struct VerdictCounts {

@@ -16,14 +16,17 @@ void note_incomplete(const ResultsFile& r, const char* side, std::vector<std::st
 
 }  // namespace
 
-int Comparison::exit_code() const {
-  if (!comparable) return kExitIncomparable;
+int gate_exit_code(const std::vector<RuleEvaluation>& evaluations) {
   bool inconclusive = evaluations.empty();
   for (const RuleEvaluation& e : evaluations) {
     if (e.blocks()) return kExitRegression;
     inconclusive = inconclusive || e.blocks_as_inconclusive();
   }
   return inconclusive ? kExitInconclusive : kExitPass;
+}
+
+int Comparison::exit_code() const {
+  return comparable ? gate_exit_code(evaluations) : kExitIncomparable;
 }
 
 const char* Comparison::overall_label() const {

@@ -39,6 +39,11 @@ struct Comparison {
   std::string headline() const;
 };
 
+// What `compare` exits with for these evaluations (all comparable): kExitRegression if one
+// blocks, else kExitInconclusive if a rule that could fail is inconclusive or none was
+// evaluated, else kExitPass. calibrate's gate row counts its trials by the same function.
+int gate_exit_code(const std::vector<RuleEvaluation>& evaluations);
+
 Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candidate,
                            const RuleSet& rules, const CompareOptions& options);
 

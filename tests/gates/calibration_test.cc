@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "gates/verdict/comparison.h"
 #include "synthetic_results.h"
 
 using namespace infergate;
@@ -67,4 +68,32 @@ TEST_CASE("the slowdown delay needs engine step times and is read back from the 
                                {"engine", {{"debug", {{"inject_decode_delay_us", 250}}}}}};
   rehash(doc);
   CHECK(injected_delay_us(parse_results(doc, "slowed.json")) == 250);
+}
+
+// The gate row must say what compare says: the same runs, the same rules, one trial using every
+// run, in a case that regresses, one that passes and one too noisy to tell.
+TEST_CASE("calibrate's gate row gives compare's verdict on the same runs") {
+  const RuleSet rules = rules_with_minimums(5, 5);
+  struct Case {
+    const char* name;
+    double candidate_center, cv;
+    int expected_exit;
+  };
+  const Case cases[] = {{"20% slower, quiet", 24, 0.01, kExitRegression},
+                        {"unchanged, quiet", 20, 0.002, kExitPass},
+                        {"unchanged, 20% noise", 20, 0.20, kExitInconclusive}};
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const ResultsFile a = results_of(noisy("tpot_ms.p95", 20, c.cv, 6, 11));
+    const ResultsFile b = results_of(noisy("tpot_ms.p95", c.candidate_center, c.cv, 6, 12));
+    const int compared = compare_results(a, b, rules, {}).exit_code();
+    REQUIRE(compared == c.expected_exit);
+    const VerdictCounts gate =
+        resampled_verdicts(a.points[0], &b.points[0], rules, a.workload_name, {6, 0, 1, 1}).back();
+    REQUIRE(gate.rule == kGateRow);
+    CHECK(gate.trials == 1);
+    CHECK(gate.regressed == (compared == kExitRegression));
+    CHECK(gate.inconclusive == (compared == kExitInconclusive));
+    CHECK(gate.pass == (compared == kExitPass));
+  }
 }
