@@ -126,6 +126,15 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetSt
   if (target.engine) {
     s.prefix_cache_hit_rate = target.engine->prefix_cache_hit_rate();
     s.preemptions = target.engine->num_preemptions;
+    if (const auto& engine_cpu = target.engine->cpu) {
+      const auto per_token = [](double ms, int64_t tokens) {
+        return tokens > 0 ? std::optional<double>(ms / double(tokens)) : std::nullopt;
+      };
+      s.engine_cpu_ms_per_decode_token =
+          per_token(engine_cpu->decode_steps_ms, engine_cpu->decode_steps_tokens);
+      s.engine_cpu_ms_per_prefill_token =
+          per_token(engine_cpu->prefill_steps_ms, engine_cpu->prefill_steps_tokens);
+    }
   }
 }
 

@@ -81,6 +81,10 @@ EngineStatsRecord engine_stats_record(const EngineStats& s) {
   // Multi-rank engines: layout, communication by collective, bubble, expert load (rank 0's
   // memory above is its own part).
   r.parallel = s.parallel;
+  if (s.cpu) {
+    r.cpu = {double(s.cpu->total_ns) / 1e6, double(s.cpu->decode_ns) / 1e6,
+             double(s.cpu->prefill_ns) / 1e6, s.cpu->decode_tokens, s.cpu->prefill_tokens};
+  }
   return r;
 }
 

@@ -14,7 +14,7 @@ constexpr MetricShape kCount = MetricShape::kCount, kFraction = MetricShape::kFr
 using S = RunSummary;
 
 // name, unit, improves, shape, per_request, member
-const std::array<MetricInfo, 28> kRunSummaryMetrics = {{
+const std::array<MetricInfo, 30> kRunSummaryMetrics = {{
     {"num_requests", "", kNeither, kCount, false, &S::num_requests},
     {"num_completed", "", kNeither, kCount, false, &S::num_completed},
     {"num_errors", "", kNeither, kCount, false, &S::num_errors},
@@ -41,6 +41,10 @@ const std::array<MetricInfo, 28> kRunSummaryMetrics = {{
     {"cpu_utilization_pct", "%", kNeither, kNumber, false, &S::cpu_utilization_pct},
     {"prefix_cache_hit_rate", "", kNeither, kFraction, false, &S::prefix_cache_hit_rate},
     {"preemptions", "", kNeither, kCount, false, &S::preemptions},
+    {"engine_cpu_ms_per_decode_token", "ms", kLower, kOptional, false,
+     &S::engine_cpu_ms_per_decode_token},
+    {"engine_cpu_ms_per_prefill_token", "ms", kLower, kOptional, false,
+     &S::engine_cpu_ms_per_prefill_token},
     {"harness_limited", "", kNeither, kFlag, false, &S::harness_limited},
     {"error_share_exceeded", "", kNeither, kFlag, false, &S::error_share_exceeded},
 }};

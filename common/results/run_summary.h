@@ -50,6 +50,9 @@ struct RunSummary {
   double cpu_utilization_pct = 0;
   double prefix_cache_hit_rate = 0;
   int64_t preemptions = 0;
+  // The engine threads' CPU time per token in decode-only and prefill-only steps (warm-up
+  // included): absent without an in-process CPU engine or without such steps.
+  std::optional<double> engine_cpu_ms_per_decode_token, engine_cpu_ms_per_prefill_token;
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };

@@ -27,6 +27,13 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
                         {"update", s.update_ms},
                         {"injected_delay", s.injected_delay_ms}}}};
   if (!s.parallel.is_null()) j["parallel"] = s.parallel;
+  if (s.cpu) {
+    j["cpu"] = {{"total_ms", s.cpu->total_ms},
+                {"decode_steps",
+                 {{"cpu_ms", s.cpu->decode_steps_ms}, {"tokens", s.cpu->decode_steps_tokens}}},
+                {"prefill_steps",
+                 {{"cpu_ms", s.cpu->prefill_steps_ms}, {"tokens", s.cpu->prefill_steps_tokens}}}};
+  }
   return j;
 }
 

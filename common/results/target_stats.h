@@ -26,6 +26,14 @@ struct EngineStatsRecord {
   double schedule_ms = 0, execute_ms = 0, sample_ms = 0, update_ms = 0;
   double injected_delay_ms = 0;  // part of execute_ms: debug.inject_decode_delay_us
   nlohmann::json parallel;       // multi-rank engines' layout and communication; null on one rank
+  // The engine threads' CPU time in steps (docs/metrics.md, "Engine CPU time"); absent when the
+  // engine's work runs elsewhere (other ranks, a GPU).
+  struct Cpu {
+    double total_ms = 0;
+    double decode_steps_ms = 0, prefill_steps_ms = 0;  // steps of only that kind
+    int64_t decode_steps_tokens = 0, prefill_steps_tokens = 0;
+  };
+  std::optional<Cpu> cpu;
 
   double prefix_cache_hit_rate() const {
     return prefix_cache_queries > 0 ? double(prefix_cache_hits) / double(prefix_cache_queries) : 0;

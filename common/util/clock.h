@@ -1,8 +1,9 @@
-// The one monotonic clock every timestamp in infergate comes from.
+// The one monotonic clock every timestamp in infergate comes from, and the thread CPU clock.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 
 namespace infergate {
 
@@ -12,6 +13,14 @@ using Clock = std::chrono::steady_clock;
 inline int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
       .count();
+}
+
+// CPU time of the calling thread, ns (CLOCK_THREAD_CPUTIME_ID: time spent waiting for a core or
+// stolen by a hypervisor does not count).
+inline int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
 }  // namespace infergate

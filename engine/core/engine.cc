@@ -101,10 +101,20 @@ std::vector<RequestOutput> Engine::step() {
   std::vector<RequestOutput> outputs = std::move(pending_);  // aborts, already forgotten
   pending_.clear();
   const size_t first_new = outputs.size();
+  const std::optional<int64_t> workers_cpu0 = executor_->worker_cpu_ns();
+  const int64_t cpu0 = thread_cpu_ns();
   const int64_t t0 = now_ns();
   const SchedulerOutput out = scheduler_->schedule();
   for (const Sequence* seq : out.finished) outputs.push_back(make_output(*seq));
-  if (!out.empty()) run_batch(out, t0, outputs);
+  if (!out.empty()) {
+    const StepTokens tokens = step_tokens(out);  // before the step advances the sequences
+    run_batch(out, t0, outputs);
+    if (workers_cpu0) {
+      const int64_t used = thread_cpu_ns() - cpu0 + *executor_->worker_cpu_ns() - *workers_cpu0;
+      if (!counters_.cpu) counters_.cpu.emplace();
+      counters_.cpu->add(used, tokens);
+    }
+  }
   // Only this step's finishes: an aborted id may already name a new request.
   for (size_t i = first_new; i < outputs.size(); ++i) {
     if (outputs[i].finished) requests_.erase(outputs[i].id);

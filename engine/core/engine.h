@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include "engine/core/engine_config.h"
 #include "engine/core/executor.h"
 #include "engine/core/scheduler.h"
+#include "engine/core/step_cpu_time.h"
 #include "engine/kv/kv_cache_manager.h"
 #include "engine/model/model_weights.h"
 #include "engine/request/sequence.h"
@@ -58,7 +60,9 @@ struct EngineStats {
   // Where the steps' time went (monotonic ns, summed over steps): the report's step breakdown.
   int64_t schedule_ns = 0, execute_ns = 0, sample_ns = 0, update_ns = 0;
   int64_t injected_delay_ns = 0;  // part of execute_ns: debug.inject_decode_delay_us
-  nlohmann::json parallel;        // multi-rank executors' statistics; null on one rank
+  // The engine threads' CPU time in steps; nullopt when the executor's work runs elsewhere.
+  std::optional<StepCpuTime> cpu;
+  nlohmann::json parallel;  // multi-rank executors' statistics; null on one rank
 };
 
 struct GenerateResult {

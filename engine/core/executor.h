@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -45,6 +46,10 @@ class Executor {
   // Multi-rank executors: layout, communication by collective, pipeline bubble, expert load
   // (docs/distributed.md). Null for a single rank.
   virtual nlohmann::json parallel_stats() const { return nullptr; }
+  // CPU time of the executor's worker threads so far, ns, when all of its work runs on this
+  // process's CPU threads (the stepping thread counts its own). nullopt when some runs
+  // elsewhere (other ranks, a GPU): then the engine reports no CPU time.
+  virtual std::optional<int64_t> worker_cpu_ns() const { return std::nullopt; }
 };
 
 }  // namespace infergate

@@ -1,7 +1,10 @@
 #include "kernels/cpu/thread_pool.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -46,7 +49,21 @@ ThreadPool::ThreadPool(int num_threads) {
                                std::to_string(i + 1) + " of " + std::to_string(num_threads) + " (" +
                                e.what() + "); ask for fewer threads");
     }
+    clockid_t clock{};
+    // Fails only for a thread that has already exited; a worker runs until the pool stops.
+    if (pthread_getcpuclockid(workers_.back().native_handle(), &clock) == 0) {
+      worker_clocks_.push_back(clock);
+    }
   }
+}
+
+int64_t ThreadPool::workers_cpu_ns() const {
+  int64_t total = 0;
+  for (const clockid_t clock : worker_clocks_) {
+    timespec ts{};
+    if (clock_gettime(clock, &ts) == 0) total += int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+  }
+  return total;
 }
 
 ThreadPool::~ThreadPool() { stop_and_join(); }
@@ -57,6 +74,7 @@ void ThreadPool::stop_and_join() {
   generation_.notify_all();
   for (auto& t : workers_) t.join();
   workers_.clear();
+  worker_clocks_.clear();
 }
 
 void ThreadPool::run_chunk(int index) {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <ctime>
 #include <functional>
 #include <thread>
 #include <type_traits>
@@ -26,6 +27,10 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
+  // CPU time the workers have used since they started, ns: their thread CPU clocks, so time a
+  // hypervisor stole does not count. It includes their brief spin after each loop. The
+  // caller's own time is the caller's to read (CLOCK_THREAD_CPUTIME_ID).
+  int64_t workers_cpu_ns() const;
   // Splits [0, n) into at most size() contiguous, nearly equal ranges and runs fn(begin, end)
   // on each (the caller runs the first); returns when all are done. Not reentrant: fn must not
   // call parallel_for on this pool.
@@ -52,6 +57,7 @@ class ThreadPool {
   void stop_and_join();
 
   std::vector<std::thread> workers_;
+  std::vector<clockid_t> worker_clocks_;  // each worker's CPU-time clock
   // A job is published by bumping generation_; workers that slept are woken only when
   // sleepers_ says someone sleeps, so a busy loop issues no syscall at all.
   std::atomic<uint64_t> generation_{0};

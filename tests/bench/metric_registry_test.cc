@@ -23,6 +23,7 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   s.peak_concurrency = 19, s.mean_concurrency = 20, s.peak_memory_bytes = 21;
   s.peak_gpu_memory_bytes = 22, s.utilization_pct = 23, s.cpu_utilization_pct = 24;
   s.prefix_cache_hit_rate = 0.25, s.preemptions = 26;
+  s.engine_cpu_ms_per_decode_token = 27, s.engine_cpu_ms_per_prefill_token = 28;
   s.harness_limited = true, s.error_share_exceeded = false;
   const nlohmann::json w = summary_to_json(s);
   const std::pair<const char*, double> scalars[] = {{"num_requests", 1},
@@ -43,7 +44,9 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
                                                     {"utilization_pct", 23},
                                                     {"cpu_utilization_pct", 24},
                                                     {"prefix_cache_hit_rate", 0.25},
-                                                    {"preemptions", 26}};
+                                                    {"preemptions", 26},
+                                                    {"engine_cpu_ms_per_decode_token", 27},
+                                                    {"engine_cpu_ms_per_prefill_token", 28}};
   for (const auto& [key, value] : scalars) {
     INFO(key);
     CHECK(w.at(key) == value);
@@ -57,8 +60,12 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   }
   CHECK(w.at("harness_limited") == true);
   CHECK(w.at("error_share_exceeded") == false);
-  CHECK(w.size() == std::size(scalars) + std::size(distributions) + 2);        // nothing else
-  CHECK(summary_to_json(RunSummary{}).at("peak_gpu_memory_bytes").is_null());  // not measured
+  CHECK(w.size() == std::size(scalars) + std::size(distributions) + 2);  // nothing else
+  for (const char* optional : {"peak_gpu_memory_bytes", "engine_cpu_ms_per_decode_token",
+                               "engine_cpu_ms_per_prefill_token"}) {
+    INFO(optional);
+    CHECK(summary_to_json(RunSummary{}).at(optional).is_null());  // not measured
+  }
 
   std::set<std::string> declared;
   for (const MetricInfo& m : run_summary_metrics()) {

@@ -137,3 +137,28 @@ TEST_CASE("when the system refuses a thread the pool throws and joins the thread
 
 }  // namespace
 }  // namespace infergate
+
+namespace infergate {
+
+// The workers' CPU clocks see the work they did, and nothing while they sleep.
+TEST_CASE("the workers' CPU time grows with the work they do, not while they wait") {
+  ThreadPool pool(2);
+  const int64_t before = pool.workers_cpu_ns();
+  std::atomic<int64_t> sink{0};
+  pool.parallel_for(2, [&](int64_t b, int64_t) {
+    if (b == 0) return;  // the caller's half does nothing: only the worker burns CPU
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+    int64_t x = 0;
+    while (std::chrono::steady_clock::now() < until) x += 1;
+    sink += x;
+  });
+  const int64_t after_work = pool.workers_cpu_ns();
+  // 50 ms of busy loop; a loaded machine may deschedule the worker for part of it.
+  CHECK(after_work - before > 10'000'000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // A sleeping worker: no more than its brief spin before the futex wait.
+  CHECK(pool.workers_cpu_ns() - after_work < 50'000'000);
+  CHECK(ThreadPool(1).workers_cpu_ns() == 0);  // no workers
+}
+
+}  // namespace infergate
