@@ -39,6 +39,9 @@ struct MetricInfo {
   MetricShape shape = MetricShape::kNumber;
   bool per_request = false;  // its stats can be recomputed from the per-request records
   SummaryMember member;
+  // Completions per unit of time: in an open loop the target keeps up with, this is the arrival
+  // rate whatever the code does, so a rule on it cannot see a slowdown there.
+  bool paced_by_arrivals = false;
 
   bool distribution() const { return shape == MetricShape::kDistribution; }
   // Far beyond any real measurement in this unit, and small enough that sums and ratios of a

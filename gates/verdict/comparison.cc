@@ -1,6 +1,7 @@
 #include "gates/verdict/comparison.h"
 
 #include "gates/verdict/error_share_check.h"
+#include "gates/verdict/paced_rules.h"
 #include "gates/verdict/rule_evaluator.h"
 
 namespace infergate {
@@ -100,6 +101,7 @@ Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candi
       c.evaluations.push_back(evaluate_rule(rule, base_point, *cand_point, label, settings));
     }
   }
+  warn_paced_rules(c, candidate);
   return c;
 }
 

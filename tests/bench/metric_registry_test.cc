@@ -98,6 +98,9 @@ TEST_CASE("the metric registry gives units and directions, and nothing for an un
   CHECK(find_metric("ttft_ms")->per_request);
   CHECK_FALSE(find_metric("send_lag_ms")->per_request);
   CHECK_FALSE(find_metric("allreduce_avg_busbw_gbps").has_value());  // bench-comm's, unlisted
+  CHECK(find_metric("request_throughput_rps")->paced_by_arrivals);
+  CHECK_FALSE(find_metric("goodput_rps")->paced_by_arrivals);  // moves with latency
+  CHECK_FALSE(find_metric("tpot_ms")->paced_by_arrivals);
   CHECK(find_metric("ttft_ms")->upper_bound() == 1e10);
   CHECK(find_metric("error_share")->upper_bound() == 1.0);
   CHECK(find_metric("peak_memory_bytes")->upper_bound() == 1e18);
