@@ -134,6 +134,9 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetSt
           per_token(engine_cpu->decode_steps_ms, engine_cpu->decode_steps_tokens);
       s.engine_cpu_ms_per_prefill_token =
           per_token(engine_cpu->prefill_steps_ms, engine_cpu->prefill_steps_tokens);
+      if (const auto& line = engine_cpu->decode_cost) {
+        s.engine_cpu_ms_per_single_decode_step = line->fixed_ms + line->per_token_ms;
+      }
     }
   }
 }

@@ -82,8 +82,12 @@ EngineStatsRecord engine_stats_record(const EngineStats& s) {
   // memory above is its own part).
   r.parallel = s.parallel;
   if (s.cpu) {
-    r.cpu = {double(s.cpu->total_ns) / 1e6, double(s.cpu->decode_ns) / 1e6,
-             double(s.cpu->prefill_ns) / 1e6, s.cpu->decode_tokens, s.cpu->prefill_tokens};
+    r.cpu = {double(s.cpu->total_ns) / 1e6,   double(s.cpu->decode_ns) / 1e6,
+             double(s.cpu->prefill_ns) / 1e6, s.cpu->decode_tokens,
+             s.cpu->prefill_tokens,           std::nullopt};
+    if (const std::optional<DecodeCostLine> line = s.cpu->decode_cost_line()) {
+      r.cpu->decode_cost = {{line->fixed_ns / 1e6, line->per_token_ns / 1e6}};
+    }
   }
   return r;
 }

@@ -53,6 +53,9 @@ struct RunSummary {
   // The engine threads' CPU time per token in decode-only and prefill-only steps (warm-up
   // included): absent without an in-process CPU engine or without such steps.
   std::optional<double> engine_cpu_ms_per_decode_token, engine_cpu_ms_per_prefill_token;
+  // The decode steps' CPU line (fixed + per token, by batch size) at a batch of one: per-token
+  // CPU without the batching a slow or fast period brings.
+  std::optional<double> engine_cpu_ms_per_single_decode_step;
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };

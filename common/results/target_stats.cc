@@ -32,7 +32,12 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
                 {"decode_steps",
                  {{"cpu_ms", s.cpu->decode_steps_ms}, {"tokens", s.cpu->decode_steps_tokens}}},
                 {"prefill_steps",
-                 {{"cpu_ms", s.cpu->prefill_steps_ms}, {"tokens", s.cpu->prefill_steps_tokens}}}};
+                 {{"cpu_ms", s.cpu->prefill_steps_ms}, {"tokens", s.cpu->prefill_steps_tokens}}},
+                {"decode_cost", nullptr}};
+    if (const auto& line = s.cpu->decode_cost) {
+      j["cpu"]["decode_cost"] = {{"fixed_ms", line->fixed_ms},
+                                 {"per_token_ms", line->per_token_ms}};
+    }
   }
   return j;
 }

@@ -32,6 +32,12 @@ struct EngineStatsRecord {
     double total_ms = 0;
     double decode_steps_ms = 0, prefill_steps_ms = 0;  // steps of only that kind
     int64_t decode_steps_tokens = 0, prefill_steps_tokens = 0;
+    // The decode steps' CPU as a line in the batch size (fixed + per token); absent until the
+    // decode steps span two batch sizes.
+    struct Line {
+      double fixed_ms = 0, per_token_ms = 0;
+    };
+    std::optional<Line> decode_cost;
   };
   std::optional<Cpu> cpu;
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "engine/core/scheduler.h"
 
@@ -17,6 +18,13 @@ struct StepTokens {
 };
 StepTokens step_tokens(const SchedulerOutput& out);
 
+// A decode step's CPU time as a line in its batch size: a fixed part (reading the weights, once
+// per step) and a part per decoded token.
+struct DecodeCostLine {
+  double fixed_ns = 0, per_token_ns = 0;
+  double single_step_ns() const { return fixed_ns + per_token_ns; }  // a batch of one
+};
+
 struct StepCpuTime {
   int64_t total_ns = 0;  // every step
   // Steps of one kind only: mixed steps (a prefill chunk beside decodes) are in total_ns alone.
@@ -24,6 +32,15 @@ struct StepCpuTime {
   int64_t prefill_ns = 0, prefill_tokens = 0;
 
   void add(int64_t ns, const StepTokens& tokens);
+  // The least-squares line through the decode-only steps (batch size, CPU time). CPU per
+  // decoded token falls as batches grow, and a slow machine grows them (requests pile up), so
+  // the line's value at one sequence is the figure to compare across runs. nullopt until the
+  // steps span two batch sizes.
+  std::optional<DecodeCostLine> decode_cost_line() const;
+
+ private:
+  int64_t fit_steps_ = 0;
+  double fit_x_ = 0, fit_xx_ = 0, fit_y_ = 0, fit_xy_ = 0;  // x: tokens, y: ns
 };
 
 }  // namespace infergate

@@ -24,6 +24,7 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   s.peak_gpu_memory_bytes = 22, s.utilization_pct = 23, s.cpu_utilization_pct = 24;
   s.prefix_cache_hit_rate = 0.25, s.preemptions = 26;
   s.engine_cpu_ms_per_decode_token = 27, s.engine_cpu_ms_per_prefill_token = 28;
+  s.engine_cpu_ms_per_single_decode_step = 29;
   s.harness_limited = true, s.error_share_exceeded = false;
   const nlohmann::json w = summary_to_json(s);
   const std::pair<const char*, double> scalars[] = {{"num_requests", 1},
@@ -46,7 +47,8 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
                                                     {"prefix_cache_hit_rate", 0.25},
                                                     {"preemptions", 26},
                                                     {"engine_cpu_ms_per_decode_token", 27},
-                                                    {"engine_cpu_ms_per_prefill_token", 28}};
+                                                    {"engine_cpu_ms_per_prefill_token", 28},
+                                                    {"engine_cpu_ms_per_single_decode_step", 29}};
   for (const auto& [key, value] : scalars) {
     INFO(key);
     CHECK(w.at(key) == value);
@@ -61,8 +63,9 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   CHECK(w.at("harness_limited") == true);
   CHECK(w.at("error_share_exceeded") == false);
   CHECK(w.size() == std::size(scalars) + std::size(distributions) + 2);  // nothing else
-  for (const char* optional : {"peak_gpu_memory_bytes", "engine_cpu_ms_per_decode_token",
-                               "engine_cpu_ms_per_prefill_token"}) {
+  for (const char* optional :
+       {"peak_gpu_memory_bytes", "engine_cpu_ms_per_decode_token",
+        "engine_cpu_ms_per_prefill_token", "engine_cpu_ms_per_single_decode_step"}) {
     INFO(optional);
     CHECK(summary_to_json(RunSummary{}).at(optional).is_null());  // not measured
   }

@@ -21,6 +21,21 @@ TEST_CASE("step CPU time is split by step kind, and a mixed step counts only in 
   CHECK(t.prefill_tokens == 64);
 }
 
+TEST_CASE("the decode cost line recovers a fixed and a per-token part", "[engine]") {
+  StepCpuTime t;
+  t.add(3000, {.decode = 4, .prefill = 0});
+  CHECK_FALSE(t.decode_cost_line().has_value());  // one batch size: no line yet
+  t.add(3000, {.decode = 4, .prefill = 0});
+  CHECK_FALSE(t.decode_cost_line().has_value());
+  for (const int64_t batch : {1, 2, 7}) t.add(1000 + 500 * batch, {.decode = batch, .prefill = 0});
+  t.add(99999, {.decode = 0, .prefill = 30});  // not a decode step
+  const std::optional<DecodeCostLine> line = t.decode_cost_line();
+  REQUIRE(line.has_value());
+  CHECK(line->fixed_ns == Approx(1000));
+  CHECK(line->per_token_ns == Approx(500));
+  CHECK(line->single_step_ns() == Approx(1500));
+}
+
 TEST_CASE("a CPU engine reports its threads' CPU time per prefill and decode step", "[engine]") {
   const ModelWeights weights = make_synthetic_model(testing::small_test_config(), 3);
   for (const int threads : {1, 2}) {
