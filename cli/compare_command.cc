@@ -30,6 +30,7 @@ struct CompareArguments {
   int auto_repeat = 0;
   bool allow_env_diff = false;
   bool allow_errors = false;
+  bool paired = false;
 };
 
 std::optional<CompareArguments> parse(int argc, char** argv) {
@@ -44,6 +45,8 @@ std::optional<CompareArguments> parse(int argc, char** argv) {
       "rules", po::value(&a.rules), "rules file (default: the built-in gates/default.json)")(
       "baselines", po::value(&a.store)->default_value("results"), "baseline store folder")(
       "allow-env-diff", "compare even when the machine, build or workload fingerprints differ")(
+      "paired",
+      "repetition i of each side ran next to the other's (infergate ab): judge the pairs' ratios")(
       "allow-errors",
       "compare even when a side's share of failed requests is above the rules' error-share limit")(
       "report-dir", po::value(&a.report_dir),
@@ -67,6 +70,11 @@ std::optional<CompareArguments> parse(int argc, char** argv) {
   }
   a.allow_env_diff = vm->count("allow-env-diff") > 0;
   a.allow_errors = vm->count("allow-errors") > 0;
+  a.paired = vm->count("paired") > 0;
+  if (a.paired && a.auto_repeat > 0) {
+    throw po::error(
+        "--auto-repeat reruns the sides apart, which breaks the pairs: use infergate ab");
+  }
   if (a.auto_repeat < 0) throw po::error("--auto-repeat must be >= 0");
   return a;
 }
@@ -167,6 +175,7 @@ int compare_command(int argc, char** argv) {
   CompareOptions options;
   options.allow_env_diff = args->allow_env_diff;
   options.justification_root = args->justification_root;
+  options.paired = args->paired;
   Comparison c = compare_with_repeats(baseline, candidate, rules, options, *args);
   // --auto-repeat's new repetitions are held to the same limit.
   if (refuse_failed_requests(baseline, candidate, rules, *args)) return kExitUsage;

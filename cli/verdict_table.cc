@@ -38,6 +38,11 @@ void print_verdict_table(std::ostream& out, const Comparison& c) {
     }
   }
   for (const std::string& w : c.warnings) out << "warning: " << w << "\n";
+  if (c.comparable) {  // compared anyway: say what differed
+    for (const FieldDifference& d : c.differences) {
+      out << "  " << d.field << ": " << d.baseline << " -> " << d.candidate << "\n";
+    }
+  }
   out << c.headline() << "\n";
 }
 

@@ -210,7 +210,8 @@ std::string html_report(const Comparison& c, const ResultsFile& baseline,
                              escape_markup(c.headline()) + "</div>\n";
   std::vector<HtmlSection> sections;
   sections.push_back({"runs", "Runs", runs_table(sides)});
-  sections.push_back({"rules", "Rules", rules_table(c)});
+  sections.push_back(
+      {"rules", "Rules", "<p>Judged as " + escape_markup(c.method()) + ".</p>\n" + rules_table(c)});
   if (!c.warnings.empty()) sections.push_back({"warnings", "Warnings", warnings_list(c.warnings)});
   sections.push_back({"repetitions", "Repetitions", dot_plots(c)});
   add_chart_sections(sides, sections);

@@ -103,6 +103,7 @@ std::string markdown_report(const Comparison& c) {
         ", candidate " + cell(c.candidate_path) +
         (c.rules_path.empty() ? std::string(", default rules") : ", rules " + cell(c.rules_path)) +
         ".";
+  md += " Judged as " + c.method() + ".";
   if (c.extra_repetitions > 0) {
     md += " " + std::to_string(c.extra_repetitions) + " repetitions added by --auto-repeat.";
   }

@@ -33,6 +33,7 @@ std::string reproduce_command(const Comparison& comparison) {
     cmd += " --rules " + shell_quote(comparison.rules_path);
   }
   if (comparison.comparable && !comparison.differences.empty()) cmd += " --allow-env-diff";
+  if (comparison.paired) cmd += " --paired";
   return cmd;
 }
 

@@ -107,6 +107,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
       {"differences", differences},
       {"warnings", c.warnings},
       {"extra_repetitions", c.extra_repetitions},
+      {"paired", c.paired},
+      {"method", c.method()},
       {"counts", verdict_counts(c)},
       {"evaluations", evaluations},
       {"reproduce", reproduce_command(c)},

@@ -2,6 +2,7 @@
 
 #include "gates/verdict/error_share_check.h"
 #include "gates/verdict/paced_rules.h"
+#include "gates/verdict/paired_rule_evaluator.h"
 #include "gates/verdict/rule_evaluator.h"
 
 namespace infergate {
@@ -63,6 +64,11 @@ std::string Comparison::headline() const {
          (improved ? ", " + std::to_string(improved) + " improved" : "");
 }
 
+std::string Comparison::method() const {
+  return paired ? "paired runs (Wilcoxon signed-rank test and t interval on the pairs' log ratios)"
+                : "independent repetitions (Mann-Whitney U test, bootstrap interval)";
+}
+
 Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candidate,
                            const RuleSet& rules, const CompareOptions& options) {
   Comparison c;
@@ -72,6 +78,7 @@ Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candi
   c.workload_name = candidate.workload_name;
   c.alpha = rules.alpha;
   c.confidence = rules.confidence;
+  c.paired = options.paired;
   c.differences = fingerprint_differences(baseline, candidate);
   if (!c.differences.empty()) {
     if (!options.allow_env_diff) {
@@ -98,7 +105,9 @@ Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candi
     }
     for (const GateRule& rule : rules.rules) {
       if (!rule.applies_to(c.workload_name)) continue;
-      c.evaluations.push_back(evaluate_rule(rule, base_point, *cand_point, label, settings));
+      c.evaluations.push_back(
+          options.paired ? evaluate_paired_rule(rule, base_point, *cand_point, label, settings)
+                         : evaluate_rule(rule, base_point, *cand_point, label, settings));
     }
   }
   warn_paced_rules(c, candidate);

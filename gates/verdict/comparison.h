@@ -18,6 +18,9 @@ struct CompareOptions {
   // Where rules' justification files are looked up (the change's checkout).
   std::string justification_root = ".";
   uint64_t seed = 1;  // of the bootstrap: verdicts are reproducible
+  // Repetition i of each side ran next to the other's (`infergate ab`): judge the pairs' ratios
+  // (gates/verdict/paired_rule_evaluator.h) instead of two independent samples.
+  bool paired = false;
 };
 
 struct Comparison {
@@ -29,6 +32,7 @@ struct Comparison {
   std::vector<RuleEvaluation> evaluations;
   std::vector<std::string> warnings;  // e.g. incomplete results, uncalibrated thresholds
   int extra_repetitions = 0;          // added by --auto-repeat
+  bool paired = false;                // judged as pairs (CompareOptions::paired)
 
   // kExitIncomparable, else kExitRegression (a blocking regression), else kExitInconclusive (a
   // rule that could fail is inconclusive), else kExitPass (improvements pass).
@@ -37,6 +41,9 @@ struct Comparison {
   const char* overall_label() const;
   // The banner: "REGRESSED: 1 of 6 rules", "INCOMPARABLE: 2 fingerprint fields differ", ...
   std::string headline() const;
+  // How the rules judged: "paired runs (Wilcoxon signed-rank on the pairs' log ratios)" or
+  // "independent repetitions (Mann-Whitney U, bootstrap interval)".
+  std::string method() const;
 };
 
 // What `compare` exits with for these evaluations (all comparable): kExitRegression if one

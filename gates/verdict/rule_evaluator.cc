@@ -4,25 +4,17 @@
 #include <cmath>
 #include <initializer_list>
 #include <optional>
-#include <sstream>
 
 #include "common/results/request_samples.h"
 #include "gates/stats/bootstrap.h"
 #include "gates/stats/descriptive.h"
 #include "gates/stats/mann_whitney.h"
 #include "gates/verdict/justification.h"
+#include "gates/verdict/verdict_decision.h"
 
 namespace infergate {
 
 namespace {
-
-std::string percent(double fraction) {
-  std::ostringstream s;
-  s.setf(std::ios::fixed);
-  s.precision(1);
-  s << (fraction >= 0 ? "+" : "") << fraction * 100 << "%";
-  return s.str();
-}
 
 // The metric's value in every repetition, or the reason it cannot be had.
 std::optional<std::string> repetition_values(const PointResult& point, const MetricKey& key,
@@ -36,6 +28,35 @@ std::optional<std::string> repetition_values(const PointResult& point, const Met
   }
   return std::nullopt;
 }
+
+}  // namespace
+
+bool read_values(RuleEvaluation& e, const PointResult& baseline, const PointResult& candidate) {
+  std::optional<std::string> missing =
+      repetition_values(baseline, e.rule.metric, "baseline", e.baseline_values);
+  if (!missing) {
+    missing = repetition_values(candidate, e.rule.metric, "candidate", e.candidate_values);
+  }
+  if (!missing) return true;
+  e.baseline = e.candidate = e.relative_change = NAN;
+  e.interval_lo = e.interval_hi = NAN;
+  e.reason = *missing;
+  return false;
+}
+
+double effective_threshold(const GateRule& rule, double baseline) {
+  return std::max(rule.relative_threshold.value_or(0),
+                  baseline != 0 ? rule.absolute_threshold.value_or(0) / std::fabs(baseline) : 0.0);
+}
+
+void apply_justification(RuleEvaluation& e, const EvaluationSettings& settings) {
+  if (e.verdict != Verdict::kRegressed || e.rule.severity != Severity::kNeedsJustification) return;
+  const JustificationCheck j = infergate::check_justification(e.rule, settings.justification_root);
+  e.justified = j.justified;
+  e.reason += "; " + j.reason;
+}
+
+namespace {
 
 // Per-request samples of every repetition when the metric is a latency statistic and every
 // repetition recorded its requests; otherwise each repetition's single value.
@@ -73,43 +94,6 @@ SampleStatistic statistic_for(const MetricKey& key) {
   return mean_statistic();  // one value per repetition: the statistic is never asked to reduce
 }
 
-void decide(RuleEvaluation& e, double p_better, const EvaluationSettings& settings) {
-  const bool lower = e.rule.better == Direction::kLowerIsBetter;
-  // Worse-direction change and interval: positive means worse.
-  const double worse = lower ? e.relative_change : -e.relative_change;
-  const double worse_hi = lower ? e.interval_hi : -e.interval_lo;
-  const double t = e.effective_threshold;
-  std::ostringstream why;
-  why.precision(3);
-  const std::string interval = "[" + percent(e.interval_lo) + ", " + percent(e.interval_hi) + "]";
-  const double worse_lo = lower ? e.interval_lo : -e.interval_hi;
-  if (worse > t && e.p_value < settings.alpha && worse_lo > 0) {
-    e.verdict = Verdict::kRegressed;
-    why << percent(e.relative_change) << " is beyond the " << percent(t).substr(1)
-        << " threshold and significant (p = " << e.p_value << ", interval " << interval << ")";
-  } else if (-worse > t && p_better < settings.alpha && worse_hi < 0) {
-    e.verdict = Verdict::kImproved;
-    why << percent(e.relative_change)
-        << " is better beyond the threshold and significant (p = " << p_better << ")";
-  } else if (worse_hi <= t) {
-    e.verdict = Verdict::kPass;
-    why << "the interval " << interval << " rules out a change worse than " << percent(t).substr(1);
-  } else {
-    e.verdict = Verdict::kInconclusive;
-    why << "the interval " << interval << " reaches past the " << percent(t).substr(1)
-        << " threshold but the change is not shown (p = " << e.p_value
-        << "); more repetitions would decide";
-  }
-  e.reason = why.str();
-}
-
-void check_justification(RuleEvaluation& e, const EvaluationSettings& settings) {
-  if (e.verdict != Verdict::kRegressed || e.rule.severity != Severity::kNeedsJustification) return;
-  const JustificationCheck j = infergate::check_justification(e.rule, settings.justification_root);
-  e.justified = j.justified;
-  e.reason += "; " + j.reason;
-}
-
 bool all_finite(std::initializer_list<double> values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
@@ -122,16 +106,7 @@ RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
   RuleEvaluation e;
   e.rule = rule;
   e.point = point;
-  std::optional<std::string> missing =
-      repetition_values(baseline, rule.metric, "baseline", e.baseline_values);
-  if (!missing)
-    missing = repetition_values(candidate, rule.metric, "candidate", e.candidate_values);
-  if (missing) {
-    e.baseline = e.candidate = e.relative_change = NAN;  // shown as "-", never as 0
-    e.interval_lo = e.interval_hi = NAN;
-    e.reason = *missing;
-    return e;
-  }
+  if (!read_values(e, baseline, candidate)) return e;
   const RepetitionSamples base_samples =
       bootstrap_samples(baseline, rule.metric, e.baseline_values);
   const RepetitionSamples cand_samples =
@@ -140,9 +115,7 @@ RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
   use_judged_values(cand_samples, rule.metric, e.candidate_values);
   e.baseline = mean(e.baseline_values);
   e.candidate = mean(e.candidate_values);
-  e.effective_threshold =
-      std::max(rule.relative_threshold.value_or(0),
-               e.baseline != 0 ? rule.absolute_threshold.value_or(0) / std::fabs(e.baseline) : 0.0);
+  e.effective_threshold = effective_threshold(rule, e.baseline);
   const int have = int(std::min(e.baseline_values.size(), e.candidate_values.size()));
   e.relative_change = e.baseline != 0 ? e.candidate / e.baseline - 1 : NAN;
   e.interval_lo = e.interval_hi = e.p_value = NAN;  // until estimated below
@@ -172,8 +145,8 @@ RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
   const MannWhitneyResult u = mann_whitney_u(e.candidate_values, e.baseline_values);
   const bool lower = rule.better == Direction::kLowerIsBetter;
   e.p_value = lower ? u.p_greater : u.p_less;
-  decide(e, lower ? u.p_less : u.p_greater, settings);
-  check_justification(e, settings);
+  decide_verdict(e, lower ? u.p_less : u.p_greater, settings.alpha, "repetitions");
+  apply_justification(e, settings);
   return e;
 }
 

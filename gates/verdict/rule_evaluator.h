@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "common/results/results_file.h"
 #include "gates/rules/gate_rule.h"
@@ -26,6 +28,15 @@ struct EvaluationSettings {
 // pass:      the interval's worse end is within the threshold;
 // otherwise inconclusive (and always when a side has fewer than min_repetitions, or a metric
 // is missing).
+// Shared with the paired evaluator (paired_rule_evaluator.h). Reads each side's per-repetition
+// values of e.rule's metric into e; when one is missing, sets e's reason and its estimates to
+// NaN (shown as "-", never as 0) and returns false.
+bool read_values(RuleEvaluation& e, const PointResult& baseline, const PointResult& candidate);
+// The larger of the relative threshold and the absolute one divided by |baseline|.
+double effective_threshold(const GateRule& rule, double baseline);
+// For a needs-justification rule that regressed, the justification check appended to its reason.
+void apply_justification(RuleEvaluation& e, const EvaluationSettings& settings);
+
 RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
                              const PointResult& candidate, const std::string& point,
                              const EvaluationSettings& settings);
