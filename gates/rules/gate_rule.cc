@@ -5,10 +5,13 @@
 namespace infergate {
 
 bool GateRule::applies_to(const std::string& workload_name) const {
-  for (const std::string& glob : workloads) {
-    if (::fnmatch(glob.c_str(), workload_name.c_str(), 0) == 0) return true;
-  }
-  return false;
+  const auto matches = [&](const std::vector<std::string>& globs) {
+    for (const std::string& glob : globs) {
+      if (::fnmatch(glob.c_str(), workload_name.c_str(), 0) == 0) return true;
+    }
+    return false;
+  };
+  return matches(workloads) && !matches(except_workloads);
 }
 
 const char* to_string(Direction d) { return d == Direction::kLowerIsBetter ? "lower" : "higher"; }

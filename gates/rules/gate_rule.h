@@ -29,6 +29,7 @@ struct GateRule {
   std::optional<double> absolute_threshold;  // in the metric's unit
   Severity severity = Severity::kFail;
   std::vector<std::string> workloads = {"*"};  // globs matched against the workload name
+  std::vector<std::string> except_workloads;   // ... and these left out
   int min_repetitions = 3;                     // on each side
   // kNeedsJustification: a file whose presence acknowledges the change, e.g.
   // "perf-justifications/peak-memory.md" (relative to the justification root).

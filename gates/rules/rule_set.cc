@@ -90,10 +90,11 @@ int repetitions_to_reach(double alpha) {
   return 64;
 }
 
-std::vector<std::string> read_globs(FieldReader& r) {
-  const nlohmann::json* v = r.find("workloads");
-  if (!v) return {"*"};
-  const std::string path = r.path_of("workloads");
+std::vector<std::string> read_globs(FieldReader& r, const char* key = "workloads",
+                                    std::vector<std::string> absent = {"*"}) {
+  const nlohmann::json* v = r.find(key);
+  if (!v) return absent;
+  const std::string path = r.path_of(key);
   if (!v->is_array() || v->empty()) r.fail(path, "expected a non-empty array of glob strings");
   std::vector<std::string> globs;
   for (size_t i = 0; i < v->size(); ++i) {
@@ -164,6 +165,7 @@ GateRule read_rule(FieldReader& r, int fewest_repetitions, const std::string& so
                   : severity == "warn" ? Severity::kWarn
                                        : Severity::kNeedsJustification;
   rule.workloads = read_globs(r);
+  rule.except_workloads = read_globs(r, "except_workloads", {});
   rule.min_repetitions = int(r.number("min_repetitions", 1, 1000).value_or(5));
   if (rule.min_repetitions < fewest_repetitions) {
     r.fail(r.path_of("min_repetitions"),

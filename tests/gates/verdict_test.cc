@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "gates/rules/default_rules.h"
+#include "gates/rules/rule_set.h"
 #include "gates/verdict/comparison.h"
 #include "gates/verdict/rule_evaluator.h"
 #include "synthetic_results.h"
@@ -213,6 +214,27 @@ TEST_CASE("rules apply only to the workloads their globs match") {
   CHECK(c.evaluations.empty());
   CHECK(c.exit_code() == kExitInconclusive);
   CHECK_THAT(c.headline(), Catch::Contains("no rule applies to workload 'chat-short'"));
+}
+
+TEST_CASE("except_workloads leaves matching workloads out of a rule") {
+  RuleSet rules = parse_rule_set(nlohmann::json::parse(R"({"schema": "infergate.gates/v1",
+      "rules": [{"name": "r", "metric": "summary.tpot_ms.p50", "better": "lower",
+                 "threshold": {"relative": 0.05}, "except_workloads": ["gate-*"]}]})"),
+                                 "rules.json");
+  CHECK(rules.rules[0].applies_to("quickstart"));
+  CHECK_FALSE(rules.rules[0].applies_to("gate-decode"));
+  CHECK_THROWS_WITH(parse_rule_set(nlohmann::json::parse(R"({"schema": "infergate.gates/v1",
+      "rules": [{"name": "r", "metric": "summary.tpot_ms.p50", "better": "lower",
+                 "threshold": {"relative": 0.05}, "except_workloads": []}]})"),
+                                   "rules.json"),
+                    Catch::Contains("$.rules[0].except_workloads"));
+  // The default rules: the gate workloads get their own set, every other workload the general.
+  const RuleSet defaults = default_rule_set();
+  for (const GateRule& r : defaults.rules) {
+    INFO(r.name);
+    CHECK(r.applies_to("gate-decode") == (r.name.rfind("gate-", 0) == 0));
+    CHECK(r.applies_to("quickstart") == (r.name.rfind("gate-", 0) != 0));
+  }
 }
 
 TEST_CASE("the built-in default rules are the shipped gates/default.json") {
