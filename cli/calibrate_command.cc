@@ -9,6 +9,7 @@
 
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_parser.h"
+#include "cli/calibrate_paired.h"
 #include "cli/command_line.h"
 #include "cli/gate_inputs.h"
 #include "common/io/json_file.h"
@@ -27,6 +28,10 @@ struct CalibrateArguments {
   std::vector<std::string> sets;
   int repeat = 20, reps_per_side = 0, trials = 200, auto_repeat = 0;
   double check_slowdown = 0;
+  std::vector<double> slowdowns;  // every --check-slowdown (several only with --paired)
+  bool paired = false;
+  int max_pairs = 60;
+  double budget_minutes = 10;
 };
 
 // Runs the workload in this process with `sets` and returns its results (also written to
@@ -89,16 +94,34 @@ std::optional<CalibrateArguments> parse(int argc, char** argv) {
       "trials", po::value(&a.trials)->default_value(a.trials), "resampled comparisons")(
       "auto-repeat", po::value(&a.auto_repeat)->default_value(0),
       "model compare --auto-repeat N: more repetitions while the gate is inconclusive")(
-      "check-slowdown", po::value(&a.check_slowdown),
-      "also run with each decoding step this fraction slower (e.g. 0.1) and report detection")(
-      "slowed-from", po::value(&a.slowed_from),
-      "use these results as the slowed runs instead of running them");
+      "check-slowdown", po::value(&a.slowdowns)->composing(),
+      "also run with each decoding step this fraction slower (e.g. 0.1) and report detection "
+      "(repeatable with --paired)")(
+      "paired",
+      "calibrate infergate ab: rounds of fresh-process runs (two unchanged, one per slowdown); "
+      "--repeat is the rounds, --from a folder of an earlier --paired calibration")(
+      "max-pairs", po::value(&a.max_pairs)->default_value(a.max_pairs),
+      "--paired: ab's pair limit")(
+      "budget-minutes", po::value(&a.budget_minutes)->default_value(a.budget_minutes),
+      "--paired: ab's time budget")("slowed-from", po::value(&a.slowed_from),
+                                    "use these results as the slowed runs instead of running them");
   po::positional_options_description pos;
   pos.add("workload", 1);
   const auto vm = parse_command_line(argc, argv, desc, pos);
   if (!vm) return std::nullopt;
   if (a.workload.empty() == a.from.empty()) throw po::error("give WORKLOAD or --from RESULTS");
-  if (a.check_slowdown < 0 || a.check_slowdown > 10) throw po::error("--check-slowdown: 0..10");
+  a.paired = vm->count("paired") > 0;
+  for (double f : a.slowdowns) {
+    if (!(f > 0 && f <= 10)) throw po::error("--check-slowdown: more than 0, at most 10");
+  }
+  if (a.slowdowns.size() > 1 && !a.paired)
+    throw po::error("several --check-slowdown need --paired");
+  if (a.paired && (a.repeat < 4 || a.repeat > 1000))
+    throw po::error("--paired --repeat: 4..1000 rounds");
+  if (a.paired && !(a.budget_minutes > 0 && a.max_pairs >= 2)) {
+    throw po::error("--paired needs --budget-minutes > 0 and --max-pairs >= 2");
+  }
+  a.check_slowdown = a.slowdowns.empty() ? 0 : a.slowdowns.front();
   if (a.check_slowdown > 0 && a.workload.empty() && a.slowed_from.empty()) {
     throw po::error("--check-slowdown needs WORKLOAD (to run the slowed build) or --slowed-from");
   }
@@ -155,6 +178,13 @@ int calibrate_command(int argc, char** argv) {
   }
   if (!args) return kExitPass;
   const RuleSet rules = load_rules_or_default(args->rules);
+  if (args->paired) {
+    if (!args->noise_out.empty()) check_writable(args->noise_out);
+    return calibrate_paired(
+        {args->workload, args->from, args->sets, args->slowdowns, args->repeat, args->trials,
+         args->max_pairs, args->budget_minutes, args->noise_out, args->store},
+        rules);
+  }
   const std::string stamp = std::to_string(::time(nullptr));
   const std::string runs_out =
       args->runs_out.empty() ? "out/calibrate-" + stamp + ".json" : args->runs_out;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/ab_command.h"
 #include "cli/baseline_command.h"
 #include "cli/bench_comm_command.h"
 #include "cli/bisect_command.h"
@@ -44,6 +45,8 @@ const Command kCommands[] = {
     {"logits", infergate::logits_command, "print a model's logits for a token sequence as JSON"},
     {"compare", infergate::compare_command,
      "judge a candidate results file against a baseline (the gate)"},
+    {"ab", infergate::ab_command,
+     "paired, interleaved A/B of two builds on this machine, judged while it runs"},
     {"baseline", infergate::baseline_command, "store, show and list the baselines under results/"},
     {"calibrate", infergate::calibrate_command,
      "measure run-to-run noise and the rules' false-alarm rate (A/A)"},

@@ -16,6 +16,8 @@ ResamplingPlan plan_of(const CalibrationDesign& d, uint64_t seed) {
   return {d.reps_per_side, d.auto_repeat, d.trials, seed};
 }
 
+}  // namespace
+
 std::vector<std::string> rule_metric_keys(const RuleSet& rules, const std::string& workload) {
   std::vector<std::string> keys;
   for (const GateRule& r : rules.rules) {
@@ -23,8 +25,6 @@ std::vector<std::string> rule_metric_keys(const RuleSet& rules, const std::strin
   }
   return keys;
 }
-
-}  // namespace
 
 CalibrationDesign calibration_design(const RuleSet& rules, int reps_per_side, int auto_repeat,
                                      int trials) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/results/results_file.h"
@@ -19,6 +20,9 @@ struct CalibrationDesign {
   int auto_repeat = 0;  // as compare --auto-repeat
   int trials = 200;
 };
+
+// The metric key of every rule that applies to `workload`: what calibrate measures.
+std::vector<std::string> rule_metric_keys(const RuleSet& rules, const std::string& workload);
 
 // `reps_per_side` when > 0; otherwise the largest min_repetitions of the rules, the fewest a
 // comparison under them can use.

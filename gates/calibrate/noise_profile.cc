@@ -50,6 +50,34 @@ const MetricNoise* NoiseProfile::find(const std::string& key) const {
   return nullptr;
 }
 
+const PairedNoise* NoiseProfile::find_paired(const std::string& key) const {
+  for (const PairedNoise& m : paired) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+std::vector<PairedNoise> measure_paired_noise(const PointResult& first, const PointResult& second,
+                                              const std::vector<std::string>& keys) {
+  std::vector<PairedNoise> out;
+  const size_t n = std::min(first.repetitions.size(), second.repetitions.size());
+  for (const std::string& text : keys) {
+    const MetricKey key = parse_metric_key(text);
+    std::vector<double> logs;
+    for (size_t i = 0; i < n; ++i) {
+      const std::optional<double> a = metric_value(first.repetitions[i].summary, key);
+      const std::optional<double> b = metric_value(second.repetitions[i].summary, key);
+      if (a && b && *a > 0 && *b > 0) logs.push_back(std::log(*b / *a));
+    }
+    if (logs.size() < 2) continue;
+    const double m = mean(logs);
+    double ss = 0;
+    for (double l : logs) ss += (l - m) * (l - m);
+    out.push_back({text, int(logs.size()), std::sqrt(ss / double(logs.size() - 1))});
+  }
+  return out;
+}
+
 NoiseProfile measure_noise(const ResultsFile& runs, const std::vector<std::string>& keys) {
   NoiseProfile p;
   p.source = runs.source;
@@ -108,16 +136,47 @@ nlohmann::json noise_to_json(const NoiseProfile& noise) {
                        {"stddev", m.stddev},
                        {"cv", m.cv}});
   }
-  return {{"schema", kNoiseSchema},
-          {"workload", noise.workload},
-          {"machine_key", noise.machine_key},
-          {"created_at", noise.created_at},
-          {"commit", noise.commit},
-          {"repetitions", noise.repetitions},
-          {"source", noise.source},
-          {"metrics", metrics},
-          {"verdict_rates", noise.verdict_rates}};
+  nlohmann::json doc = {{"schema", kNoiseSchema},
+                        {"workload", noise.workload},
+                        {"machine_key", noise.machine_key},
+                        {"created_at", noise.created_at},
+                        {"commit", noise.commit},
+                        {"repetitions", noise.repetitions},
+                        {"source", noise.source},
+                        {"metrics", metrics},
+                        {"verdict_rates", noise.verdict_rates}};
+  if (!noise.paired.empty()) {
+    nlohmann::json paired = nlohmann::json::array();
+    for (const PairedNoise& m : noise.paired) {
+      paired.push_back({{"key", m.key}, {"pairs", m.pairs}, {"log_sd", m.log_sd}});
+    }
+    doc["paired"] = {{"seconds_per_pair", noise.seconds_per_pair}, {"metrics", paired}};
+  }
+  return doc;
 }
+
+namespace {
+
+void read_paired(const nlohmann::json& doc, const std::string& path, NoiseProfile& p) {
+  if (!doc.contains("paired")) return;
+  const nlohmann::json& paired = doc.at("paired");
+  p.seconds_per_pair = paired.at("seconds_per_pair").get<double>();
+  if (!(std::isfinite(p.seconds_per_pair) && p.seconds_per_pair > 0 &&
+        p.seconds_per_pair < 86400)) {
+    throw std::runtime_error(path + ": $.paired.seconds_per_pair: must be in (0, 86400] seconds");
+  }
+  for (const nlohmann::json& m : paired.at("metrics")) {
+    PairedNoise n{m.at("key").get<std::string>(), m.at("pairs").get<int>(),
+                  m.at("log_sd").get<double>()};
+    if (!(std::isfinite(n.log_sd) && n.log_sd >= 0 && n.log_sd < 100) || n.pairs < 2) {
+      throw std::runtime_error(path + ": $.paired.metrics: '" + n.key +
+                               "' needs pairs >= 2 and a finite log_sd >= 0");
+    }
+    p.paired.push_back(n);
+  }
+}
+
+}  // namespace
 
 NoiseProfile load_noise_profile(const std::string& path) {
   const nlohmann::json doc = read_json_file(path);
@@ -139,6 +198,7 @@ NoiseProfile load_noise_profile(const std::string& path) {
                            m.at("cv").get<double>()});
     }
     p.verdict_rates = doc.value("verdict_rates", nlohmann::json::array());
+    read_paired(doc, path, p);
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(path + ": not a valid noise file: " + e.what());
   }

@@ -21,7 +21,9 @@ PointResult subset(const PointResult& pool, const std::vector<size_t>& order, si
   return p;
 }
 
-void count(const RuleEvaluation& e, VerdictCounts& c) {
+}  // namespace
+
+void count_verdict(const RuleEvaluation& e, VerdictCounts& c) {
   ++c.trials;
   switch (e.verdict) {
     case Verdict::kPass:
@@ -39,7 +41,19 @@ void count(const RuleEvaluation& e, VerdictCounts& c) {
   }
 }
 
-}  // namespace
+void count_gate(int exit_code, VerdictCounts& gate) {
+  ++gate.trials;
+  switch (exit_code) {
+    case kExitRegression:
+      ++gate.regressed;
+      break;
+    case kExitInconclusive:
+      ++gate.inconclusive;
+      break;
+    default:
+      ++gate.pass;
+  }
+}
 
 std::vector<VerdictCounts> resampled_verdicts(const PointResult& a, const PointResult* b,
                                               const RuleSet& rules, const std::string& workload,
@@ -82,18 +96,8 @@ std::vector<VerdictCounts> resampled_verdicts(const PointResult& a, const PointR
       }
       if (blocks || !inconclusive || n == most) break;
     }
-    for (size_t r = 0; r < verdicts.size(); ++r) count(verdicts[r], counts[r]);
-    ++gate.trials;
-    switch (gate_exit_code(verdicts)) {
-      case kExitRegression:
-        ++gate.regressed;
-        break;
-      case kExitInconclusive:
-        ++gate.inconclusive;
-        break;
-      default:
-        ++gate.pass;
-    }
+    for (size_t r = 0; r < verdicts.size(); ++r) count_verdict(verdicts[r], counts[r]);
+    count_gate(gate_exit_code(verdicts), gate);
   }
   counts.push_back(gate);
   return counts;

@@ -9,6 +9,7 @@
 
 #include "common/results/results_file.h"
 #include "gates/rules/rule_set.h"
+#include "gates/verdict/rule_evaluation.h"
 
 namespace infergate {
 
@@ -38,6 +39,10 @@ struct ResamplingPlan {
 std::vector<VerdictCounts> resampled_verdicts(const PointResult& a, const PointResult* b,
                                               const RuleSet& rules, const std::string& workload,
                                               const ResamplingPlan& plan);
+
+// One more trial of a rule (its verdict) or of the gate (compare's exit code for the trial).
+void count_verdict(const RuleEvaluation& e, VerdictCounts& c);
+void count_gate(int exit_code, VerdictCounts& gate);
 
 nlohmann::json verdict_counts_to_json(const std::vector<VerdictCounts>& counts);
 

@@ -40,7 +40,10 @@ void append_repetitions(ResultsFile& side, const std::string& binary, int repeti
     throw std::runtime_error("rerunning the " + label + ": " + describe_command(spec.argv) + " " +
                              r.describe() + " (log: " + spec.log_file + ")");
   }
-  const ResultsFile more = load_results(stem + ".json");
+  append_repetitions_from(side, load_results(stem + ".json"));
+}
+
+void append_repetitions_from(ResultsFile& side, const ResultsFile& more) {
   for (PointResult& p : side.points) {
     for (const PointResult& q : more.points) {
       if (q.sweep != p.sweep) continue;

@@ -15,4 +15,8 @@ namespace infergate {
 void append_repetitions(ResultsFile& side, const std::string& binary, int repetitions,
                         const std::string& scratch_dir, const std::string& label);
 
+// Appends the repetitions of each point of `more` to the point of `side` with the same sweep
+// value, renumbered after the existing ones (also how `infergate ab` gathers its pairs).
+void append_repetitions_from(ResultsFile& side, const ResultsFile& more);
+
 }  // namespace infergate

@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
 
 #include "common/io/json_file.h"
 #include "gates/calibrate/noise_profile.h"
@@ -82,4 +84,30 @@ TEST_CASE("A/A splits of quiet runs give no false alarms, and a 15% slowdown is 
   CHECK(ab[1].regressed == 100);
   CHECK_THROWS_WITH(resampled_verdicts(a.points[0], nullptr, rules, "synthetic", {11, 0, 10, 1}),
                     Catch::Contains("needs at least 22 runs"));
+}
+
+TEST_CASE("noise profile: the paired section is measured, written and read back, and checked") {
+  std::vector<gates_test::RepetitionMetrics> a, b;
+  for (int i = 0; i < 6; ++i) {
+    a.push_back({{"tpot_ms.p50", 10.0 + i}});
+    b.push_back({{"tpot_ms.p50", (10.0 + i) * (i % 2 ? 1.02 : 0.98)}});
+  }
+  const ResultsFile first = gates_test::results_of(a), second = gates_test::results_of(b);
+  NoiseProfile p = measure_noise(first, {"summary.tpot_ms.p50"});
+  p.paired = measure_paired_noise(first.points[0], second.points[0], {"summary.tpot_ms.p50"});
+  p.seconds_per_pair = 12.5;
+  REQUIRE(p.paired.size() == 1);
+  CHECK(p.paired[0].pairs == 6);
+  CHECK(p.paired[0].log_sd == Approx(std::log(1.02 / 0.98) / 2 * std::sqrt(6.0 / 5)).epsilon(1e-3));
+  const std::string path = (std::filesystem::temp_directory_path() / "paired.noise.json").string();
+  write_json_atomically(noise_to_json(p), path);
+  const NoiseProfile back = load_noise_profile(path);
+  REQUIRE(back.find_paired("summary.tpot_ms.p50"));
+  CHECK(back.find_paired("summary.tpot_ms.p50")->log_sd == Approx(p.paired[0].log_sd));
+  CHECK(back.seconds_per_pair == 12.5);
+  nlohmann::json bad = noise_to_json(p);
+  bad["paired"]["seconds_per_pair"] = -1;
+  write_json_atomically(bad, path);
+  CHECK_THROWS_WITH(load_noise_profile(path), Catch::Contains("$.paired.seconds_per_pair"));
+  std::filesystem::remove(path);
 }

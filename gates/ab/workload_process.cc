@@ -1,0 +1,39 @@
+#include "gates/ab/workload_process.h"
+
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+
+#include "gates/bisect/interrupt.h"
+#include "gates/bisect/subprocess.h"
+
+namespace infergate {
+
+WorkloadRun run_workload_process(const std::string& binary, const std::string& workload_path,
+                                 const std::vector<std::string>& sets, const std::string& stem) {
+  std::filesystem::create_directories(std::filesystem::path(stem).parent_path());
+  ProcessSpec spec;
+  spec.argv = {binary,       "run",     workload_path, "--repeat",    "1",
+               "--requests", "--quiet", "--out",       stem + ".json"};
+  for (const std::string& set : sets) {
+    spec.argv.push_back("--set");
+    spec.argv.push_back(set);
+  }
+  spec.out = Output::kFile;
+  spec.err = Output::kSameAsStdout;
+  spec.log_file = stem + ".log";
+  const auto start = std::chrono::steady_clock::now();
+  const ProcessResult r = run_process(spec);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.interrupted || interrupt_signal()) {
+    throw Interrupted("interrupted while running " + describe_command(spec.argv));
+  }
+  if (!r.ok() && r.exit_code != 5) {
+    throw std::runtime_error(describe_command(spec.argv) + " " + r.describe() +
+                             " (log: " + spec.log_file + ")");
+  }
+  return {load_results(stem + ".json"), seconds};
+}
+
+}  // namespace infergate

@@ -1,0 +1,24 @@
+// One run of a workload by an infergate executable in a fresh process, as `infergate ab` and
+// `calibrate --paired` make them: `BINARY run WORKLOAD --repeat 1 --requests --quiet --out
+// STEM.json [--set k=v ...]`, its output in STEM.log.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/results/results_file.h"
+
+namespace infergate {
+
+struct WorkloadRun {
+  ResultsFile results;
+  double seconds = 0;  // wall time of the process
+};
+
+// Exit 0 and 5 (no request succeeded; the results say why) are results; any other exit throws
+// std::runtime_error naming the command and the log. Throws Interrupted (gates/bisect/interrupt.h)
+// after an interrupt.
+WorkloadRun run_workload_process(const std::string& binary, const std::string& workload_path,
+                                 const std::vector<std::string>& sets, const std::string& stem);
+
+}  // namespace infergate
