@@ -4,8 +4,10 @@
 #
 #   ci/perf-gate.sh [--workloads "quickstart chat-short"] [--repeat 6] [--out DIR]
 #                   [--rules FILE] [--baselines DIR] [--auto-repeat N] [--skip-build]
-#                   [--update-baselines]
+#                   [--update-baselines] [--baseline-bin OLD [--budget-minutes M]]
 # INFERGATE=PATH uses that binary instead of build/release/cli/infergate (with --skip-build).
+# --baseline-bin: instead of comparing with the stored baseline, a paired A/B of OLD against the
+# new build on this machine (`infergate ab`, docs/gates.md "Paired A/B"), within M minutes.
 #
 # Exit: 0 pass, 1 regression, 2 usage or input error (e.g. no baseline), 3 inconclusive,
 # 4 incomparable; over several workloads the most serious wins (2, then 1, 4, 3, 0).
@@ -13,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 workloads="quickstart" repeat=6 out="out/perf-gate" rules="" baselines="results"
-auto_repeat=4 build=1 update=0
+auto_repeat=4 build=1 update=0 baseline_bin="" budget=10
 while [ $# -gt 0 ]; do
   case "$1" in
     --workloads) workloads="$2"; shift 2 ;;
@@ -24,7 +26,9 @@ while [ $# -gt 0 ]; do
     --auto-repeat) auto_repeat="$2"; shift 2 ;;
     --skip-build) build=0; shift ;;
     --update-baselines) update=1; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --baseline-bin) baseline_bin="$2"; shift 2 ;;
+    --budget-minutes) budget="$2"; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "perf-gate: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -40,21 +44,39 @@ rules_args=()
 rank() { case "$1" in 2) echo 4 ;; 1) echo 3 ;; 4) echo 2 ;; 3) echo 1 ;; *) echo 0 ;; esac; }
 overall=0
 : >"$out/summary.md"
+# Paired: OLD and the new build alternately on this machine, judged while they run.
+gate_paired() {
+  echo "== $1: paired A/B against $baseline_bin, within $budget minutes"
+  "$infergate" ab "workloads/$1.json" --baseline-bin "$baseline_bin" --candidate-bin "$infergate" \
+    "${rules_args[@]}" --baselines "$baselines" --budget-minutes "$budget" --out-dir "$2"
+}
+
+# Stored: the new build's repetitions against the stored baseline.
+gate_stored() {
+  echo "== $1: $repeat repetitions"
+  # Exit 5 (no request succeeded) still writes the results: compare then refuses them with
+  # exit 2, naming the failures, so the gate keeps compare's exit codes.
+  local run_code=0
+  "$infergate" run "workloads/$1.json" --repeat "$repeat" --requests --quiet \
+    --out "$2/candidate.json" || run_code=$?
+  [ "$run_code" = 0 ] || [ "$run_code" = 5 ] || return "$run_code"
+  "$infergate" compare "$2/candidate.json" --baselines "$baselines" "${rules_args[@]}" \
+    --auto-repeat "$auto_repeat" --report-dir "$2"
+}
+
 for w in $workloads; do
   dir="$out/$w"
   mkdir -p "$dir"
-  echo "== $w: $repeat repetitions"
-  # Exit 5 (no request succeeded) still writes the results: compare then refuses them with
-  # exit 2, naming the failures, so the gate keeps compare's exit codes.
-  run_code=0
-  "$infergate" run "workloads/$w.json" --repeat "$repeat" --requests --quiet \
-    --out "$dir/candidate.json" || run_code=$?
-  [ "$run_code" = 0 ] || [ "$run_code" = 5 ] || exit "$run_code"
   set +e
-  "$infergate" compare "$dir/candidate.json" --baselines "$baselines" "${rules_args[@]}" \
-    --auto-repeat "$auto_repeat" --report-dir "$dir" 2>&1 | tee "$dir/compare.log"
+  if [ -n "$baseline_bin" ]; then
+    gate_paired "$w" "$dir" 2>&1 | tee "$dir/compare.log"
+  else
+    gate_stored "$w" "$dir" 2>&1 | tee "$dir/compare.log"
+  fi
   code=${PIPESTATUS[0]}
   set -e
+  # Anything but a verdict (a run that crashed, an interrupt) ends the gate with its code.
+  case "$code" in 0 | 1 | 2 | 3 | 4) ;; *) exit "$code" ;; esac
   if [ -f "$dir/summary.md" ]; then
     cat "$dir/summary.md" >>"$out/summary.md"
   else

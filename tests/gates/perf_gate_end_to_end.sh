@@ -39,4 +39,21 @@ if [ "$code" != 2 ] || ! grep -q "no baseline for workload 'quickstart'" "$work/
 else
   echo "ok: missing baseline -> exit 2"
 fi
+
+# --baseline-bin: a paired A/B (infergate ab) instead of the stored baseline; here an A/A of this
+# build under rules that four pairs can decide, so the plumbing is what is checked.
+INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads gate-decode \
+  --baseline-bin "$infergate" --rules "$repo/tests/gates/data/ab-rules.json" --budget-minutes 2 \
+  --out "$work/gate3" >"$work/gate3.log" 2>&1
+code=$?
+recorded=$(grep -o '"exit_code": *[0-9]' "$work/gate3/gate-decode/verdicts.json" | grep -o '[0-9]$')
+if [ "$code" != "$recorded" ] || ! grep -q '"paired": true' "$work/gate3/gate-decode/verdicts.json"; then
+  echo "FAIL: paired perf-gate exit $code, verdicts.json says ${recorded:-nothing}"
+  cat "$work/gate3.log"; status=1
+else
+  echo "ok: paired perf-gate exit $code, as its verdicts.json says"
+fi
+for f in baseline.json candidate.json report.html summary.md; do
+  [ -s "$work/gate3/gate-decode/$f" ] || { echo "FAIL: paired $f missing"; status=1; }
+done
 exit $status
