@@ -137,6 +137,10 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetSt
       if (const auto& line = engine_cpu->decode_cost) {
         s.engine_cpu_ms_per_single_decode_step = line->fixed_ms + line->per_token_ms;
       }
+      if (const auto& h = engine_cpu->hardware; h && h->decode_steps_tokens > 0) {
+        s.engine_instructions_per_decode_token =
+            double(h->decode_steps_instructions) / double(h->decode_steps_tokens);
+      }
     }
   }
 }

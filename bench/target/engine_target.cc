@@ -82,12 +82,20 @@ EngineStatsRecord engine_stats_record(const EngineStats& s) {
   // memory above is its own part).
   r.parallel = s.parallel;
   if (s.cpu) {
-    r.cpu = {double(s.cpu->total_ns) / 1e6,   double(s.cpu->decode_ns) / 1e6,
-             double(s.cpu->prefill_ns) / 1e6, s.cpu->decode_tokens,
-             s.cpu->prefill_tokens,           std::nullopt};
+    r.cpu.emplace();
+    r.cpu->total_ms = double(s.cpu->total_ns) / 1e6;
+    r.cpu->decode_steps_ms = double(s.cpu->decode_ns) / 1e6;
+    r.cpu->prefill_steps_ms = double(s.cpu->prefill_ns) / 1e6;
+    r.cpu->decode_steps_tokens = s.cpu->decode_tokens;
+    r.cpu->prefill_steps_tokens = s.cpu->prefill_tokens;
     if (const std::optional<DecodeCostLine> line = s.cpu->decode_cost_line()) {
       r.cpu->decode_cost = {{line->fixed_ns / 1e6, line->per_token_ns / 1e6}};
     }
+    if (const auto& h = s.hardware) {
+      r.cpu->hardware = {h->instructions, h->cycles, h->decode_instructions, h->decode_cycles,
+                         h->decode_tokens};
+    }
+    r.cpu->hardware_unavailable = s.hardware_unavailable;
   }
   return r;
 }

@@ -15,7 +15,7 @@ using S = RunSummary;
 constexpr bool kPacedByArrivals = true, kFree = false;
 
 // name, unit, improves, shape, per_request, member, paced by arrivals
-const std::array<MetricInfo, 31> kRunSummaryMetrics = {{
+const std::array<MetricInfo, 32> kRunSummaryMetrics = {{
     {"num_requests", "", kNeither, kCount, false, &S::num_requests, kFree},
     {"num_completed", "", kNeither, kCount, false, &S::num_completed, kFree},
     {"num_errors", "", kNeither, kCount, false, &S::num_errors, kFree},
@@ -51,6 +51,8 @@ const std::array<MetricInfo, 31> kRunSummaryMetrics = {{
      &S::engine_cpu_ms_per_prefill_token, kFree},
     {"engine_cpu_ms_per_single_decode_step", "ms", kLower, kOptional, false,
      &S::engine_cpu_ms_per_single_decode_step, kFree},
+    {"engine_instructions_per_decode_token", "instructions", kLower, kOptional, false,
+     &S::engine_instructions_per_decode_token, kFree},
     {"harness_limited", "", kNeither, kFlag, false, &S::harness_limited, kFree},
     {"error_share_exceeded", "", kNeither, kFlag, false, &S::error_share_exceeded, kFree},
 }};

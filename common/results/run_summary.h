@@ -56,6 +56,9 @@ struct RunSummary {
   // The decode steps' CPU line (fixed + per token, by batch size) at a batch of one: per-token
   // CPU without the batching a slow or fast period brings.
   std::optional<double> engine_cpu_ms_per_single_decode_step;
+  // Instructions the same threads retired per decoded token in decode-only steps (hardware
+  // counters): absent where the kernel gives none.
+  std::optional<double> engine_instructions_per_decode_token;
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };

@@ -4,6 +4,18 @@ namespace infergate {
 
 namespace {
 
+nlohmann::json hardware_json(const EngineStatsRecord::Cpu& cpu) {
+  if (!cpu.hardware) return {{"available", false}, {"reason", cpu.hardware_unavailable}};
+  const auto& h = *cpu.hardware;
+  return {{"available", true},
+          {"instructions", h.instructions},
+          {"cycles", h.cycles},
+          {"decode_steps",
+           {{"instructions", h.decode_steps_instructions},
+            {"cycles", h.decode_steps_cycles},
+            {"tokens", h.decode_steps_tokens}}}};
+}
+
 nlohmann::json engine_json(const EngineStatsRecord& s) {
   nlohmann::json j = {{"weights_bytes", s.weights_bytes},
                       {"kv_cache_bytes", s.kv_cache_bytes},
@@ -38,6 +50,7 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
       j["cpu"]["decode_cost"] = {{"fixed_ms", line->fixed_ms},
                                  {"per_token_ms", line->per_token_ms}};
     }
+    j["cpu"]["hardware_counters"] = hardware_json(*s.cpu);
   }
   return j;
 }

@@ -38,6 +38,14 @@ struct EngineStatsRecord {
       double fixed_ms = 0, per_token_ms = 0;
     };
     std::optional<Line> decode_cost;
+    // Instructions and cycles retired in user space by the same threads (perf_event_open),
+    // or why this machine gives none.
+    struct HardwareCounts {
+      int64_t instructions = 0, cycles = 0;
+      int64_t decode_steps_instructions = 0, decode_steps_cycles = 0, decode_steps_tokens = 0;
+    };
+    std::optional<HardwareCounts> hardware;
+    std::string hardware_unavailable;  // when hardware is absent
   };
   std::optional<Cpu> cpu;
 

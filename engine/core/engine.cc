@@ -101,6 +101,7 @@ std::vector<RequestOutput> Engine::step() {
   std::vector<RequestOutput> outputs = std::move(pending_);  // aborts, already forgotten
   pending_.clear();
   const size_t first_new = outputs.size();
+  const std::optional<CounterReading> hw0 = read_hardware_counters();
   const std::optional<int64_t> workers_cpu0 = executor_->worker_cpu_ns();
   const int64_t cpu0 = thread_cpu_ns();
   const int64_t t0 = now_ns();
@@ -113,6 +114,7 @@ std::vector<RequestOutput> Engine::step() {
       const int64_t used = thread_cpu_ns() - cpu0 + *executor_->worker_cpu_ns() - *workers_cpu0;
       if (!counters_.cpu) counters_.cpu.emplace();
       counters_.cpu->add(used, tokens);
+      add_hardware_counts(hw0, tokens);
     }
   }
   // Only this step's finishes: an aborted id may already name a new request.
@@ -230,6 +232,43 @@ std::vector<GenerateResult> Engine::generate(const std::vector<std::vector<int32
     }
   }
   return results;
+}
+
+std::optional<CounterReading> Engine::read_hardware_counters() {
+  if (!hardware_tried_) {
+    hardware_tried_ = true;
+    if (std::optional<std::vector<pid_t>> tids = executor_->worker_tids()) {
+      tids->insert(tids->begin(), 0);  // the stepping thread
+      hardware_counters_ = HardwareCounters::open(*tids, HardwareCounters::hardware_events(),
+                                                  &counters_.hardware_unavailable);
+    }
+  }
+  if (!hardware_counters_) return std::nullopt;
+  std::optional<CounterReading> reading = hardware_counters_->read();
+  if (!reading) drop_hardware_counters();
+  return reading;
+}
+
+// A count that cannot be read, or was scaled by multiplexing, would leave a partial sum: the
+// run's counts are dropped and said to be unavailable instead.
+void Engine::drop_hardware_counters() {
+  hardware_counters_.reset();
+  counters_.hardware.reset();
+  counters_.hardware_unavailable =
+      "a counter could not be read in full (multiplexed with other perf users, or a thread exited)";
+}
+
+void Engine::add_hardware_counts(const std::optional<CounterReading>& before,
+                                 const StepTokens& tokens) {
+  if (!before || !hardware_counters_) return;
+  const std::optional<CounterReading> after = hardware_counters_->read();
+  if (!after) {
+    drop_hardware_counters();
+    return;
+  }
+  if (!counters_.hardware) counters_.hardware.emplace();
+  counters_.hardware->add(
+      {after->instructions - before->instructions, after->cycles - before->cycles}, tokens);
 }
 
 EngineStats Engine::stats() const {

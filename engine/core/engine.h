@@ -62,6 +62,9 @@ struct EngineStats {
   int64_t injected_delay_ns = 0;  // part of execute_ns: debug.inject_decode_delay_us
   // The engine threads' CPU time in steps; nullopt when the executor's work runs elsewhere.
   std::optional<StepCpuTime> cpu;
+  // With `cpu`: the steps' hardware counts, or why the kernel gives none.
+  std::optional<StepCounts> hardware;
+  std::string hardware_unavailable;
   nlohmann::json parallel;  // multi-rank executors' statistics; null on one rank
 };
 
@@ -109,6 +112,11 @@ class Engine {
   RequestOutput make_output(const Sequence& seq) const;
   // Executes and samples a non-empty schedule, appending the sampled tokens to `outputs`.
   void run_batch(const SchedulerOutput& out, int64_t t0, std::vector<RequestOutput>& outputs);
+  // The step's hardware counts (hardware_counters.h): read before and after it, opened at the
+  // first step; dropped (and said to be unavailable) at the first read that fails.
+  std::optional<CounterReading> read_hardware_counters();
+  void add_hardware_counts(const std::optional<CounterReading>& before, const StepTokens& tokens);
+  void drop_hardware_counters();
   // debug.inject_decode_delay_us, when the step decodes at least one sequence.
   void inject_decode_delay(const SchedulerOutput& out);
   // Host sampling: one token per sampling sequence from its row of `logits`.
@@ -127,6 +135,9 @@ class Engine {
   uint64_t next_seed_;
   int64_t generate_counter_ = 0;
   EngineStats counters_;
+  // Opened at the first step, on the stepping thread and the executor's workers.
+  std::optional<HardwareCounters> hardware_counters_;
+  bool hardware_tried_ = false;
 };
 
 }  // namespace infergate

@@ -4,6 +4,8 @@
 // neither MPI nor CUDA.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -50,6 +52,9 @@ class Executor {
   // process's CPU threads (the stepping thread counts its own). nullopt when some runs
   // elsewhere (other ranks, a GPU): then the engine reports no CPU time.
   virtual std::optional<int64_t> worker_cpu_ns() const { return std::nullopt; }
+  // The kernel thread ids of those worker threads (for hardware counters); nullopt exactly when
+  // worker_cpu_ns() is.
+  virtual std::optional<std::vector<pid_t>> worker_tids() const { return std::nullopt; }
 };
 
 }  // namespace infergate

@@ -22,6 +22,7 @@ class LocalExecutor final : public Executor {
   std::vector<float> execute(const SchedulerOutput& out) override;
   MemoryLedger memory() const override;
   std::optional<int64_t> worker_cpu_ns() const override { return pool_.workers_cpu_ns(); }
+  std::optional<std::vector<pid_t>> worker_tids() const override { return pool_.worker_tids(); }
 
  private:
   int block_size_;

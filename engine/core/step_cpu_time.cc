@@ -38,4 +38,14 @@ std::optional<DecodeCostLine> StepCpuTime::decode_cost_line() const {
   return line;
 }
 
+void StepCounts::add(const CounterReading& delta, const StepTokens& tokens) {
+  instructions += delta.instructions;
+  cycles += delta.cycles;
+  if (tokens.prefill == 0 && tokens.decode > 0) {
+    decode_instructions += delta.instructions;
+    decode_cycles += delta.cycles;
+    decode_tokens += tokens.decode;
+  }
+}
+
 }  // namespace infergate

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "engine/core/hardware_counters.h"
 #include "engine/core/scheduler.h"
 
 namespace infergate {
@@ -41,6 +42,15 @@ struct StepCpuTime {
  private:
   int64_t fit_steps_ = 0;
   double fit_x_ = 0, fit_xx_ = 0, fit_y_ = 0, fit_xy_ = 0;  // x: tokens, y: ns
+};
+
+// Hardware counts of the same steps, where the kernel offers them (hardware_counters.h). A
+// decode-only step's instructions, unlike its CPU time, do not depend on a neighbour's load.
+struct StepCounts {
+  int64_t instructions = 0, cycles = 0;                                   // every step
+  int64_t decode_instructions = 0, decode_cycles = 0, decode_tokens = 0;  // decode-only steps
+
+  void add(const CounterReading& delta, const StepTokens& tokens);
 };
 
 }  // namespace infergate

@@ -1,6 +1,7 @@
 #include "kernels/cpu/thread_pool.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -39,6 +40,7 @@ ThreadPool::ThreadPool(int num_threads) {
                                 std::to_string(kMaxThreads));
   }
   workers_.reserve(size_t(num_threads - 1));
+  worker_tids_ = std::make_unique<std::atomic<pid_t>[]>(size_t(num_threads));
   for (int i = 1; i < num_threads; ++i) {
     try {
       workers_.emplace_back([this, i] { worker_loop(i); });
@@ -64,6 +66,16 @@ int64_t ThreadPool::workers_cpu_ns() const {
     if (clock_gettime(clock, &ts) == 0) total += int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
   }
   return total;
+}
+
+std::vector<pid_t> ThreadPool::worker_tids() const {
+  std::vector<pid_t> tids;
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    pid_t tid;
+    while ((tid = worker_tids_[i].load(std::memory_order_acquire)) == 0) std::this_thread::yield();
+    tids.push_back(tid);
+  }
+  return tids;
 }
 
 ThreadPool::~ThreadPool() { stop_and_join(); }
@@ -108,6 +120,7 @@ void ThreadPool::run(int64_t n, Invoker invoker, const void* fn) {
 }
 
 void ThreadPool::worker_loop(int index) {
+  worker_tids_[size_t(index - 1)].store(pid_t(::gettid()), std::memory_order_release);
   uint64_t seen = 0;
   for (;;) {
     const auto spin_until = std::chrono::steady_clock::now() + kSpinTime;

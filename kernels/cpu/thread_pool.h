@@ -3,10 +3,12 @@
 // short loops per token: a loop must cost about a microsecond, not a wake-up syscall.
 #pragma once
 
+#include <sys/types.h>
 #include <atomic>
 #include <cstdint>
 #include <ctime>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -31,6 +33,9 @@ class ThreadPool {
   // hypervisor stole does not count. It includes their brief spin after each loop. The
   // caller's own time is the caller's to read (CLOCK_THREAD_CPUTIME_ID).
   int64_t workers_cpu_ns() const;
+  // The workers' kernel thread ids (gettid), for per-thread counters (perf_event_open); waits
+  // for a worker that has not yet started to record its own.
+  std::vector<pid_t> worker_tids() const;
   // Splits [0, n) into at most size() contiguous, nearly equal ranges and runs fn(begin, end)
   // on each (the caller runs the first); returns when all are done. Not reentrant: fn must not
   // call parallel_for on this pool.
@@ -58,6 +63,8 @@ class ThreadPool {
 
   std::vector<std::thread> workers_;
   std::vector<clockid_t> worker_clocks_;  // each worker's CPU-time clock
+  // Each worker's tid, written by the worker as it starts (0 until then).
+  std::unique_ptr<std::atomic<pid_t>[]> worker_tids_;
   // A job is published by bumping generation_; workers that slept are woken only when
   // sleepers_ says someone sleeps, so a busy loop issues no syscall at all.
   std::atomic<uint64_t> generation_{0};

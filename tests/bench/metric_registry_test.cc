@@ -25,6 +25,7 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   s.prefix_cache_hit_rate = 0.25, s.preemptions = 26;
   s.engine_cpu_ms_per_decode_token = 27, s.engine_cpu_ms_per_prefill_token = 28;
   s.engine_cpu_ms_per_single_decode_step = 29;
+  s.engine_instructions_per_decode_token = 30;
   s.harness_limited = true, s.error_share_exceeded = false;
   const nlohmann::json w = summary_to_json(s);
   const std::pair<const char*, double> scalars[] = {{"num_requests", 1},
@@ -48,7 +49,8 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
                                                     {"preemptions", 26},
                                                     {"engine_cpu_ms_per_decode_token", 27},
                                                     {"engine_cpu_ms_per_prefill_token", 28},
-                                                    {"engine_cpu_ms_per_single_decode_step", 29}};
+                                                    {"engine_cpu_ms_per_single_decode_step", 29},
+                                                    {"engine_instructions_per_decode_token", 30}};
   for (const auto& [key, value] : scalars) {
     INFO(key);
     CHECK(w.at(key) == value);
@@ -65,7 +67,8 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   CHECK(w.size() == std::size(scalars) + std::size(distributions) + 2);  // nothing else
   for (const char* optional :
        {"peak_gpu_memory_bytes", "engine_cpu_ms_per_decode_token",
-        "engine_cpu_ms_per_prefill_token", "engine_cpu_ms_per_single_decode_step"}) {
+        "engine_cpu_ms_per_prefill_token", "engine_cpu_ms_per_single_decode_step",
+        "engine_instructions_per_decode_token"}) {
     INFO(optional);
     CHECK(summary_to_json(RunSummary{}).at(optional).is_null());  // not measured
   }
