@@ -192,12 +192,14 @@ void Engine::inject_decode_delay(const SchedulerOutput& out) {
     decodes = decodes || s.seq->num_computed_tokens >= s.seq->num_prompt_tokens;
   }
   if (!decodes) return;
-  // Busy-waits, as a slower kernel would keep the core; sleeping would overshoot by the OS's
-  // wake-up latency and make the injected cost imprecise.
+  // Busy for that much of this thread's CPU time, as a slower kernel would be: on a busy core
+  // it stretches in wall time like real work does (a wall-clock wait would not, and would make
+  // the same delay a smaller slowdown whenever the machine is slower). Sleeping would overshoot
+  // by the OS's wake-up latency.
   NvtxRange range("inject_decode_delay");
   const int64_t start = now_ns();
-  const int64_t until = start + config_.debug_inject_decode_delay_us * 1000;
-  while (now_ns() < until) {
+  const int64_t until = thread_cpu_ns() + config_.debug_inject_decode_delay_us * 1000;
+  while (thread_cpu_ns() < until) {
   }
   counters_.injected_delay_ns += now_ns() - start;
 }

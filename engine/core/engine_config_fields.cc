@@ -134,8 +134,9 @@ std::vector<EngineConfigField> build_fields() {
        .access = &C::debug_inject_decode_delay_us,
        .flag = "debug-inject-decode-delay-us",
        .doc = "regression injection (docs/gates.md): every step that decodes at least one "
-              "sequence busy-waits this long inside its execute phase (an NVTX range "
-              "`inject_decode_delay` marks it), as a slower kernel would; 0 in real benchmarks. "
+              "sequence busy-waits this much of its thread's CPU time inside its execute phase "
+              "(an NVTX range `inject_decode_delay` marks it), as a slower kernel would; 0 in "
+              "real benchmarks. "
               "Workload key `debug.inject_decode_delay_us`",
        .min = 0,
        .max = 10'000'000});

@@ -39,9 +39,9 @@ struct AaCalibration {
 AaCalibration calibrate_aa(const ResultsFile& runs, const RuleSet& rules,
                            const CalibrationDesign& design);
 
-// The injected delay that makes each decoding step `fraction` slower: the mean execute time per
-// step of `runs`, times `fraction`. Throws std::runtime_error when `runs` has no engine step
-// times (not an engine target).
+// The injected delay that makes each decoding step `fraction` slower: the mean CPU time per step
+// of `runs` (the engine threads', where recorded; else the execute time), times `fraction`. Throws
+// std::runtime_error when `runs` has no engine step times (not an engine target).
 int64_t slowdown_delay_us(const ResultsFile& runs, double fraction);
 
 // The delay per decoding step `slowed` was run with (its workload's
