@@ -28,6 +28,7 @@ struct AbArguments {
   AbSettings settings;
   std::string rules, noise, store;
   double budget_minutes = 10;
+  bool max_pairs_given = false;
 };
 
 std::string this_executable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
@@ -57,9 +58,9 @@ std::optional<AbArguments> parse(int argc, char** argv) {
       "min-pairs", po::value(&s.design.min_pairs)->default_value(0),
       "pairs before the first look (default: from the calibration, else the rules' minimum)")(
       "max-pairs", po::value(&s.design.max_pairs)->default_value(s.design.max_pairs),
-      "at most this many pairs")("budget-minutes",
-                                 po::value(&a.budget_minutes)->default_value(a.budget_minutes),
-                                 "stop adding pairs when two more would end past this")(
+      "at most this many pairs (default: with a calibration, what 95% power needs)")(
+      "budget-minutes", po::value(&a.budget_minutes)->default_value(a.budget_minutes),
+      "stop adding pairs when two more would end past this")(
       "out-dir", po::value(&s.out_dir),
       "runs, both sides' results and the reports (default out/ab-TIME)")(
       "noise", po::value(&a.noise),
@@ -81,6 +82,7 @@ std::optional<AbArguments> parse(int argc, char** argv) {
   }
   s.design.budget_seconds = a.budget_minutes * 60;
   s.allow_errors = vm->count("allow-errors") > 0;
+  a.max_pairs_given = !(*vm)["max-pairs"].defaulted();
   if (s.baseline.binary.empty()) s.baseline.binary = this_executable();
   if (s.candidate.binary.empty()) s.candidate.binary = this_executable();
   if (s.out_dir.empty()) s.out_dir = "out/ab-" + local_compact_now();
@@ -99,8 +101,9 @@ std::string default_noise_file(const AbArguments& a) {
   return std::filesystem::exists(path) ? path : "";
 }
 
-// From a paired calibration: the first look at the pairs that 95% power needs, or a statement
-// that the budget cannot reach it.
+// From a paired calibration: the pairs that 95% power needs become the session's limit (looks
+// still start at the rules' minimum, so a clear change stops early), or a statement that the
+// budget cannot reach them and what it can reach.
 void plan_from_calibration(AbArguments& a, const RuleSet& rules) {
   const std::string noise_path = a.noise.empty() ? default_noise_file(a) : a.noise;
   if (noise_path.empty()) {
@@ -118,7 +121,11 @@ void plan_from_calibration(AbArguments& a, const RuleSet& rules) {
   }
   std::cout << "calibration: " << noise_path << "\n";
   for (const std::string& line : describe_plan(plan, a.settings.design)) std::cout << line << "\n";
-  if (a.settings.design.min_pairs == 0) a.settings.design.min_pairs = plan.pairs;
+  if (plan.reachable && !a.max_pairs_given) {
+    AbDesign& d = a.settings.design;
+    d.max_pairs = std::max(plan.pairs, first_look(d, rules, w.name));
+    std::cout << "  at most " << d.max_pairs << " pairs: by then every threshold is detectable\n";
+  }
 }
 
 int report(const AbOutcome& o, const AbArguments& a) {

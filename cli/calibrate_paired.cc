@@ -9,11 +9,13 @@
 #include <set>
 
 #include "common/io/json_file.h"
+#include "common/results/metric_key.h"
 #include "gates/ab/workload_process.h"
 #include "gates/baseline/baseline_store.h"
 #include "gates/bisect/interrupt.h"
 #include "gates/calibrate/calibration.h"
 #include "gates/calibrate/paired_rates.h"
+#include "gates/stats/paired_ratio.h"
 #include "gates/verdict/auto_repeat.h"
 #include "gates/verdict/verdict.h"
 
@@ -100,6 +102,30 @@ void print_counts(const std::string& title, const SequentialRates& r, double sec
   }
 }
 
+// What a slowed arm really did to each gated metric: the paired change over all its pairs
+// (an injected delay is a nominal fraction of a step; what the metrics see can differ).
+nlohmann::json measured_effects(const Arm& base, const Arm& slowed,
+                                const std::vector<std::string>& keys) {
+  nlohmann::json effects = nlohmann::json::object();
+  std::printf("%s, measured over all pairs:", slowed.name.c_str());
+  for (const std::string& text : keys) {
+    const MetricKey key = parse_metric_key(text);
+    std::vector<double> a, b;
+    const auto& ra = base.runs.points[0].repetitions;
+    const auto& rb = slowed.runs.points[0].repetitions;
+    for (size_t i = 0; i < std::min(ra.size(), rb.size()); ++i) {
+      const auto x = metric_value(ra[i].summary, key), y = metric_value(rb[i].summary, key);
+      if (x && y && *x > 0 && *y > 0) a.push_back(*x), b.push_back(*y);
+    }
+    if (a.size() < 2) continue;
+    const PairedRatio r = paired_ratio(a, b, 0.95);
+    effects[text] = r.estimate;
+    std::printf("  %s %+.1f%%", text.substr(text.find('.') + 1).c_str(), 100 * r.estimate);
+  }
+  std::printf("\n");
+  return effects;
+}
+
 double share(const VerdictCounts& c, int n) { return c.trials ? 100.0 * n / c.trials : 0; }
 
 // Detection and false alarms of the whole gate as the budget grows.
@@ -166,6 +192,8 @@ int calibrate_paired(const PairedCalibrationArguments& args, const RuleSet& rule
     std::printf("  %-40s run-to-run cv %5.2f%%   paired (log ratio) sd %5.2f%%\n", p.key.c_str(),
                 m ? 100 * m->cv : NAN, 100 * p.log_sd);
   }
+  std::vector<nlohmann::json> effects(arms.size());
+  for (size_t j = 2; j < arms.size(); ++j) effects[j] = measured_effects(arms[0], arms[j], keys);
   SequentialPlan plan{
       {0, args.max_pairs, args.budget_minutes * 60}, noise.seconds_per_pair, args.trials, 1};
   noise.verdict_rates = nlohmann::json::array();
@@ -178,6 +206,7 @@ int calibrate_paired(const PairedCalibrationArguments& args, const RuleSet& rule
         noise.seconds_per_pair);
     noise.verdict_rates.push_back({{"comparison", what},
                                    {"slowdown", arms[j].slowdown},
+                                   {"measured_change", effects[j]},
                                    {"mean_pairs", r.mean_pairs},
                                    {"rules", verdict_counts_to_json(r.counts)}});
   }

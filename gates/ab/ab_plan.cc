@@ -76,8 +76,8 @@ std::vector<std::string> describe_plan(const AbPlan& plan, const AbDesign& desig
                     "; the budget detects " + format("%.1f%%", 100 * r.detectable));
   }
   lines.push_back(plan.reachable
-                      ? "  the budget reaches every threshold: first look at " +
-                            std::to_string(plan.pairs) + " pairs"
+                      ? "  the budget reaches every threshold with 95% power (" +
+                            std::to_string(plan.pairs) + " pairs)"
                       : "  the budget cannot reach every threshold with 95% power: running " +
                             std::to_string(plan.budget_pairs) +
                             " pairs at most will detect only what is listed above");

@@ -27,7 +27,7 @@ struct RulePlan {
 struct AbPlan {
   double seconds_per_pair = 0;
   int budget_pairs = 0;         // what the budget and max_pairs allow
-  int pairs = 0;                // the first look: the most any rule needs, within budget_pairs
+  int pairs = 0;                // the most any rule needs, within budget_pairs
   std::vector<RulePlan> rules;  // fail rules with a relative threshold and calibrated noise
   bool reachable = true;        // every rule's threshold within budget_pairs
 };
