@@ -8,7 +8,6 @@
 #include "gates/stats/descriptive.h"
 #include "gates/stats/paired_ratio.h"
 #include "gates/stats/wilcoxon_signed_rank.h"
-#include "gates/verdict/verdict_decision.h"
 
 namespace infergate {
 
@@ -66,10 +65,7 @@ RuleEvaluation evaluate_paired_rule(const GateRule& rule, const PointResult& bas
     logs.push_back(std::log(e.candidate_values[i] / e.baseline_values[i]));
   }
   const WilcoxonResult w = wilcoxon_signed_rank(logs);
-  const bool lower = rule.better == Direction::kLowerIsBetter;
-  e.p_value = lower ? w.p_greater : w.p_less;
-  decide_verdict(e, lower ? w.p_less : w.p_greater, settings.alpha, "pairs");
-  apply_justification(e, settings);
+  conclude(e, w.p_greater, w.p_less, settings, "pairs");
   return e;
 }
 

@@ -49,7 +49,11 @@ double effective_threshold(const GateRule& rule, double baseline) {
                   baseline != 0 ? rule.absolute_threshold.value_or(0) / std::fabs(baseline) : 0.0);
 }
 
-void apply_justification(RuleEvaluation& e, const EvaluationSettings& settings) {
+void conclude(RuleEvaluation& e, double p_larger, double p_smaller,
+              const EvaluationSettings& settings, const std::string& more) {
+  const bool lower = e.rule.better == Direction::kLowerIsBetter;
+  e.p_value = lower ? p_larger : p_smaller;
+  decide_verdict(e, lower ? p_smaller : p_larger, settings.alpha, more);
   if (e.verdict != Verdict::kRegressed || e.rule.severity != Severity::kNeedsJustification) return;
   const JustificationCheck j = infergate::check_justification(e.rule, settings.justification_root);
   e.justified = j.justified;
@@ -143,10 +147,7 @@ RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
     return e;
   }
   const MannWhitneyResult u = mann_whitney_u(e.candidate_values, e.baseline_values);
-  const bool lower = rule.better == Direction::kLowerIsBetter;
-  e.p_value = lower ? u.p_greater : u.p_less;
-  decide_verdict(e, lower ? u.p_less : u.p_greater, settings.alpha, "repetitions");
-  apply_justification(e, settings);
+  conclude(e, u.p_greater, u.p_less, settings, "repetitions");
   return e;
 }
 

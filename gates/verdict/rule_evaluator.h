@@ -34,8 +34,12 @@ struct EvaluationSettings {
 bool read_values(RuleEvaluation& e, const PointResult& baseline, const PointResult& candidate);
 // The larger of the relative threshold and the absolute one divided by |baseline|.
 double effective_threshold(const GateRule& rule, double baseline);
-// For a needs-justification rule that regressed, the justification check appended to its reason.
-void apply_justification(RuleEvaluation& e, const EvaluationSettings& settings);
+// The end of both evaluators: with the test's one-sided p-values for "the candidate's values are
+// larger" and "smaller", the verdict in the rule's direction (verdict_decision.h), then, for a
+// needs-justification rule that regressed, the justification check. `more` names what would
+// decide an inconclusive rule ("repetitions", "pairs").
+void conclude(RuleEvaluation& e, double p_larger, double p_smaller,
+              const EvaluationSettings& settings, const std::string& more);
 
 RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
                              const PointResult& candidate, const std::string& point,
