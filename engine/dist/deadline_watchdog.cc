@@ -58,7 +58,7 @@ void DeadlineWatchdog::watch() {
     if (waited_ns < timeout_ns) continue;
     const Expiry expiry{what_, bytes_, timeout_s_, waited_ns * 1e-9};
     what_ = nullptr;  // once per arm()
-    lock.unlock();    // the handler may never return (MPI_Abort)
+    lock.unlock();    // the handler may never return (it exits)
     on_expiry_(expiry);
     lock.lock();
   }

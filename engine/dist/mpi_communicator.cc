@@ -103,8 +103,11 @@ void MpiCommunicator::on_deadline(const DeadlineWatchdog::Expiry& e) const {
                rank_, size_, static_cast<int>(getpid()), host_name().c_str(), what.c_str(),
                e.timeout_s, e.waited_s, kCommTimeoutExitCode);
   std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, kCommTimeoutExitCode);
-  std::_Exit(kCommTimeoutExitCode);  // MPI_Abort does not return; this is for the compiler
+  // _Exit, not MPI_Abort: MPI_Abort from this thread tears MPI down while the stuck thread still
+  // polls inside the collective, which now and then crashed the rank (SIGSEGV) before mpirun had
+  // registered the abort, and the job then ended with 139 instead of 124. A process that exits
+  // without MPI_Finalize makes mpirun end the job just the same, with this exit status.
+  std::_Exit(kCommTimeoutExitCode);
 }
 
 void MpiCommunicator::do_all_reduce(ConstCommSpan send, CommSpan recv, ReduceOp op) {

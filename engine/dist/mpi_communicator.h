@@ -4,9 +4,9 @@
 // Every operation is MPI's blocking call, armed with a DeadlineWatchdog: MPI offers no timeout,
 // and its nonblocking calls are slower for small messages. When the deadline passes, the
 // watchdog prints which operation, on which rank, outlived which deadline, and ends the job with
-// exit status kCommTimeoutExitCode (MPI_Abort): a collective stuck half-way cannot be cancelled,
-// and OpenMPI 4 cannot shrink a job around a dead rank. An MPI error is thrown as a CommError
-// naming the operation, the rank and MPI's message.
+// exit status kCommTimeoutExitCode (_Exit; mpirun ends the job): a collective stuck half-way cannot
+// be cancelled, and OpenMPI 4 cannot shrink a job around a dead rank. An MPI error is thrown as a
+// CommError naming the operation, the rank and MPI's message.
 #pragma once
 
 #include <mpi.h>

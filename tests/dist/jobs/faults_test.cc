@@ -25,7 +25,7 @@ TEST_CASE("a hung rank makes the others name the operation, rank and deadline, w
   CHECK(std::stod(waited[1]) >= timeout_s);
   // The watchdog checks every 0.1 s; the rest is room for scheduling on a busy machine.
   CHECK(std::stod(waited[1]) < timeout_s + 1.0);
-  CHECK(job.exit_status == 124);        // kCommTimeoutExitCode, through MPI_Abort and mpirun
+  CHECK(job.exit_status == 124);        // kCommTimeoutExitCode, returned by mpirun
   CHECK(job.seconds < timeout_s + 20);  // mpirun's start-up and teardown on a loaded machine
 }
 
