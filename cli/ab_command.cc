@@ -15,7 +15,7 @@
 #include "gates/ab/ab_session.h"
 #include "gates/baseline/baseline_store.h"
 #include "gates/baseline/machine_key.h"
-#include "gates/bisect/interrupt.h"
+#include "gates/process/interrupt.h"
 #include "gates/verdict/verdict.h"
 
 namespace infergate {

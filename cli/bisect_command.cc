@@ -14,7 +14,7 @@
 #include "gates/bisect/bisect_session.h"
 #include "gates/bisect/bisect_step.h"
 #include "gates/bisect/content_hash.h"
-#include "gates/bisect/interrupt.h"
+#include "gates/process/interrupt.h"
 #include "gates/report/metric_format.h"
 #include "gates/report/reproduce_command.h"
 
@@ -57,9 +57,16 @@ void print_start(const GitRepo& repo, const BisectSettings& s, std::ostream& out
   out << "bisect: good " << s.good.substr(0, 10) << " (" << repo.subject(s.good) << "), bad "
       << s.bad.substr(0, 10) << " (" << repo.subject(s.bad) << ")\n"
       << "bisect: " << s.metric << ", " << to_string(s.better) << " is better, threshold "
-      << format_number(s.threshold * 100, 3) << "%, " << s.measure.repetitions
-      << " repetitions a round (up to " << s.max_repeat_rounds << " more while inconclusive)\n"
-      << "bisect: builds in " << s.cache_dir << "\n";
+      << format_number(s.threshold * 100, 3) << "%, ";
+  if (s.paired) {
+    out << "paired runs in ABBA order from " << s.measure.repetitions << " pairs (up to "
+        << s.design.max_pairs << " or " << format_number(s.design.budget_seconds / 60, 3)
+        << " minutes a comparison), pairs in " << s.pairs_dir << "\n";
+  } else {
+    out << s.measure.repetitions << " repetitions a round (up to " << s.max_repeat_rounds
+        << " more while inconclusive)\n";
+  }
+  out << "bisect: builds in " << s.cache_dir << "\n";
 }
 
 }  // namespace
@@ -69,6 +76,8 @@ int bisect_command(int argc, char** argv) {
   std::vector<std::string> sets;
   double threshold_pct = 5;
   int repeat = 5, max_rounds = 2;
+  AbDesign design;
+  double budget_minutes = design.budget_seconds / 60;
   BuildSpec build;
   po::options_description desc(
       "infergate bisect --good REV --bad REV --workload FILE --metric KEY [options]");
@@ -97,7 +106,14 @@ int bisect_command(int argc, char** argv) {
       "worktrees, builds and measurements (default $XDG_CACHE_HOME/infergate/bisect or "
       "~/.cache/infergate/bisect)")("out-dir", po::value(&out_dir),
                                     "bisect.json and bisect.md (default out/bisect-TIMESTAMP)")(
-      "remeasure", "measure every commit again instead of reusing cached measurements");
+      "remeasure", "measure every commit again instead of reusing cached measurements")(
+      "paired",
+      "judge every commit in pairs with an end's build, run alternately in ABBA order (drift "
+      "cancels; never cached); --repeat is then the pairs before the first look")(
+      "max-pairs", po::value(&design.max_pairs)->default_value(design.max_pairs),
+      "with --paired: the most pairs of one comparison")(
+      "budget-minutes", po::value(&budget_minutes)->default_value(budget_minutes),
+      "with --paired: the time one comparison may take");
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   if (repeat < kMinRepeat) {
@@ -109,6 +125,14 @@ int bisect_command(int argc, char** argv) {
   }
   if (max_rounds < 0) throw std::invalid_argument("--max-repeat-rounds must be >= 0");
   if (!(threshold_pct > 0)) throw std::invalid_argument("--threshold must be > 0 (percent)");
+  if (design.max_pairs < repeat || design.max_pairs > 1000) {
+    throw std::invalid_argument("--max-pairs " + std::to_string(design.max_pairs) + " is outside " +
+                                std::to_string(repeat) +
+                                "..1000 (at least --repeat, the pairs before the first look)");
+  }
+  if (!(budget_minutes > 0 && budget_minutes <= 24 * 60)) {
+    throw std::invalid_argument("--budget-minutes must be in (0, 1440]");
+  }
 
   const GitRepo repo = GitRepo::open(fs::absolute(repo_dir).string());
   BisectSettings s;
@@ -130,6 +154,11 @@ int bisect_command(int argc, char** argv) {
   s.measure.working_dir = fs::current_path().string();
   const fs::path out =
       fs::absolute(out_dir.empty() ? "out/bisect-" + local_compact_now() : out_dir);
+  s.paired = parsed->count("paired") > 0;
+  s.design = design;
+  s.design.min_pairs = repeat;
+  s.design.budget_seconds = budget_minutes * 60;
+  s.pairs_dir = (out / "pairs").string();
   for (const char* name : {"bisect.json", "bisect.md"}) {
     check_writable((out / name).string());  // before the bisect, not after it
   }

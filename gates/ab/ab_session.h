@@ -25,7 +25,8 @@ struct AbSettings {
   std::vector<std::string> sets;  // --set overrides for both sides
   AbSide baseline{"baseline", "", {}}, candidate{"candidate", "", {}};
   AbDesign design;
-  std::string out_dir;        // runs/, baseline.json, candidate.json
+  std::string out_dir;        // runs/, baseline.json, candidate.json (absolute)
+  std::string working_dir;    // where the runs start (empty: ours)
   CompareOptions compare;     // paired is forced on
   bool allow_errors = false;  // judge sides whose requests failed beyond the rules' limit
   std::function<void(const std::string&)> progress;  // one line per pair and per look

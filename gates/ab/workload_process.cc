@@ -4,13 +4,14 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "gates/bisect/interrupt.h"
-#include "gates/bisect/subprocess.h"
+#include "gates/process/interrupt.h"
+#include "gates/process/subprocess.h"
 
 namespace infergate {
 
 WorkloadRun run_workload_process(const std::string& binary, const std::string& workload_path,
-                                 const std::vector<std::string>& sets, const std::string& stem) {
+                                 const std::vector<std::string>& sets, const std::string& stem,
+                                 const std::string& working_dir) {
   std::filesystem::create_directories(std::filesystem::path(stem).parent_path());
   ProcessSpec spec;
   spec.argv = {binary,       "run",     workload_path, "--repeat",    "1",
@@ -19,6 +20,7 @@ WorkloadRun run_workload_process(const std::string& binary, const std::string& w
     spec.argv.push_back("--set");
     spec.argv.push_back(set);
   }
+  spec.working_dir = working_dir;
   spec.out = Output::kFile;
   spec.err = Output::kSameAsStdout;
   spec.log_file = stem + ".log";

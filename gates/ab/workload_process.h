@@ -16,9 +16,11 @@ struct WorkloadRun {
 };
 
 // Exit 0 and 5 (no request succeeded; the results say why) are results; any other exit throws
-// std::runtime_error naming the command and the log. Throws Interrupted (gates/bisect/interrupt.h)
-// after an interrupt.
+// std::runtime_error naming the command and the log. Throws Interrupted (gates/process/interrupt.h)
+// after an interrupt. The run starts in `working_dir` (empty: ours), where the workload's own
+// relative paths resolve.
 WorkloadRun run_workload_process(const std::string& binary, const std::string& workload_path,
-                                 const std::vector<std::string>& sets, const std::string& stem);
+                                 const std::vector<std::string>& sets, const std::string& stem,
+                                 const std::string& working_dir = "");
 
 }  // namespace infergate

@@ -94,6 +94,17 @@ std::string md_code(const std::string& text) {
   return "`` " + text + " ``";
 }
 
+std::string judging_text(const BisectSettings& s) {
+  if (s.paired) {
+    return "paired with the end's build in ABBA order (from " +
+           std::to_string(s.measure.repetitions) + " pairs, up to " +
+           std::to_string(s.design.max_pairs) + " or " +
+           format_number(s.design.budget_seconds / 60, 3) + " minutes a comparison)";
+  }
+  return std::to_string(s.measure.repetitions) + " repetitions a round, up to " +
+         std::to_string(s.max_repeat_rounds) + " more rounds while inconclusive";
+}
+
 nlohmann::json settings_json(const BisectSettings& s) {
   return {{"good", s.good},
           {"bad", s.bad},
@@ -107,7 +118,10 @@ nlohmann::json settings_json(const BisectSettings& s) {
           {"build_command", s.build.command},
           {"binary", s.build.binary},
           {"cache_dir", s.cache_dir},
-          {"reuse_measurements", s.measure.reuse}};
+          {"reuse_measurements", s.measure.reuse},
+          {"paired", s.paired},
+          {"max_pairs", s.design.max_pairs},
+          {"budget_seconds", s.design.budget_seconds}};
 }
 
 }  // namespace
@@ -209,9 +223,7 @@ std::string bisect_report_markdown(const BisectReport& r) {
   }
   md += "\nJudged on " + md_code(s.metric) + " (" + to_string(s.better) +
         " is better) against the good end, threshold " + format_number(s.threshold * 100, 3) +
-        "%, " + std::to_string(s.measure.repetitions) + " repetitions a round, up to " +
-        std::to_string(s.max_repeat_rounds) + " more rounds while inconclusive; workload " +
-        md_code(s.measure.workload_path);
+        "%, " + judging_text(s) + "; workload " + md_code(s.measure.workload_path);
   for (const std::string& set : s.measure.sets) md += ", " + md_code("--set " + set);
   md += ".\n";
   for (const TestedCommit& t : r.commits) {

@@ -13,7 +13,7 @@
 #include "gates/bisect/bisect_step.h"
 #include "gates/bisect/bisect_worktree.h"
 #include "gates/bisect/commit_judge.h"
-#include "gates/bisect/interrupt.h"
+#include "gates/process/interrupt.h"
 #include "gates/report/metric_format.h"
 
 namespace infergate {
@@ -73,6 +73,14 @@ RuleEvaluation compare_ends(const CommitJudge& judge, const BisectSettings& s, T
                             TestedCommit& bad, std::ostream& progress) {
   const CommitBuild good_build = build_end(judge, s.good, good);
   const CommitBuild bad_build = build_end(judge, s.bad, bad);
+  if (s.paired) {
+    const std::optional<RuleEvaluation> e =
+        judge.compare_paired(good_build, bad_build, "ends", bad);
+    if (!e) throw BisectError("the ends cannot be measured: " + bad.reason);
+    good.results = {(fs::path(s.pairs_dir) / "ends" / "baseline.json").string()};
+    good.rounds = 1;
+    return *e;
+  }
   while (true) {
     measure_end(judge, good_build, good);
     measure_end(judge, bad_build, bad);

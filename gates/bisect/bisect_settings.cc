@@ -18,7 +18,11 @@ nlohmann::json to_json(const BisectSettings& s) {
             {"sets", s.measure.sets},
             {"repetitions", s.measure.repetitions},
             {"reuse", s.measure.reuse},
-            {"working_dir", s.measure.working_dir}}}};
+            {"working_dir", s.measure.working_dir}}},
+          {"paired", s.paired},
+          {"max_pairs", s.design.max_pairs},
+          {"budget_seconds", s.design.budget_seconds},
+          {"pairs_dir", s.pairs_dir}};
 }
 
 BisectSettings bisect_settings_from_json(const nlohmann::json& doc) {
@@ -42,6 +46,11 @@ BisectSettings bisect_settings_from_json(const nlohmann::json& doc) {
   s.measure.repetitions = m.at("repetitions").get<int>();
   s.measure.reuse = m.at("reuse").get<bool>();
   s.measure.working_dir = m.at("working_dir").get<std::string>();
+  s.paired = doc.value("paired", false);
+  s.design.min_pairs = s.measure.repetitions;
+  s.design.max_pairs = doc.value("max_pairs", s.design.max_pairs);
+  s.design.budget_seconds = doc.value("budget_seconds", s.design.budget_seconds);
+  s.pairs_dir = doc.value("pairs_dir", std::string());
   return s;
 }
 

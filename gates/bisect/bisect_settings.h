@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "gates/ab/ab_design.h"
 #include "gates/bisect/commit_build_cache.h"
 #include "gates/bisect/commit_measurement.h"
 #include "gates/rules/gate_rule.h"
@@ -24,6 +25,12 @@ struct BisectSettings {
   uint64_t seed = 1;          // of the bootstrap
   BuildSpec build;
   MeasureSpec measure;  // measure.repetitions is --repeat
+  // --paired: every comparison is an A/B session of the two commits' builds run alternately
+  // (gates/ab/ab_session.h), written under pairs_dir; measure.repetitions is the pairs before
+  // the first look, and max_repeat_rounds is unused (the session adds pairs itself).
+  bool paired = false;
+  AbDesign design;        // max_pairs and budget_seconds per comparison
+  std::string pairs_dir;  // absolute: <out-dir>/pairs
 };
 
 nlohmann::json to_json(const BisectSettings& s);

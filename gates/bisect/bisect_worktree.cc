@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "gates/bisect/interrupt.h"
+#include "gates/process/interrupt.h"
 
 namespace infergate {
 

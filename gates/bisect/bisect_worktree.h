@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gates/bisect/git_repo.h"
-#include "gates/bisect/subprocess.h"
+#include "gates/process/subprocess.h"
 
 namespace infergate {
 

@@ -12,8 +12,8 @@
 #include "common/util/time_stamp.h"
 #include "gates/bisect/content_hash.h"
 #include "gates/bisect/file_lock.h"
-#include "gates/bisect/interrupt.h"
-#include "gates/bisect/subprocess.h"
+#include "gates/process/interrupt.h"
+#include "gates/process/subprocess.h"
 
 namespace infergate {
 

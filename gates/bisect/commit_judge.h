@@ -41,10 +41,22 @@ class CommitJudge {
 
   // A commit between the ends, built, measured and judged (judge_against_ends), with more
   // rounds while inconclusive; skip when the build or a run fails or it stays inconclusive.
+  // Paired (settings.paired): an A/B session against the good end's build, and one against the
+  // bad end's when that stays inconclusive; the ends' results are then unused.
   TestedCommit judge(const std::string& commit, const PointResult& good_end,
                      const PointResult& bad_end) const;
 
+  // `candidate` run alternately with `baseline` in an A/B session (gates/ab/ab_session.h) under
+  // settings.pairs_dir/<name>, judged under rule(); the session's candidate side is added to t
+  // (results, seconds, rounds). nullopt, with t a skip and the reason, when a run or a side's
+  // requests failed. Throws Interrupted on Ctrl-C.
+  std::optional<RuleEvaluation> compare_paired(const CommitBuild& baseline,
+                                               const CommitBuild& candidate,
+                                               const std::string& name, TestedCommit& t) const;
+
  private:
+  void judge_paired(const CommitBuild& b, TestedCommit& t) const;
+
   const GitRepo& repo_;
   const BisectSettings& settings_;
   std::ostream& progress_;

@@ -7,8 +7,8 @@
 
 #include "gates/bisect/content_hash.h"
 #include "gates/bisect/file_lock.h"
-#include "gates/bisect/interrupt.h"
-#include "gates/bisect/subprocess.h"
+#include "gates/process/interrupt.h"
+#include "gates/process/subprocess.h"
 
 namespace infergate {
 

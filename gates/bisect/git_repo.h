@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gates/bisect/subprocess.h"
+#include "gates/process/subprocess.h"
 
 namespace infergate {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "common/io/json_file.h"
-#include "gates/bisect/subprocess.h"
+#include "gates/process/subprocess.h"
 
 namespace infergate {
 

@@ -3,7 +3,8 @@
 # "build" (build.sh) makes a wrapper around the real infergate that adds this commit's decode
 # delay (delay_us) to every run. One commit sets the delay; bisect must name it, leave the
 # user's checkout alone, reuse its builds (and measurements) the second time, measure again
-# with --remeasure, refuse ends that do not differ or do not build, and clean up on Ctrl-C.
+# with --remeasure, refuse ends that do not differ or do not build, clean up on Ctrl-C, and find
+# the same commit with --paired.
 #
 #   tests/gates/bisect_end_to_end.sh INFERGATE [WORK_DIR]
 # Exit 77 (skipped) without git.
@@ -186,5 +187,32 @@ rc=$?
 set -e
 [ $rc -eq 130 ] || { cat "$WORK/err7.txt"; fail "an interrupted bisect exited with $rc, expected 130"; }
 check_checkout "the interrupted bisect"
+
+elapsed "7. --paired: every comparison runs the two builds alternately; the same first bad commit"
+RUNS=$(count "$WORK/state/runs") BUILDS=$(count "$WORK/state/builds")
+bisect --repo "$REPO" --good "$C1" --bad "$C7" --paired --max-pairs 12 --out-dir "$WORK/out8" \
+  >"$WORK/out8.txt" 2>"$WORK/err8.txt" || { cat "$WORK/err8.txt"; fail "the paired bisect failed"; }
+cat "$WORK/out8.txt"
+grep -q "first bad commit: $C5" "$WORK/out8.txt" || fail "the paired bisect disagrees"
+[ "$(count "$WORK/state/builds")" = "$BUILDS" ] || fail "the paired bisect rebuilt commits"
+grep -q '"paired": true' "$WORK/out8/bisect.json" || fail "bisect.json does not say it was paired"
+grep -q "paired with the end's build in ABBA order" "$WORK/out8/bisect.md" ||
+  fail "bisect.md does not say how it judged"
+# The ends' session and one per step, each in ABBA order: the baseline runs first in pair 0 and
+# the candidate in pair 1 (file times, the order the runs finished in).
+[ -f "$WORK/out8/pairs/ends/candidate.json" ] || fail "no pairs of the ends"
+STEPS=$(ls -d "$WORK/out8/pairs/"*-vs-good 2>/dev/null | wc -l)
+[ "$STEPS" -ge 2 ] || fail "$STEPS steps judged in pairs, expected at least 2"
+for d in "$WORK/out8/pairs/"*; do
+  [ "$d/runs/baseline-0.json" -ot "$d/runs/candidate-0.json" ] ||
+    fail "$d: the baseline did not run first in pair 0"
+  [ "$d/runs/candidate-1.json" -ot "$d/runs/baseline-1.json" ] ||
+    fail "$d: the candidate did not run first in pair 1"
+done
+# Paired measurements are never reused: every comparison ran now, two runs a pair.
+PAIRS=$(ls "$WORK/out8/pairs/"*/runs/*.json | wc -l)
+[ "$(count "$WORK/state/runs")" = $((RUNS + PAIRS)) ] ||
+  fail "$(($(count "$WORK/state/runs") - RUNS)) runs for $PAIRS results files"
+check_checkout "the paired bisect"
 
 elapsed "all passed"

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "gates/bisect/content_hash.h"
-#include "gates/bisect/subprocess.h"
+#include "gates/process/subprocess.h"
 
 using namespace infergate;
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "gates/bisect/interrupt.h"
+#include "gates/process/interrupt.h"
 
 #include <atomic>
 #include <csignal>

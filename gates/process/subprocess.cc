@@ -1,4 +1,4 @@
-#include "gates/bisect/subprocess.h"
+#include "gates/process/subprocess.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -25,7 +25,7 @@
 #include <system_error>
 #include <thread>
 
-#include "gates/bisect/interrupt.h"
+#include "gates/process/interrupt.h"
 #include "gates/report/reproduce_command.h"
 
 namespace infergate {
