@@ -28,8 +28,10 @@ std::string message_content(const json& content, const std::string& at) {
   for (size_t i = 0; i < content.size(); ++i) {
     const json& part = content[i];
     const std::string part_at = at + "[" + std::to_string(i) + "]";
-    if (!part.is_object() || part.value("type", "") != "text" || !part.contains("text") ||
-        !part["text"].is_string()) {
+    // Each member's type is checked before it is read: json::value() throws on a non-string.
+    const bool text_part = part.is_object() && part.contains("type") && part["type"] == "text" &&
+                           part.contains("text") && part["text"].is_string();
+    if (!text_part) {
       throw bad_field(part_at, "'" + part_at +
                                    "' must be {\"type\": \"text\", \"text\": ...} (other content "
                                    "types are not supported)");

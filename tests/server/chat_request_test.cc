@@ -31,6 +31,9 @@ TEST_CASE("chat request: bad input gets a 4xx naming the problem") {
       {R"({"messages": [{"role": "user", "content": 5}]})", 400, "string or an array", &model},
       {R"({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]})", 400,
        "other content types are not supported", &model},
+      // Found by the fuzzer: a non-string type once escaped as json::type_error.
+      {R"({"messages": [{"role": "user", "content": [{"type": {"url": "data:,"}}]}]})", 400,
+       "other content types are not supported", &model},
       {R"({"messages": [{"role": "user", "content": "x", "mood": 1}]})", 400,
        "unknown field 'messages[0].mood'", &model},
       {R"({"messages": [{"role": "user", "content": "x"}], "prompt": [1]})", 400,
