@@ -12,7 +12,7 @@
 #include "fuzz/request_invariants.h"
 #include "fuzz/served_model_shapes.h"
 #include "server/openai/completion_request.h"
-#include "server/openai/openai_error.h"
+#include "common/openai/openai_error.h"
 
 namespace infergate::fuzz {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "server/openai/completion_request.h"
-#include "server/openai/openai_error.h"
+#include "common/openai/openai_error.h"
 
 namespace infergate::fuzz {
 

@@ -3,7 +3,7 @@
 // streamed as Server-Sent Events.
 #pragma once
 
-#include "server/http_responses.h"
+#include "common/http/http_responses.h"
 #include "server/openai/completion_request.h"
 #include "server/server_context.h"
 

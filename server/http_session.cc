@@ -12,9 +12,9 @@
 
 #include "common/util/clock.h"
 #include "server/generation_handler.h"
-#include "server/http_responses.h"
+#include "common/http/http_responses.h"
 #include "server/openai/chat_request.h"
-#include "server/request_reader.h"
+#include "common/http/request_reader.h"
 
 namespace infergate {
 

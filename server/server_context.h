@@ -6,33 +6,25 @@
 #include <cstdint>
 #include <string>
 
+#include "common/http/request_reader.h"
 #include "engine/service/engine_service.h"
 #include "server/openai/completion_request.h"
 #include "server/server_metrics.h"
 
 namespace infergate {
 
-struct ServerOptions {
+// The request limits (max_body_bytes, the timeouts, header sizes) come from HttpReadLimits.
+struct ServerOptions : HttpReadLimits {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;                     // 0: any free port (HttpServer::port() says which)
   std::string api_key;                      // empty: no authentication
   int num_threads = 2;                      // HTTP threads; the engine has its own
-  size_t max_body_bytes = size_t(1) << 20;  // larger bodies get 413
   // Completions in flight (queued in the engine or streaming) beyond which new ones get 429:
   // an overloaded server answers at once instead of letting clients hang.
   int max_pending_requests = 4096;
   // Connections beyond this many open ones are answered 503 and closed at once, so a client
   // cannot starve the server of file descriptors (the accept loop also survives EMFILE).
   int max_connections = 4096;
-  // A connection is closed when a new request's first byte takes longer than idle_timeout_s,
-  // the rest of its header longer than header_timeout_s or its body longer than
-  // body_timeout_s (408 for the last two), or when one write waits on the client longer than
-  // idle_timeout_s.
-  double header_timeout_s = 10;
-  double body_timeout_s = 30;
-  double idle_timeout_s = 60;
-  size_t max_header_bytes = size_t(32) << 10;  // request line and fields: larger gets 431
-  size_t max_target_bytes = size_t(8) << 10;   // the request line: longer gets 414
 };
 
 struct ServerContext {

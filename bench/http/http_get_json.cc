@@ -9,8 +9,8 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "bench/http/http_request_text.h"
-#include "bench/http/http_response_reader.h"
+#include "common/http/http_request_text.h"
+#include "common/http/http_response_reader.h"
 #include "bench/http/stream_chunk.h"
 
 namespace infergate {

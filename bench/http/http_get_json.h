@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "bench/http/http_url.h"
+#include "common/http/http_url.h"
 
 namespace infergate {
 

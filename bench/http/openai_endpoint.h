@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "bench/http/http_url.h"
+#include "common/http/http_url.h"
 #include "bench/workload/workload.h"
 
 namespace infergate {

@@ -6,7 +6,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "bench/http/open_file_limit.h"
+#include "common/http/open_file_limit.h"
 #include "bench/http_echo/echo_server.h"
 
 int main(int argc, char** argv) {

@@ -17,7 +17,7 @@ namespace infergate {
 class OpenAiTarget final : public Target {
  public:
   // Resolves the server's host name now (std::runtime_error if it cannot) and raises the
-  // open-file limit (bench/http/open_file_limit.h).
+  // open-file limit (common/http/open_file_limit.h).
   explicit OpenAiTarget(OpenAiEndpoint endpoint);
   ~OpenAiTarget() override;
 

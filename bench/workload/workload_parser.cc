@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "bench/http/http_url.h"
+#include "common/http/http_url.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/openai/completion_request.h"
-#include "server/openai/openai_error.h"
+#include "common/openai/openai_error.h"
 
 namespace infergate {
 

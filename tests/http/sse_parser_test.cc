@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/http/sse_parser.h"
+#include "common/http/sse_parser.h"
 
 namespace infergate {
 namespace {

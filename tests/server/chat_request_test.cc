@@ -5,7 +5,7 @@
 #include "engine/tokenizer/byte_tokenizer.h"
 #include "engine/tokenizer/vocabulary.h"
 #include "server/openai/chat_template.h"
-#include "server/openai/openai_error.h"
+#include "common/openai/openai_error.h"
 
 namespace infergate {
 namespace {

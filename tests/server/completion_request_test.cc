@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "server/openai/openai_error.h"
+#include "common/openai/openai_error.h"
 
 namespace infergate {
 namespace {

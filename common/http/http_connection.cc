@@ -1,4 +1,4 @@
-#include "bench/http/http_connection.h"
+#include "common/http/http_connection.h"
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>

@@ -1,4 +1,4 @@
-#include "server/openai/openai_error.h"
+#include "common/openai/openai_error.h"
 
 namespace infergate {
 

@@ -1,10 +1,9 @@
-#include "server/http_responses.h"
+#include "common/http/http_responses.h"
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
 
-#include "server/openai/completion_response.h"
 
 namespace infergate {
 
@@ -16,7 +15,8 @@ HttpResponse json_response(const HttpRequest& req, http::status status,
   HttpResponse res(status, req.version());
   res.set(http::field::content_type, "application/json");
   res.keep_alive(req.keep_alive());
-  res.body() = dump_json(body);
+  // Invalid UTF-8 in a message (an echoed client string) is replaced, never thrown on.
+  res.body() = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   res.prepare_payload();
   return res;
 }

@@ -1,4 +1,4 @@
-#include "bench/http/http_request_text.h"
+#include "common/http/http_request_text.h"
 
 namespace infergate {
 

@@ -1,4 +1,4 @@
-#include "server/request_reader.h"
+#include "common/http/request_reader.h"
 
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "server/read_deadline.h"
+#include "common/http/read_deadline.h"
 
 namespace infergate {
 
@@ -49,7 +49,7 @@ std::string parse_error_hint(const beast::error_code& ec) {
 
 // A header over max_header_bytes: 414 when the request line alone is too long, else 431.
 HttpResponse oversized_header(const Parser& parser, const beast::flat_buffer& buffer,
-                              const ServerOptions& o) {
+                              const HttpReadLimits& o) {
   size_t line = parser.get().target().size();
   if (line == 0) {  // the request line was never complete: it is still all in the buffer
     const std::string_view data(static_cast<const char*>(buffer.data().data()), buffer.size());
@@ -65,7 +65,7 @@ HttpResponse oversized_header(const Parser& parser, const beast::flat_buffer& bu
 
 // The answer to a failed read, or none when there is nobody to answer (closed, reset).
 std::optional<HttpResponse> refusal_for(const beast::error_code& ec, const Parser& parser,
-                                        const beast::flat_buffer& buffer, const ServerOptions& o) {
+                                        const beast::flat_buffer& buffer, const HttpReadLimits& o) {
   if (ec == http::error::end_of_stream || ec == http::error::partial_message) return std::nullopt;
   if (ec == http::error::body_limit) {
     return refusal(
@@ -79,7 +79,7 @@ std::optional<HttpResponse> refusal_for(const beast::error_code& ec, const Parse
 }  // namespace
 
 net::awaitable<ReadOutcome> read_request(beast::tcp_stream& stream, beast::flat_buffer& buffer,
-                                         const ServerOptions& o) {
+                                         const HttpReadLimits& o) {
   const auto token = [](beast::error_code& ec) {
     return net::redirect_error(net::use_awaitable, ec);
   };

@@ -1,4 +1,4 @@
-#include "bench/http/connection_pool.h"
+#include "common/http/connection_pool.h"
 
 namespace infergate {
 

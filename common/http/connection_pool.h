@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "bench/http/http_connection.h"
+#include "common/http/http_connection.h"
 
 namespace infergate {
 

@@ -1,4 +1,4 @@
-#include "server/read_deadline.h"
+#include "common/http/read_deadline.h"
 
 namespace infergate {
 

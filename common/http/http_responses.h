@@ -10,7 +10,7 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
-#include "server/openai/openai_error.h"
+#include "common/openai/openai_error.h"
 
 namespace infergate {
 

@@ -1,4 +1,4 @@
-#include "bench/http/http_url.h"
+#include "common/http/http_url.h"
 
 #include <cctype>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "bench/http/open_file_limit.h"
+#include "common/http/open_file_limit.h"
 
 #include <sys/resource.h>
 

@@ -1,4 +1,4 @@
-#include "bench/http/http_response_reader.h"
+#include "common/http/http_response_reader.h"
 
 #include <limits>
 

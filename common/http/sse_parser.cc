@@ -1,4 +1,4 @@
-#include "bench/http/sse_parser.h"
+#include "common/http/sse_parser.h"
 
 #include <stdexcept>
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "bench/http/http_connection.h"
+#include "common/http/http_connection.h"
 
 namespace infergate {
 
