@@ -8,11 +8,11 @@
 #include <string_view>
 #include <typeinfo>
 
+#include "common/openai/openai_error.h"
 #include "fuzz/fuzz_failure.h"
 #include "fuzz/request_invariants.h"
 #include "fuzz/served_model_shapes.h"
 #include "server/openai/completion_request.h"
-#include "common/openai/openai_error.h"
 
 namespace infergate::fuzz {
 

@@ -6,8 +6,8 @@
 
 #include <string_view>
 
-#include "server/openai/completion_request.h"
 #include "common/openai/openai_error.h"
+#include "server/openai/completion_request.h"
 
 namespace infergate::fuzz {
 

@@ -16,14 +16,13 @@ ListenOptions listen_options(const ServerOptions& o) {
 
 HttpServer::HttpServer(ServerOptions options, EngineService& service, ServedModel model)
     : context_{service, std::move(model), options, int64_t(std::time(nullptr)), {}, {}, {}, {}},
-      listener_(listen_options(options), context_.open_connections,
-                {[this](boost::asio::ip::tcp::socket s) {
-                   return serve_session(std::move(s), context_);
-                 },
-                 [this](boost::asio::ip::tcp::socket s) {
-                   return refuse_connection(std::move(s), context_);
-                 },
-                 // Every in-flight request ends (reason "abort"); its session writes that out.
-                 [this] { context_.service.stop(); }}) {}
+      listener_(
+          listen_options(options), context_.open_connections,
+          {[this](boost::asio::ip::tcp::socket s) { return serve_session(std::move(s), context_); },
+           [this](boost::asio::ip::tcp::socket s) {
+             return refuse_connection(std::move(s), context_);
+           },
+           // Every in-flight request ends (reason "abort"); its session writes that out.
+           [this] { context_.service.stop(); }}) {}
 
 }  // namespace infergate

@@ -15,7 +15,7 @@ class HttpServer {
   // Binds at once (throws std::runtime_error naming the address if it cannot).
   HttpServer(ServerOptions options, EngineService& service, ServedModel model);
 
-  uint16_t port() const { return listener_.port(); }  // the bound port (useful with port 0)
+  uint16_t port() const { return listener_.port(); }       // the bound port (useful with port 0)
   void stop_on_signals() { listener_.stop_on_signals(); }  // before run()
   // Serves on options.num_threads threads (the caller's included) until stop().
   void run() { listener_.run(); }

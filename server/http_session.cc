@@ -10,11 +10,11 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "common/http/http_responses.h"
+#include "common/http/request_reader.h"
 #include "common/util/clock.h"
 #include "server/generation_handler.h"
-#include "common/http/http_responses.h"
 #include "server/openai/chat_request.h"
-#include "common/http/request_reader.h"
 
 namespace infergate {
 

@@ -16,9 +16,9 @@ namespace infergate {
 // The request limits (max_body_bytes, the timeouts, header sizes) come from HttpReadLimits.
 struct ServerOptions : HttpReadLimits {
   std::string host = "127.0.0.1";
-  uint16_t port = 8000;                     // 0: any free port (HttpServer::port() says which)
-  std::string api_key;                      // empty: no authentication
-  int num_threads = 2;                      // HTTP threads; the engine has its own
+  uint16_t port = 8000;  // 0: any free port (HttpServer::port() says which)
+  std::string api_key;   // empty: no authentication
+  int num_threads = 2;   // HTTP threads; the engine has its own
   // Completions in flight (queued in the engine or streaming) beyond which new ones get 429:
   // an overloaded server answers at once instead of letting clients hang.
   int max_pending_requests = 4096;

@@ -9,9 +9,9 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "bench/http/stream_chunk.h"
 #include "common/http/http_request_text.h"
 #include "common/http/http_response_reader.h"
-#include "bench/http/stream_chunk.h"
 
 namespace infergate {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "common/http/http_url.h"
 #include "bench/workload/workload.h"
+#include "common/http/http_url.h"
 
 namespace infergate {
 

@@ -6,8 +6,8 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "common/http/open_file_limit.h"
 #include "bench/http_echo/echo_server.h"
+#include "common/http/open_file_limit.h"
 
 int main(int argc, char** argv) {
   namespace po = boost::program_options;

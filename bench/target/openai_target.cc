@@ -19,14 +19,14 @@
 #include <thread>
 #include <unordered_set>
 
-#include "common/http/connection_pool.h"
 #include "bench/http/http_client_stats.h"
+#include "bench/http/openai_request_body.h"
+#include "bench/http/stream_tally.h"
+#include "common/http/connection_pool.h"
 #include "common/http/http_request_text.h"
 #include "common/http/http_response_reader.h"
 #include "common/http/open_file_limit.h"
-#include "bench/http/openai_request_body.h"
 #include "common/http/sse_parser.h"
-#include "bench/http/stream_tally.h"
 #include "common/util/clock.h"
 
 namespace infergate {

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <sstream>
 
-#include "common/http/http_url.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
@@ -18,6 +17,7 @@
 #include "bench/workload/workload_hash.h"
 #include "bench/workload/workload_json.h"
 #include "bench/workload/workload_limits.h"
+#include "common/http/http_url.h"
 #include "common/io/input_file.h"
 #include "common/io/json_excerpt.h"
 #include "engine/model/model_config.h"

@@ -35,8 +35,8 @@ class HttpListener {
  public:
   using Session = std::function<boost::asio::awaitable<void>(boost::asio::ip::tcp::socket)>;
   struct Handlers {
-    Session serve;            // a connection within max_connections
-    Session refuse;           // one beyond it
+    Session serve;                  // a connection within max_connections
+    Session refuse;                 // one beyond it
     std::function<void()> on_stop;  // ends in-flight work; sessions then flush within the grace
   };
 

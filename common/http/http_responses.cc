@@ -4,7 +4,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
 
-
 namespace infergate {
 
 namespace net = boost::asio;

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/openai/completion_request.h"
 #include "common/openai/openai_error.h"
+#include "server/openai/completion_request.h"
 
 namespace infergate {
 

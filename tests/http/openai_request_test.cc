@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/http/chat_prompt_text.h"
+#include "bench/http/openai_request_body.h"
 #include "common/http/http_request_text.h"
 #include "common/http/http_url.h"
-#include "bench/http/openai_request_body.h"
 
 namespace infergate {
 namespace {

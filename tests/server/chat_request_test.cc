@@ -2,10 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "common/openai/openai_error.h"
 #include "engine/tokenizer/byte_tokenizer.h"
 #include "engine/tokenizer/vocabulary.h"
 #include "server/openai/chat_template.h"
-#include "common/openai/openai_error.h"
 
 namespace infergate {
 namespace {
