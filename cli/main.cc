@@ -16,6 +16,7 @@
 #include "cli/generate_command.h"
 #include "cli/logits_command.h"
 #include "cli/report_command.h"
+#include "cli/router_command.h"
 #include "cli/run_command.h"
 #include "cli/serve_command.h"
 #include "cli/validate_command.h"
@@ -40,6 +41,8 @@ const Command kCommands[] = {
      "run a workload file against a target and write a results file"},
     {"validate", infergate::validate_command, "check workload files without running them"},
     {"serve", infergate::serve_command, "serve a model over an OpenAI-compatible HTTP API"},
+    {"router", infergate::router_command,
+     "route requests over replicas (data parallelism) with health checks and failover"},
     {"generate", infergate::generate_command, "generate text from a model and report throughput"},
     {"export", infergate::export_command, "write a model as GGUF or safetensors"},
     {"logits", infergate::logits_command, "print a model's logits for a token sequence as JSON"},

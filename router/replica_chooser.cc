@@ -1,5 +1,6 @@
 #include "router/replica_chooser.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -92,20 +93,25 @@ std::optional<RouteDecision> ReplicaChooser::choose(std::span<const ReplicaLoad>
   }
   const std::vector<int> healthy = healthy_replicas(loads);
   if (healthy.empty()) return std::nullopt;
+  // Every policy keeps the index: it is also what the hit-rate figures are measured by.
+  const std::vector<size_t> matched = index_.matched_blocks(prefix);
   RouteDecision d;
   if (healthy.size() == 1) {
-    d = {healthy.front(), RouteReason::kOnlyOneHealthy, 0};
+    d = {healthy.front(), RouteReason::kOnlyOneHealthy};
   } else if (policy_ == RoutingPolicy::kRoundRobin) {
-    d = {round_robin(loads), RouteReason::kRoundRobin, 0};
+    d = {round_robin(loads), RouteReason::kRoundRobin};
   } else if (policy_ == RoutingPolicy::kLeastOutstanding) {
-    d = {two_choices(loads, int(healthy.size())), RouteReason::kLeastOutstanding, 0};
+    d = {two_choices(loads, int(healthy.size())), RouteReason::kLeastOutstanding};
+  } else if (prefix.empty()) {  // no full block: nothing to match, nothing to spread by
+    d = {two_choices(loads, int(healthy.size())), RouteReason::kLeastOutstanding};
   } else {
-    return prefix_aware(loads, prefix);
+    d = prefix_aware(loads, prefix, matched);
   }
-  if (policy_ == RoutingPolicy::kPrefixAware) {
-    d.matched_blocks = index_.matched_blocks(prefix)[size_t(d.replica)];
-    index_.record(d.replica, prefix);
-  }
+  d.matched_blocks = matched[size_t(d.replica)];
+  for (const int r : healthy)
+    d.best_matched_blocks = std::max(d.best_matched_blocks, matched[size_t(r)]);
+  d.prompt_blocks = prefix.size();
+  index_.record(d.replica, prefix);
   return d;
 }
 
@@ -131,9 +137,9 @@ int ReplicaChooser::two_choices(std::span<const ReplicaLoad> loads, int healthy)
 }
 
 RouteDecision ReplicaChooser::prefix_aware(std::span<const ReplicaLoad> loads,
-                                           std::span<const uint64_t> prefix) {
+                                           std::span<const uint64_t> prefix,
+                                           const std::vector<size_t>& matched) {
   const std::vector<int> healthy = healthy_replicas(loads);
-  const std::vector<size_t> matched = index_.matched_blocks(prefix);
   int busiest = healthy.front();
   for (const int r : healthy) {
     if (loads[size_t(r)].outstanding > loads[size_t(busiest)].outstanding) busiest = r;
@@ -142,20 +148,18 @@ RouteDecision ReplicaChooser::prefix_aware(std::span<const ReplicaLoad> loads,
   const int most = loads[size_t(busiest)].outstanding, least = loads[size_t(idlest)].outstanding;
   RouteDecision d;
   if (most - least > settings_.balance_abs && most > settings_.balance_rel * least) {
-    d = {idlest, RouteReason::kLoadImbalance, 0};
+    d = {idlest, RouteReason::kLoadImbalance};
   } else {
     // The best match, ties to fewer in flight: the smallest by negated match.
     const int best = smallest(healthy, loads, [&](int r) { return -int64_t(matched[size_t(r)]); });
     const size_t m = matched[size_t(best)];
     if (m > 0 && double(m) >= settings_.cache_threshold * double(prefix.size())) {
-      d = {best, RouteReason::kPrefixMatch, 0};
+      d = {best, RouteReason::kPrefixMatch};
     } else {
       d = {smallest(healthy, loads, [&](int r) { return index_.blocks(r); }),
-           RouteReason::kEmptiestCache, 0};
+           RouteReason::kEmptiestCache};
     }
   }
-  d.matched_blocks = matched[size_t(d.replica)];
-  index_.record(d.replica, prefix);
   return d;
 }
 

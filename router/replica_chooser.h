@@ -9,6 +9,7 @@
 //   idlest takes it; else the replica matching the most leading blocks takes it when that is
 //   at least cache_threshold of the prompt's blocks; else the replica with the emptiest cache
 //   (a new prefix goes where it evicts least), ties to fewer in flight, then the lower index.
+//   A prompt without one full block has nothing to match: least-outstanding takes it.
 // Not thread-safe: the router makes one decision at a time.
 #pragma once
 
@@ -19,6 +20,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "router/prefix_index.h"
 
@@ -53,10 +55,15 @@ enum class RouteReason {
 
 const char* to_string(RouteReason r);  // "round-robin", "prefix-match", ...
 
+// The block counts are the router's model of the replicas' caches (the index), kept under every
+// policy: matched_blocks is the hit the choice expects, best_matched_blocks what knowing every
+// replica's cache would have got (the oracle), both out of prompt_blocks.
 struct RouteDecision {
   int replica = 0;
   RouteReason reason = RouteReason::kRoundRobin;
-  size_t matched_blocks = 0;  // prefix-aware: the chosen replica's match (what the router expects)
+  size_t matched_blocks = 0;
+  size_t best_matched_blocks = 0;  // over the healthy replicas
+  size_t prompt_blocks = 0;
 };
 
 class ReplicaChooser {
@@ -66,8 +73,8 @@ class ReplicaChooser {
                  uint64_t seed = 1);
 
   RoutingPolicy policy() const { return policy_; }
-  // loads has one entry per replica. nullopt when none is healthy. Prefix-aware records the
-  // prompt's prefix hashes as sent to the chosen replica.
+  // loads has one entry per replica. nullopt when none is healthy. Records the prompt's prefix
+  // hashes as sent to the chosen replica.
   std::optional<RouteDecision> choose(std::span<const ReplicaLoad> loads,
                                       std::span<const uint64_t> prefix);
   // The replica restarted with an empty cache.
@@ -77,7 +84,8 @@ class ReplicaChooser {
  private:
   int round_robin(std::span<const ReplicaLoad> loads);
   int two_choices(std::span<const ReplicaLoad> loads, int healthy);
-  RouteDecision prefix_aware(std::span<const ReplicaLoad> loads, std::span<const uint64_t> prefix);
+  RouteDecision prefix_aware(std::span<const ReplicaLoad> loads, std::span<const uint64_t> prefix,
+                             const std::vector<size_t>& matched);
 
   RoutingPolicy policy_;
   PrefixAwareSettings settings_;

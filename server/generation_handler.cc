@@ -36,7 +36,12 @@ class PendingSlot {
 std::shared_ptr<EventChannel> submit(const CompletionRequest& cr, const RequestId& id,
                                      ServerContext& ctx, net::any_io_executor executor) {
   auto channel = std::make_shared<EventChannel>(std::move(executor));
-  ctx.service.submit(id, cr.prompt, cr.sampling,
+  // A resumed request prefills what it had generated and goes on from there.
+  std::vector<int32_t> prompt = cr.prompt;
+  prompt.insert(prompt.end(), cr.resumed.begin(), cr.resumed.end());
+  SamplingParams sampling = cr.sampling;
+  sampling.max_tokens -= int(cr.resumed.size());
+  ctx.service.submit(id, prompt, sampling,
                      [channel](ServiceEvent e) { channel->push(std::move(e)); });
   return channel;
 }

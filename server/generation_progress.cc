@@ -18,7 +18,14 @@ GenerationProgress::GenerationProgress(const CompletionRequest& request, const R
       render_(request.api, id, context.model.name, std::time(nullptr), context.model.tokenizer),
       stops_(request.stop),
       arrival_ns_(arrival_ns),
-      prompt_tokens_(int(request.prompt.size())) {}
+      prompt_tokens_(int(request.prompt.size())) {
+  // A resumed request's earlier tokens went out from another replica: the text state (UTF-8,
+  // stop strings held back) is rebuilt from them exactly as it was there, and nothing is sent.
+  if (request.resumed.empty()) return;
+  stops_.push(render_.decode(request.resumed));
+  render_.resumed();
+  completion_tokens_ = int(request.resumed.size());
+}
 
 void GenerationProgress::observe_tokens(size_t count) {
   if (count == 0) return;

@@ -114,21 +114,6 @@ std::variant<CompletionRequest, ApiError> parse_generation(const HttpRequest& re
   }
 }
 
-// After a refusal, with the client's request unread: closing now would reset the connection,
-// and the reset can destroy the answer before the client reads it. So: end our side, read and
-// drop what the client still sends until it closes, for kLingerSeconds at most.
-constexpr double kLingerSeconds = 2;
-
-net::awaitable<void> linger_close(beast::tcp_stream& stream) {
-  beast::error_code ec;
-  stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
-  stream.expires_after(std::chrono::seconds(int(kLingerSeconds)));
-  char sink[4096];
-  while (!ec) {
-    co_await stream.async_read_some(net::buffer(sink), net::redirect_error(net::use_awaitable, ec));
-  }
-}
-
 }  // namespace
 
 net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& ctx) {
@@ -141,7 +126,7 @@ net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& c
     if (read.refusal) {
       ctx.metrics.request_refused(read.refusal->result_int());
       co_await send(stream, std::move(*read.refusal), ec, kLingerSeconds);
-      if (!ec) co_await linger_close(stream);
+      if (!ec) co_await linger_close(stream, kLingerSeconds);
       co_return;
     }
     if (!read.request) break;
@@ -180,7 +165,7 @@ net::awaitable<void> refuse_connection(net::ip::tcp::socket socket, ServerContex
                                                        " connections open (--max-connections); "
                                                        "retry later")),
                 ec, kLingerSeconds);
-  if (!ec) co_await linger_close(stream);
+  if (!ec) co_await linger_close(stream, kLingerSeconds);
 }
 
 }  // namespace infergate

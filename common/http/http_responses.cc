@@ -48,4 +48,14 @@ net::awaitable<void> send(boost::beast::tcp_stream& stream, HttpResponse res,
   co_await http::async_write(stream, res, net::redirect_error(net::use_awaitable, ec));
 }
 
+net::awaitable<void> linger_close(boost::beast::tcp_stream& stream, double seconds) {
+  boost::beast::error_code ec;
+  stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+  arm_write_timeout(stream, seconds);  // the stream's one timeout: reads too
+  char sink[4096];
+  while (!ec) {
+    co_await stream.async_read_some(net::buffer(sink), net::redirect_error(net::use_awaitable, ec));
+  }
+}
+
 }  // namespace infergate

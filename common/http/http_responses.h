@@ -33,4 +33,10 @@ void arm_write_timeout(boost::beast::tcp_stream& stream, double timeout_s);
 boost::asio::awaitable<void> send(boost::beast::tcp_stream& stream, HttpResponse res,
                                   boost::beast::error_code& ec, double timeout_s);
 
+// After a refusal, with the client's request unread: closing now would reset the connection,
+// and the reset can destroy the answer before the client reads it. So: end our side, read and
+// drop what the client still sends until it closes, for `seconds` at most.
+constexpr double kLingerSeconds = 2;
+boost::asio::awaitable<void> linger_close(boost::beast::tcp_stream& stream, double seconds);
+
 }  // namespace infergate

@@ -35,6 +35,10 @@ struct CompletionRequest {
   std::vector<std::string> stop;  // stop strings: the text ends before the first one found
   bool stream = false;
   bool include_usage = false;  // stream_options.include_usage
+  // infergate's `resume_token_ids`: tokens another replica already generated for this request
+  // (the router migrating it, docs/router.md). They are prefilled after the prompt, count toward
+  // max_tokens and the usage, and are not sent again.
+  std::vector<int32_t> resumed;
 };
 
 // Throws ApiError (400, or 404 for another model's name) on malformed JSON, unknown fields,

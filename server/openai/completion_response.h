@@ -36,6 +36,8 @@ class CompletionRenderer {
   // carries the assistant role.
   nlohmann::json chunk(const std::string& text, const std::vector<int32_t>& ids,
                        FinishReason reason);
+  // The answer was begun elsewhere (a resumed request): a chat stream's role went out there.
+  void resumed() { role_sent_ = true; }
   // The last streamed chunk when stream_options.include_usage: no choices, only usage.
   nlohmann::json usage_chunk(int prompt_tokens, int completion_tokens) const;
 

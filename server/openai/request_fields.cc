@@ -148,10 +148,34 @@ std::vector<int32_t> read_token_ids(const json& v, const std::string& field, int
   return ids;
 }
 
+namespace {
+
+// `resume_token_ids`: streamed only, and at least one of max_tokens must be left to generate.
+void read_resumed(const json& j, const ServedModel& model, CompletionRequest& r) {
+  if (!j.contains("resume_token_ids")) return;
+  const json& v = j["resume_token_ids"];
+  if (!v.is_array()) throw bad_field("resume_token_ids", "'resume_token_ids' must be an array");
+  if (!r.stream) {
+    throw bad_field(
+        "resume_token_ids",
+        "'resume_token_ids' needs \"stream\": true (a resumed answer goes on streaming)");
+  }
+  r.resumed = read_token_ids(v, "resume_token_ids", model.vocab_size);
+  if (int64_t(r.resumed.size()) >= int64_t(r.sampling.max_tokens)) {
+    throw bad_field("resume_token_ids",
+                    "'resume_token_ids' has " + std::to_string(r.resumed.size()) +
+                        " tokens; fewer than max_tokens (" + std::to_string(r.sampling.max_tokens) +
+                        ") must be, so one is left to generate");
+  }
+}
+
+}  // namespace
+
 void read_shared_fields(const json& j, const ServedModel& model, CompletionRequest& r) {
   read_sampling(j, model, r.sampling);
   if (j.contains("stop")) r.stop = read_stop(j["stop"]);
   read_stream_options(j, r);
+  read_resumed(j, model, r);
   check_fits(model, r);
   try {
     r.sampling.validate();

@@ -1,0 +1,214 @@
+#include "cli/router_command.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "router/replica_supervisor.h"
+#include "router/router_server.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kMaxReplicas = 1024;
+constexpr int kMaxThreads = 256;
+constexpr double kMaxSeconds = 86400;
+
+template <typename T>
+void check_range(const std::string& flag, T value, T low, T high) {
+  if (value < low || value > high) {
+    throw std::invalid_argument("--" + flag + " " + std::to_string(value) + " is out of range (" +
+                                std::to_string(low) + " to " + std::to_string(high) + ")");
+  }
+}
+
+void check_seconds(const std::string& flag, double value) {
+  if (!(value > 0 && value <= kMaxSeconds)) {
+    throw std::invalid_argument("--" + flag + " " + std::to_string(value) +
+                                " is out of range (above 0 to " + std::to_string(int(kMaxSeconds)) +
+                                ")");
+  }
+}
+
+void check_options(const RouterOptions& o, int port) {
+  check_range("port", port, 0, 65535);
+  check_range("http-threads", o.listen.num_threads, 1, kMaxThreads);
+  check_range("max-connections", o.listen.max_connections, 1, 1000000);
+  check_range("max-outstanding-per-replica", o.replicas.max_outstanding, 1, 1 << 20);
+  check_range("max-queued", o.max_queued, 0, 1 << 20);
+  check_range("max-attempts", o.max_attempts, 1, 16);
+  check_range("breaker-failures", o.replicas.breaker_failures, 1, 1000);
+  check_range("prefix-chunk-bytes", o.prefix_chunk_bytes, 1, 1 << 20);
+  check_range("token-block-size", o.token_block_size, 1, 1 << 16);
+  check_range<size_t>("prefix-capacity-blocks", o.replicas.prefix.capacity_blocks, 1,
+                      size_t(1) << 24);
+  for (const auto& [flag, value] : {std::pair{"queue-timeout-s", o.queue_timeout_s},
+                                    {"connect-timeout-s", o.connect_timeout_s},
+                                    {"first-byte-timeout-s", o.first_byte_timeout_s},
+                                    {"stall-timeout-s", o.stall_timeout_s},
+                                    {"health-interval-s", o.health_interval_s},
+                                    {"health-timeout-s", o.health_timeout_s},
+                                    {"header-timeout-s", o.header_timeout_s},
+                                    {"body-timeout-s", o.body_timeout_s},
+                                    {"idle-timeout-s", o.idle_timeout_s}}) {
+    check_seconds(flag, value);
+  }
+}
+
+std::string self_executable() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find the infergate executable: " + ec.message());
+  return path.string();
+}
+
+// The serve flags for replicas the router starts; it sets --host and --port itself.
+std::vector<std::string> serve_args(const std::vector<std::string>& unrecognized) {
+  for (const std::string& a : unrecognized) {
+    if (a == "--host" || a == "--port" || a.starts_with("--host=") || a.starts_with("--port=")) {
+      throw std::invalid_argument(a +
+                                  " is the router's own; its replicas listen on loopback "
+                                  "ports it picks");
+    }
+  }
+  return unrecognized;
+}
+
+}  // namespace
+
+int router_command(int argc, char** argv) {
+  RouterOptions o;
+  int port = o.listen.port;
+  int replicas = 0;
+  std::vector<std::string> backends;
+  std::string policy = to_string(o.replicas.policy);
+  SupervisorSettings supervisor;
+  po::options_description desc(
+      "infergate router (--replicas N [serve flags] | --backend URL...) [options]");
+  desc.add_options()("help,h", "show this help")(
+      "replicas", po::value(&replicas),
+      "start and supervise N `infergate serve` replicas on loopback; every flag the router does "
+      "not know (--model, engine flags) goes to them")(
+      "backend", po::value(&backends)->multitoken(),
+      "URL...: front OpenAI-compatible servers started elsewhere (http://HOST:PORT)")(
+      "policy", po::value(&policy)->default_value(policy),
+      "round-robin, least-outstanding or prefix-aware")(
+      "host", po::value(&o.listen.host)->default_value(o.listen.host), "address to listen on")(
+      "port", po::value(&port)->default_value(port), "0 to 65535; 0: any free port")(
+      "api-key", po::value(&o.api_key), "require Authorization: Bearer KEY of clients")(
+      "backend-api-key", po::value(&o.backend_api_key),
+      "send Authorization: Bearer KEY to replicas")(
+      "http-threads", po::value(&o.listen.num_threads)->default_value(o.listen.num_threads),
+      "threads serving HTTP")(
+      "max-connections",
+      po::value(&o.listen.max_connections)->default_value(o.listen.max_connections),
+      "open client connections beyond which new ones get 503")(
+      "max-outstanding-per-replica",
+      po::value(&o.replicas.max_outstanding)->default_value(o.replicas.max_outstanding),
+      "requests in flight at one replica beyond which it gets no more")(
+      "max-queued", po::value(&o.max_queued)->default_value(o.max_queued),
+      "requests that may wait while every replica is full; beyond, 429")(
+      "queue-timeout-s", po::value(&o.queue_timeout_s)->default_value(o.queue_timeout_s),
+      "the longest a request waits for room before 429")(
+      "max-attempts", po::value(&o.max_attempts)->default_value(o.max_attempts),
+      "replicas tried for a request that has not started answering")(
+      "connect-timeout-s", po::value(&o.connect_timeout_s)->default_value(o.connect_timeout_s),
+      "to connect to a replica")(
+      "first-byte-timeout-s",
+      po::value(&o.first_byte_timeout_s)->default_value(o.first_byte_timeout_s),
+      "a replica's answer must start within this, else it is tried elsewhere")(
+      "stall-timeout-s", po::value(&o.stall_timeout_s)->default_value(o.stall_timeout_s),
+      "the longest gap within a replica's answer")(
+      "health-interval-s", po::value(&o.health_interval_s)->default_value(o.health_interval_s),
+      "how often each replica's /health is asked")(
+      "health-timeout-s", po::value(&o.health_timeout_s)->default_value(o.health_timeout_s),
+      "a health check's answer must come within this")(
+      "breaker-failures",
+      po::value(&o.replicas.breaker_failures)->default_value(o.replicas.breaker_failures),
+      "consecutive failed requests that take a replica out until its health check passes")(
+      "cache-threshold",
+      po::value(&o.replicas.prefix.cache_threshold)
+          ->default_value(o.replicas.prefix.cache_threshold),
+      "prefix-aware: the share of a prompt's blocks a replica must hold to be followed")(
+      "balance-abs",
+      po::value(&o.replicas.prefix.balance_abs)->default_value(o.replicas.prefix.balance_abs),
+      "prefix-aware: in-flight difference beyond which load wins")(
+      "balance-rel",
+      po::value(&o.replicas.prefix.balance_rel)->default_value(o.replicas.prefix.balance_rel),
+      "prefix-aware: in-flight ratio beyond which load wins")(
+      "prefix-capacity-blocks",
+      po::value(&o.replicas.prefix.capacity_blocks)
+          ->default_value(o.replicas.prefix.capacity_blocks),
+      "prefix-aware: blocks the router remembers per replica")(
+      "prefix-chunk-bytes", po::value(&o.prefix_chunk_bytes)->default_value(o.prefix_chunk_bytes),
+      "text prompts are hashed in chunks of this many bytes")(
+      "token-block-size", po::value(&o.token_block_size)->default_value(o.token_block_size),
+      "token prompts are hashed in blocks of this many tokens (the replicas' KV block size)")(
+      "seed", po::value(&o.replicas.seed)->default_value(o.replicas.seed),
+      "seed of least-outstanding's random draws")(
+      "replica-start-timeout-s",
+      po::value(&supervisor.start_timeout_s)->default_value(supervisor.start_timeout_s),
+      "--replicas: each must listen within this")(
+      "restart-delay-s",
+      po::value(&supervisor.restart_delay_s)->default_value(supervisor.restart_delay_s),
+      "--replicas: a dead replica is restarted after this")(
+      "header-timeout-s", po::value(&o.header_timeout_s)->default_value(o.header_timeout_s),
+      "a request header must arrive within this, else 408")(
+      "body-timeout-s", po::value(&o.body_timeout_s)->default_value(o.body_timeout_s),
+      "a request body must arrive within this, else 408")(
+      "idle-timeout-s", po::value(&o.idle_timeout_s)->default_value(o.idle_timeout_s),
+      "an idle client connection is closed after this");
+  const po::parsed_options parsed =
+      po::command_line_parser(argc, argv).options(desc).allow_unregistered().run();
+  po::variables_map vm;
+  po::store(parsed, vm);
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  const std::vector<std::string> unrecognized =
+      po::collect_unrecognized(parsed.options, po::include_positional);
+  if ((replicas > 0) == !backends.empty()) {
+    throw std::invalid_argument("give either --replicas N or --backend URL... (not both)");
+  }
+  if (replicas == 0 && !unrecognized.empty()) {
+    throw std::invalid_argument("unknown option " + unrecognized.front() +
+                                " (serve flags go to replicas the router starts, with --replicas)");
+  }
+  check_range("replicas", replicas, 0, kMaxReplicas);
+  check_range<size_t>("backend", backends.size(), 0, kMaxReplicas);
+  check_options(o, port);
+  o.listen.port = static_cast<uint16_t>(port);
+  o.replicas.policy = parse_routing_policy(policy);
+
+  std::unique_ptr<ReplicaSupervisor> children;
+  std::vector<HttpUrl> urls;
+  if (replicas > 0) {
+    supervisor.program = self_executable();
+    supervisor.serve_args = serve_args(unrecognized);
+    supervisor.replicas = replicas;
+    children = std::make_unique<ReplicaSupervisor>(supervisor);
+    urls = children->urls();
+  } else {
+    for (const std::string& b : backends) urls.push_back(parse_http_url(b));
+  }
+  ReplicaSet set(urls, o.replicas);
+  if (children) children->watch(set);
+  RouterServer server(o, set);
+  server.stop_on_signals();
+  std::cout << "listening on http://" << o.listen.host << ":" << server.port() << std::endl;
+  server.run();
+  if (children) children->stop();
+  return 0;
+}
+
+}  // namespace infergate

@@ -1,0 +1,46 @@
+#include "router/relayed_stream.h"
+
+namespace infergate {
+
+using nlohmann::json;
+
+std::optional<std::string> RelayedStream::relay(const std::string& data) {
+  if (data == "[DONE]") {
+    done_sent_ = finished_ = true;
+    return data;
+  }
+  json event = json::parse(data, nullptr, false);
+  if (event.is_discarded() || !event.is_object()) return std::nullopt;
+  const auto choices = event.find("choices");
+  if (choices != event.end() && choices->is_array() && !choices->empty() &&
+      choices->front().is_object()) {
+    const json& choice = choices->front();
+    const auto ids = choice.find("token_ids");
+    if (ids != choice.end() && ids->is_array()) {
+      for (const json& t : *ids) {
+        if (t.is_number_integer()) ids_.push_back(t.get<int32_t>());
+      }
+    }
+    const auto reason = choice.find("finish_reason");
+    if (reason != choice.end() && !reason->is_null()) finished_ = true;
+  }
+  if (migrations_ == 0) {
+    if (id_.is_null() && event.contains("id")) {
+      id_ = event["id"];
+      created_ = event.value("created", json());
+    }
+    return data;  // unchanged: no re-serialization on the common path
+  }
+  if (!id_.is_null()) event["id"] = id_;
+  if (!created_.is_null()) event["created"] = created_;
+  return event.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string RelayedStream::resume_body(std::string_view original) const {
+  if (ids_.empty()) return std::string(original);
+  json body = json::parse(original);
+  body["resume_token_ids"] = ids_;
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace infergate

@@ -1,0 +1,140 @@
+#include "router/replica_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <thread>
+
+namespace infergate {
+
+namespace {
+
+constexpr std::string_view kListening = "listening on ";
+constexpr size_t kMaxLine = 4096;  // a longer line without a newline is passed on as it is
+
+std::string status_text(int status) {
+  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+  return "exited with " + std::to_string(WEXITSTATUS(status));
+}
+
+// Between fork and exec only async-signal-safe calls (the router has threads): `args` is built
+// before the fork.
+[[noreturn]] void exec_child(char* const* args, int out_write) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  dup2(out_write, STDOUT_FILENO);
+  const int null = open("/dev/null", O_RDONLY);
+  if (null >= 0) dup2(null, STDIN_FILENO);
+  execv(args[0], args);
+  _exit(127);
+}
+
+}  // namespace
+
+ReplicaProcess::ReplicaProcess(std::string name, const std::vector<std::string>& argv,
+                               double start_timeout_s)
+    : name_(std::move(name)) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    throw std::runtime_error(name_ + ": cannot make a pipe: " + std::strerror(errno));
+  }
+  pid_ = fork();
+  if (pid_ == 0) exec_child(args.data(), fds[1]);
+  close(fds[1]);
+  if (pid_ < 0) {
+    close(fds[0]);
+    throw std::runtime_error(name_ + ": cannot fork: " + std::strerror(errno));
+  }
+  out_fd_ = fds[0];
+  fcntl(out_fd_, F_SETFL, fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(start_timeout_s));
+  while (url_.host.empty()) {
+    const std::string end = ended();
+    if (!end.empty()) {
+      throw std::runtime_error(name_ + " (" + argv[0] + ") " + end +
+                               " before it listened (its messages are above)");
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      terminate(1);
+      throw std::runtime_error(name_ + " did not listen within " +
+                               std::to_string(int(start_timeout_s)) +
+                               " s (--replica-start-timeout-s)");
+    }
+    pollfd p{out_fd_, POLLIN, 0};
+    poll(&p, 1, 50);
+    drain_output();
+  }
+}
+
+ReplicaProcess::~ReplicaProcess() {
+  terminate();
+  if (out_fd_ >= 0) close(out_fd_);
+}
+
+void ReplicaProcess::drain_output() {
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(out_fd_, buffer, sizeof(buffer));
+    if (n <= 0) break;
+    pending_.append(buffer, size_t(n));
+  }
+  size_t start = 0;
+  for (size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1) {
+    const std::string line = pending_.substr(start, nl - start);
+    if (url_.host.empty() && line.starts_with(kListening)) {
+      try {
+        url_ = parse_http_url(line.substr(kListening.size()));
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "[" << name_ << "] " << line << " (not an address: " << e.what() << ")\n";
+      }
+    } else {
+      std::cerr << "[" << name_ << "] " << line << "\n";
+    }
+  }
+  pending_.erase(0, start);
+  if (pending_.size() > kMaxLine) {
+    std::cerr << "[" << name_ << "] " << pending_ << "\n";
+    pending_.clear();
+  }
+}
+
+std::string ReplicaProcess::ended() {
+  if (reaped_) return "ended";
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) != pid_) return "";
+  reaped_ = true;
+  return status_text(status);
+}
+
+void ReplicaProcess::terminate(double grace_s) {
+  if (reaped_ || pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(grace_s));
+  while (ended().empty()) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid_, SIGKILL);
+      int status = 0;
+      waitpid(pid_, &status, 0);
+      reaped_ = true;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace infergate

@@ -1,0 +1,96 @@
+#include "router/replica_supervisor.h"
+
+#include <chrono>
+#include <iostream>
+#include <stdexcept>
+
+namespace infergate {
+
+namespace {
+
+constexpr auto kWatchPeriod = std::chrono::milliseconds(20);
+
+}  // namespace
+
+ReplicaSupervisor::ReplicaSupervisor(SupervisorSettings settings) : settings_(std::move(settings)) {
+  for (int i = 0; i < settings_.replicas; ++i) processes_.push_back(start_replica(i));
+}
+
+ReplicaSupervisor::~ReplicaSupervisor() { stop(); }
+
+std::unique_ptr<ReplicaProcess> ReplicaSupervisor::start_replica(int replica) const {
+  std::vector<std::string> argv = {settings_.program, "serve",  "--host",
+                                   "127.0.0.1",       "--port", "0"};
+  argv.insert(argv.end(), settings_.serve_args.begin(), settings_.serve_args.end());
+  return std::make_unique<ReplicaProcess>("replica " + std::to_string(replica), argv,
+                                          settings_.start_timeout_s);
+}
+
+std::vector<HttpUrl> ReplicaSupervisor::urls() const {
+  const std::lock_guard lock(mutex_);
+  std::vector<HttpUrl> out;
+  for (const auto& p : processes_) out.push_back(p->url());
+  return out;
+}
+
+pid_t ReplicaSupervisor::pid(int replica) const {
+  const std::lock_guard lock(mutex_);
+  return processes_.at(size_t(replica))->pid();
+}
+
+void ReplicaSupervisor::watch(ReplicaSet& set) {
+  watcher_ = std::thread([this, &set] { watch_loop(set); });
+}
+
+void ReplicaSupervisor::watch_loop(ReplicaSet& set) {
+  while (!stopping_) {
+    for (size_t i = 0; i < processes_.size() && !stopping_; ++i) {
+      std::string how;
+      {
+        const std::lock_guard lock(mutex_);
+        processes_[i]->drain_output();
+        how = processes_[i]->ended();
+      }
+      if (!how.empty()) restart(int(i), how, set);
+    }
+    std::this_thread::sleep_for(kWatchPeriod);
+  }
+}
+
+void ReplicaSupervisor::restart(int replica, const std::string& how, ReplicaSet& set) {
+  set.down(replica);
+  std::cerr << "router: replica " << replica << " " << how << "; restarting it in "
+            << settings_.restart_delay_s << " s" << std::endl;
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(settings_.restart_delay_s));
+  while (!stopping_ && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(kWatchPeriod);
+  }
+  while (!stopping_) {
+    try {
+      std::unique_ptr<ReplicaProcess> p = start_replica(replica);
+      const HttpUrl url = p->url();
+      {
+        const std::lock_guard lock(mutex_);
+        processes_[size_t(replica)] = std::move(p);
+      }
+      set.restarted(replica, url);
+      std::cerr << "router: replica " << replica << " restarted at " << url.text() << std::endl;
+      return;
+    } catch (const std::exception& e) {
+      std::cerr << "router: " << e.what() << "; trying again in " << settings_.restart_delay_s
+                << " s" << std::endl;
+      std::this_thread::sleep_for(std::chrono::duration<double>(settings_.restart_delay_s));
+    }
+  }
+}
+
+void ReplicaSupervisor::stop() {
+  stopping_ = true;
+  if (watcher_.joinable()) watcher_.join();
+  const std::lock_guard lock(mutex_);
+  for (auto& p : processes_) p->terminate();
+}
+
+}  // namespace infergate

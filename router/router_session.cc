@@ -1,0 +1,254 @@
+#include "router/router_session.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <iostream>
+
+#include "common/http/http_responses.h"
+#include "common/http/request_reader.h"
+#include "common/util/clock.h"
+#include "router/replica_attempt.h"
+#include "router/routed_request.h"
+
+namespace infergate {
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+struct Route {
+  const char* path;
+  http::verb method;
+  bool forwarded;  // answered by a replica; /health and /metrics are the router's own
+};
+constexpr Route kRoutes[] = {
+    {"/health", http::verb::get, false},
+    {"/metrics", http::verb::get, false},
+    {"/v1/models", http::verb::get, true},
+    {"/v1/completions", http::verb::post, true},
+    {"/v1/chat/completions", http::verb::post, true},
+};
+
+const Route* find_route(std::string_view path) {
+  for (const Route& r : kRoutes) {
+    if (path == r.path) return &r;
+  }
+  return nullptr;
+}
+
+class ConnectionSlot {
+ public:
+  explicit ConnectionSlot(RouterContext& ctx) : ctx_(ctx) {}
+  ~ConnectionSlot() { --ctx_.open_connections; }
+  ConnectionSlot(const ConnectionSlot&) = delete;
+  ConnectionSlot& operator=(const ConnectionSlot&) = delete;
+
+ private:
+  RouterContext& ctx_;
+};
+
+bool authorized(const HttpRequest& req, const RouterContext& ctx) {
+  if (ctx.options.api_key.empty()) return true;
+  const auto it = req.find(http::field::authorization);
+  return it != req.end() && it->value() == "Bearer " + ctx.options.api_key;
+}
+
+HttpResponse health(const HttpRequest& req, const RouterContext& ctx) {
+  int healthy = 0;
+  const std::vector<ReplicaSnapshot> replicas = ctx.replicas.snapshot();
+  for (const ReplicaSnapshot& r : replicas) healthy += r.healthy ? 1 : 0;
+  const nlohmann::json body = {{"healthy_replicas", healthy}, {"replicas", replicas.size()}};
+  return json_response(req, healthy > 0 ? http::status::ok : http::status::service_unavailable,
+                       body);
+}
+
+// The answer when the router itself answers, or none when a replica must.
+std::optional<HttpResponse> answer_directly(const HttpRequest& req, const Route* route,
+                                            std::string_view path, RouterContext& ctx) {
+  if (!route) return error_response(req, ApiError(404, "no route for " + std::string(path)));
+  if (req.method() != route->method) {
+    HttpResponse res =
+        error_response(req, ApiError(405, std::string(req.method_string()) + " is not allowed on " +
+                                              std::string(path)));
+    res.set(http::field::allow, route->method == http::verb::post ? "POST" : "GET");
+    return res;
+  }
+  if (route->forwarded && !authorized(req, ctx)) {
+    return error_response(req,
+                          ApiError(401, "a valid API key is required (Authorization: Bearer KEY)"));
+  }
+  if (path == "/health") return health(req, ctx);
+  if (path == "/metrics") {
+    return text_response(req, "text/plain; version=0.0.4; charset=utf-8",
+                         ctx.metrics.render(ctx.replicas.snapshot(), ctx.waiters.waiting()));
+  }
+  return std::nullopt;
+}
+
+std::chrono::steady_clock::duration seconds(double s) {
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(s));
+}
+
+// A replica for one attempt, waiting in the bounded queue while every healthy one is full.
+// Else the refusal to send.
+net::awaitable<std::optional<ReplicaLease>> lease_replica(const RoutedRequest& r,
+                                                          const std::vector<int>& tried,
+                                                          RouterContext& ctx,
+                                                          std::optional<ApiError>& refusal) {
+  const auto deadline = std::chrono::steady_clock::now() + seconds(ctx.options.queue_timeout_s);
+  bool queued = false;
+  for (;;) {
+    NoReplica why = NoReplica::kNoneHealthy;
+    if (auto lease = ctx.replicas.acquire(r.prefix, tried, &why)) co_return lease;
+    if (why == NoReplica::kNoneHealthy) {
+      refusal = ApiError(503, tried.empty() ? "no replica is healthy; retry later"
+                                            : "no other replica is healthy; retry later");
+      co_return std::nullopt;
+    }
+    if (!queued && ctx.waiters.waiting() >= ctx.options.max_queued) {
+      refusal =
+          ApiError(429, "every replica is full and " + std::to_string(ctx.options.max_queued) +
+                            " requests are queued (--max-queued); retry later");
+      co_return std::nullopt;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      refusal = ApiError(429,
+                         "every replica stayed full for the queue timeout (--queue-timeout-s); "
+                         "retry later");
+      co_return std::nullopt;
+    }
+    queued = true;
+    co_await ctx.waiters.wait(deadline);
+  }
+}
+
+// Forwards a request to replicas until one answers or none is left to try; a stream whose
+// replica fails mid-way goes on at another. Returns whether the connection may carry another
+// request.
+net::awaitable<bool> forward(beast::tcp_stream& stream, const HttpRequest& req,
+                             const RoutedRequest& routed, RouterContext& ctx) {
+  std::vector<int> tried;
+  std::string last_failure;
+  RelayedStream relayed;
+  beast::error_code ec;
+  // Failures in a row without progress; a replica that relayed tokens before failing resets it.
+  for (int failures = 0; failures < ctx.options.max_attempts;) {
+    std::optional<ApiError> refusal;
+    const std::optional<ReplicaLease> lease = co_await lease_replica(routed, tried, ctx, refusal);
+    if (!lease && tried.empty()) {  // no replica to try at all: 503, or 429 when all are full
+      ctx.metrics.answered(refusal->status());
+      co_await send(stream, error_response(req, *refusal), ec, ctx.options.idle_timeout_s);
+      co_return !ec && req.keep_alive();
+    }
+    if (!lease) {
+      last_failure += std::string("; ") + refusal->what();
+      break;
+    }
+    ctx.metrics.routed(lease->decision.reason);
+    const size_t relayed_before = relayed.ids().size();
+    const AttemptResult result = co_await attempt_at_replica(
+        stream, req, relayed.resume_body(req.body()), lease->url, routed.stream, relayed, ctx);
+    ctx.replicas.finish(lease->replica, result.replica_ok);
+    ctx.waiters.wake_one();
+    switch (result.outcome) {
+      case AttemptOutcome::kAnswered:
+        ctx.metrics.answered(result.status);
+        co_return req.keep_alive() && result.replica_ok;
+      case AttemptOutcome::kClientGone:
+        ctx.metrics.client_gone();
+        co_return false;
+      case AttemptOutcome::kBroken:
+        ctx.metrics.broken_stream();
+        std::cerr << "router: replica " << lease->replica << ": " << result.detail
+                  << "; resuming the stream after " << relayed.ids().size() << " tokens"
+                  << std::endl;
+        relayed.migrating(now_ns());
+        break;
+      case AttemptOutcome::kRetryable:
+        ctx.metrics.retried();
+        break;
+    }
+    last_failure = "replica " + std::to_string(lease->replica) + ": " + result.detail;
+    tried.push_back(lease->replica);
+    failures = relayed.ids().size() > relayed_before ? 0 : failures + 1;
+  }
+  if (relayed.started()) {  // the client has part of the answer: end it with the reason
+    ctx.metrics.migration_failed();
+    ctx.metrics.answered(502);
+    co_await end_stream_with_error(
+        stream, "the stream broke off and no replica could resume it (" + last_failure + ")", ctx);
+    co_return false;
+  }
+  const ApiError error(502, "no replica answered (" + last_failure + ")");
+  ctx.metrics.answered(error.status());
+  co_await send(stream, error_response(req, error), ec, ctx.options.idle_timeout_s);
+  co_return !ec && req.keep_alive();
+}
+
+}  // namespace
+
+net::awaitable<void> serve_router_session(net::ip::tcp::socket socket, RouterContext& ctx) {
+  const ConnectionSlot slot(ctx);
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  beast::error_code ec;
+  for (;;) {
+    ReadOutcome read = co_await read_request(stream, buffer, ctx.options);
+    if (read.refusal) {
+      ctx.metrics.answered(read.refusal->result_int());
+      co_await send(stream, std::move(*read.refusal), ec, kLingerSeconds);
+      if (!ec) co_await linger_close(stream, kLingerSeconds);
+      co_return;
+    }
+    if (!read.request) break;
+    const HttpRequest& req = *read.request;
+    const std::string_view target(req.target().data(), req.target().size());
+    const std::string_view path = target.substr(0, target.find('?'));
+    std::optional<HttpResponse> direct = answer_directly(req, find_route(path), path, ctx);
+    bool keep = req.keep_alive();
+    if (!direct) {
+      try {
+        const RoutedRequest routed =
+            req.method() == http::verb::get
+                ? RoutedRequest{}
+                : read_routed_request(req.body(), path == "/v1/chat/completions",
+                                      ctx.options.prefix_chunk_bytes, ctx.options.token_block_size);
+        keep = co_await forward(stream, req, routed, ctx);
+      } catch (const ApiError& e) {
+        direct = error_response(req, e);
+      }
+    }
+    if (direct) {
+      ctx.metrics.answered(direct->result_int());
+      co_await send(stream, std::move(*direct), ec, ctx.options.idle_timeout_s);
+    }
+    if (ec || !keep) break;
+  }
+  stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+}
+
+net::awaitable<void> refuse_router_connection(net::ip::tcp::socket socket, RouterContext& ctx) {
+  beast::tcp_stream stream(std::move(socket));
+  beast::error_code ec;
+  HttpRequest head;
+  head.keep_alive(false);
+  ctx.metrics.answered(503);
+  co_await send(
+      stream,
+      error_response(head, ApiError(503, "the router has its limit of " +
+                                             std::to_string(ctx.options.listen.max_connections) +
+                                             " connections open (--max-connections); "
+                                             "retry later")),
+      ec, kLingerSeconds);
+  if (!ec) co_await linger_close(stream, kLingerSeconds);
+}
+
+}  // namespace infergate
