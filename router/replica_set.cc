@@ -70,14 +70,20 @@ void ReplicaSet::health_checked(int replica, const HttpUrl& checked, bool ok) {
   if (ok) r.consecutive_failures = 0;
 }
 
-void ReplicaSet::restarted(int replica, HttpUrl url) {
+void ReplicaSet::restarted(int replica, HttpUrl url, int pid) {
   const std::lock_guard lock(mutex_);
   Replica& r = replicas_.at(size_t(replica));
   r.url = std::move(url);
+  r.pid = pid;
   r.healthy = false;
   r.consecutive_failures = 0;
   ++r.counters.restarts;
   chooser_.replica_restarted(replica);
+}
+
+void ReplicaSet::set_pid(int replica, int pid) {
+  const std::lock_guard lock(mutex_);
+  replicas_.at(size_t(replica)).pid = pid;
 }
 
 void ReplicaSet::down(int replica) {
@@ -100,7 +106,7 @@ std::vector<ReplicaSnapshot> ReplicaSet::snapshot() const {
   const std::lock_guard lock(mutex_);
   std::vector<ReplicaSnapshot> out;
   for (const Replica& r : replicas_) {
-    out.push_back({r.url.text(), r.healthy, r.outstanding, r.counters});
+    out.push_back({r.url.text(), r.pid, r.healthy, r.outstanding, r.counters});
   }
   return out;
 }

@@ -38,6 +38,7 @@ struct ReplicaCounters {
 
 struct ReplicaSnapshot {
   std::string url;
+  int pid = 0;  // the process, when the router supervises it
   bool healthy = false;
   int outstanding = 0;
   ReplicaCounters counters;
@@ -70,10 +71,11 @@ class ReplicaSet {
 
   // A health check's answer about the replica at `checked` (ignored if it has moved since).
   void health_checked(int replica, const HttpUrl& checked, bool ok);
-  // The replica was restarted (its cache is empty), now at `url`; out of rotation until its
-  // health check passes.
-  void restarted(int replica, HttpUrl url);
-  void down(int replica);  // its process died: out of rotation at once
+  // The replica was restarted (its cache is empty), now at `url` as process `pid`; out of
+  // rotation until its health check passes.
+  void restarted(int replica, HttpUrl url, int pid);
+  void set_pid(int replica, int pid);  // a supervised replica's process
+  void down(int replica);              // its process died: out of rotation at once
 
   HttpUrl url(int replica) const;
   bool any_healthy() const;
@@ -82,6 +84,7 @@ class ReplicaSet {
  private:
   struct Replica {
     HttpUrl url;
+    int pid = 0;
     bool healthy = false;
     int outstanding = 0;
     int consecutive_failures = 0;

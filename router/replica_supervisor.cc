@@ -39,6 +39,7 @@ pid_t ReplicaSupervisor::pid(int replica) const {
 }
 
 void ReplicaSupervisor::watch(ReplicaSet& set) {
+  for (int i = 0; i < int(processes_.size()); ++i) set.set_pid(i, pid(i));
   watcher_ = std::thread([this, &set] { watch_loop(set); });
 }
 
@@ -71,11 +72,12 @@ void ReplicaSupervisor::restart(int replica, const std::string& how, ReplicaSet&
     try {
       std::unique_ptr<ReplicaProcess> p = start_replica(replica);
       const HttpUrl url = p->url();
+      const pid_t new_pid = p->pid();
       {
         const std::lock_guard lock(mutex_);
         processes_[size_t(replica)] = std::move(p);
       }
-      set.restarted(replica, url);
+      set.restarted(replica, url, new_pid);
       std::cerr << "router: replica " << replica << " restarted at " << url.text() << std::endl;
       return;
     } catch (const std::exception& e) {

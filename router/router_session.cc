@@ -62,9 +62,14 @@ bool authorized(const HttpRequest& req, const RouterContext& ctx) {
 
 HttpResponse health(const HttpRequest& req, const RouterContext& ctx) {
   int healthy = 0;
-  const std::vector<ReplicaSnapshot> replicas = ctx.replicas.snapshot();
-  for (const ReplicaSnapshot& r : replicas) healthy += r.healthy ? 1 : 0;
-  const nlohmann::json body = {{"healthy_replicas", healthy}, {"replicas", replicas.size()}};
+  nlohmann::json list = nlohmann::json::array();
+  for (const ReplicaSnapshot& r : ctx.replicas.snapshot()) {
+    healthy += r.healthy ? 1 : 0;
+    nlohmann::json entry = {{"url", r.url}, {"healthy", r.healthy}, {"outstanding", r.outstanding}};
+    if (r.pid != 0) entry["pid"] = r.pid;
+    list.push_back(entry);
+  }
+  const nlohmann::json body = {{"healthy_replicas", healthy}, {"replicas", list}};
   return json_response(req, healthy > 0 ? http::status::ok : http::status::service_unavailable,
                        body);
 }

@@ -1,0 +1,237 @@
+// `infergate router` in front of real `infergate serve` replicas on loopback: routing, replicas
+// killed mid-stream (every stream completes, token for token as without the kill), and the
+// faults a router must survive (docs/router.md).
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/http/faulty_replica.h"
+#include "tests/http/http_test_support.h"
+#include "tests/http/raw_http.h"
+#include "tests/http/server_process.h"
+#include "tests/http/stream_client.h"
+
+namespace infergate::test {
+namespace {
+
+using nlohmann::json;
+
+// `infergate router --port 0` with `flags`.
+std::unique_ptr<ServerProcess> start_router(const std::vector<std::string>& flags) {
+  std::vector<std::string> argv = {INFERGATE_BINARY, "router", "--port", "0"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  return std::make_unique<ServerProcess>(argv);
+}
+
+json router_health(const std::string& url) {
+  return json::parse(body_of(http_request(url, "GET", "/health", "", 10)), nullptr, false);
+}
+
+// Waits (up to 60 s) until `healthy` replicas are in rotation; returns /health.
+json wait_healthy(const std::string& url, int healthy) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  json h;
+  while (std::chrono::steady_clock::now() < deadline) {
+    h = router_health(url);
+    if (h.is_object() && h.value("healthy_replicas", 0) == healthy) return h;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  FAIL("the router never had " << healthy << " healthy replicas: " << h.dump());
+  return h;
+}
+
+// Streamed greedy completions of token-id prompts (8 to 32 tokens, 4 to 16 out, EOS ignored).
+std::vector<std::string> stream_bodies(int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> prompt_len(8, 32), out_len(4, 16), token(3, 31999);
+  std::vector<std::string> bodies;
+  for (int i = 0; i < count; ++i) {
+    json prompt = json::array();
+    for (int k = prompt_len(rng); k > 0; --k) prompt.push_back(token(rng));
+    bodies.push_back(json{{"prompt", prompt},
+                          {"max_tokens", out_len(rng)},
+                          {"temperature", 0},
+                          {"ignore_eos", true},
+                          {"stream", true},
+                          {"stream_options", {{"include_usage", true}}}}
+                         .dump());
+  }
+  return bodies;
+}
+
+double metric(const std::string& url, const std::string& line_start) {
+  const std::string text = body_of(http_request(url, "GET", "/metrics", "", 10));
+  const size_t at = text.find("\n" + line_start + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + line_start.size() + 2));
+}
+
+// The sum over every label set of `name`.
+double metric_sum(const std::string& url, const std::string& name) {
+  const std::string text = body_of(http_request(url, "GET", "/metrics", "", 10));
+  double sum = 0;
+  for (size_t at = text.find("\n" + name); at != std::string::npos;
+       at = text.find("\n" + name, at + 1)) {
+    const size_t end = text.find('\n', at + 1);
+    const std::string line = text.substr(at + 1, end - at - 1);
+    sum += std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  return sum;
+}
+
+// Every answer whole and equal to the reference run's, token for token and byte for byte.
+void check_same_answers(const std::vector<StreamAnswer>& got,
+                        const std::vector<StreamAnswer>& reference,
+                        const std::vector<std::string>& bodies) {
+  REQUIRE(got.size() == reference.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("request " << i << ": " << got[i].error);
+    REQUIRE(got[i].error.empty());
+    REQUIRE(got[i].done);
+    const int max_tokens = json::parse(bodies[i])["max_tokens"];
+    CHECK(got[i].ids.size() == size_t(max_tokens));
+    CHECK(got[i].usage_completion_tokens == max_tokens);
+    CHECK(got[i].ids == reference[i].ids);
+    CHECK(got[i].text == reference[i].text);
+    CHECK(got[i].finish_reason == "length");
+    for (const std::string& id : got[i].chunk_ids) CHECK(id == got[i].chunk_ids.front());
+  }
+}
+
+TEST_CASE("router: 1000 streams over 3 replicas survive a SIGKILL, ten seeds, token for token") {
+  constexpr int kRequests = 1000;
+  auto router =
+      start_router({"--replicas", "3", "--policy", "least-outstanding", "--restart-delay-s", "0.2",
+                    "--health-interval-s", "0.2", "--model", "tiny", "--threads", "1"});
+  wait_healthy(router->url(), 3);
+  const std::vector<std::string> bodies = stream_bodies(kRequests, 7);
+  const auto reference = stream_all(router->url(), "/v1/completions", bodies, kRequests, 300);
+  for (const StreamAnswer& a : reference) REQUIRE(a.error.empty());
+  int64_t total_events = 0;
+  for (const StreamAnswer& a : reference) total_events += int64_t(a.chunk_ids.size()) + 1;
+
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    INFO("seed " << seed);
+    const json health = wait_healthy(router->url(), 3);
+    std::mt19937_64 rng(seed);
+    const int victim = std::uniform_int_distribution<int>(0, 2)(rng);
+    const int64_t kill_at =
+        std::uniform_int_distribution<int64_t>(total_events / 4, total_events * 3 / 4)(rng);
+    const int pid = health["replicas"][victim]["pid"];
+    const auto answers = stream_all(router->url(), "/v1/completions", bodies, kRequests, 300,
+                                    [&](size_t, int64_t n) {
+                                      if (n == kill_at) ::kill(pid, SIGKILL);
+                                    });
+    check_same_answers(answers, reference, bodies);
+  }
+  wait_healthy(router->url(), 3);
+  CHECK(metric_sum(router->url(), "infergate_router:replica_restarts_total") == 10);
+  CHECK(metric(router->url(), "infergate_router:migrations_total") >= 10);
+  CHECK(metric(router->url(), "infergate_router:migrations_failed_total") == 0);
+  CHECK(router->terminate() == 0);
+}
+
+}  // namespace
+}  // namespace infergate::test
+
+namespace infergate::test {
+namespace {
+
+TEST_CASE("router: with every replica down, /health and completions answer 503 saying so") {
+  const std::string nobody = "http://127.0.0.1:" + std::to_string(unused_local_port());
+  auto router = start_router({"--backend", nobody, "--health-interval-s", "0.1"});
+  const std::string health = http_request(router->url(), "GET", "/health");
+  CHECK(status_of(health) == 503);
+  CHECK(json::parse(body_of(health))["healthy_replicas"] == 0);
+  const std::string answer = http_request(router->url(), "POST", "/v1/completions",
+                                          R"({"prompt": [1, 2], "max_tokens": 2})");
+  CHECK(status_of(answer) == 503);
+  CHECK(answer.find("Retry-After") != std::string::npos);
+  CHECK(body_of(answer).find("no replica is healthy") != std::string::npos);
+  CHECK(router->terminate() == 0);
+}
+
+TEST_CASE(
+    "router: a replica that never answers, answers garbage or hangs up is retried elsewhere") {
+  const auto fault = GENERATE(Fault::kSilent, Fault::kGarbage, Fault::kCrash);
+  FaultyReplica bad(fault);
+  auto good = start_serve();
+  auto router = start_router({"--backend", bad.url(), good->url(), "--policy", "round-robin",
+                              "--first-byte-timeout-s", "1", "--health-interval-s", "0.1",
+                              "--breaker-failures", "100"});
+  wait_healthy(router->url(), 2);
+  for (const bool stream : {false, true, false, true}) {
+    const json body = {{"prompt", {1, 2, 3}}, {"max_tokens", 3}, {"stream", stream}};
+    const std::string answer = http_request(router->url(), "POST", "/v1/completions", body.dump());
+    INFO(answer);
+    CHECK(status_of(answer) == 200);
+    CHECK(answer.find(stream ? "[DONE]" : "\"usage\"") != std::string::npos);
+  }
+  CHECK(bad.requests() >= 1);
+  CHECK(metric(router->url(), "infergate_router:retries_total") == bad.requests());
+  CHECK(router->terminate() == 0);
+}
+
+TEST_CASE("router: consecutive failures take a replica out until its health check passes") {
+  FaultyReplica bad(Fault::kCrash);
+  auto good = start_serve();
+  auto router = start_router({"--backend", bad.url(), good->url(), "--policy", "round-robin",
+                              "--health-interval-s", "30", "--breaker-failures", "2"});
+  wait_healthy(router->url(), 2);
+  for (int i = 0; i < 8; ++i) {
+    const std::string answer = http_request(router->url(), "POST", "/v1/completions",
+                                            R"({"prompt": [1, 2, 3], "max_tokens": 2})");
+    CHECK(status_of(answer) == 200);
+  }
+  CHECK(bad.requests() == 2);  // then the breaker opened; the next check is 30 s away
+  CHECK(router_health(router->url())["healthy_replicas"] == 1);
+  CHECK(router->terminate() == 0);
+}
+
+TEST_CASE("router: a client gone during a failover leaves no request on any replica") {
+  auto router = start_router({"--replicas", "2", "--policy", "round-robin", "--restart-delay-s",
+                              "30", "--health-interval-s", "0.1", "--model", "tiny"});
+  const json health = wait_healthy(router->url(), 2);
+  auto client = std::make_unique<RawConnection>(router->url());
+  const std::string body = R"({"prompt": [1, 2, 3], "max_tokens": 1000, "ignore_eos": true,
+                               "stream": true})";
+  client->send(
+      "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+      "Content-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the stream is under way
+  int serving = -1;
+  for (int i = 0; i < 2; ++i) {
+    if (router_health(router->url())["replicas"][i]["outstanding"] == 1) serving = i;
+  }
+  INFO(router_health(router->url()).dump());
+  REQUIRE(serving >= 0);
+  ::kill(health["replicas"][serving]["pid"].get<int>(), SIGKILL);
+  client.reset();  // gone while the router moves the stream to the other replica
+  const std::string other = health["replicas"][1 - serving]["url"];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  double running = -1;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    running = metric(other, "infergate:num_requests_running{model_name=\"tiny\"}");
+    if (running == 0 && router_health(router->url())["replicas"][1 - serving]["outstanding"] == 0) {
+      break;
+    }
+  }
+  CHECK(running == 0);
+  CHECK(metric(other, "infergate:num_requests_waiting{model_name=\"tiny\"}") == 0);
+  CHECK(router_health(router->url())["replicas"][1 - serving]["outstanding"] == 0);
+  CHECK(metric(router->url(), "infergate_router:migrations_total") == 1);  // it did move
+  CHECK(metric(router->url(), "infergate_router:clients_gone_total") == 1);
+  CHECK(router->terminate() == 0);
+}
+
+}  // namespace
+}  // namespace infergate::test
