@@ -3,6 +3,7 @@
 // faults a router must survive (docs/router.md).
 #include <signal.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <memory>
@@ -231,6 +232,103 @@ TEST_CASE("router: a client gone during a failover leaves no request on any repl
   CHECK(metric(router->url(), "infergate_router:migrations_total") == 1);  // it did move
   CHECK(metric(router->url(), "infergate_router:clients_gone_total") == 1);
   CHECK(router->terminate() == 0);
+}
+
+}  // namespace
+}  // namespace infergate::test
+
+namespace infergate::test {
+namespace {
+
+struct PrefixRun {
+  double achieved = 0, oracle = 0;  // the router's model of the caches
+  double replica_hit_rate = 0;      // what the replicas' own prefix caches report
+};
+
+// 32 users, each with a system prompt of its own (384 bytes), ask 4 questions each, in a
+// shuffled order, one at a time, through a router with 4 replicas and `policy`.
+PrefixRun run_prefix_users(const std::string& policy) {
+  auto router = start_router(
+      {"--replicas", "4", "--policy", policy, "--model", "tiny", "--health-interval-s", "0.1"});
+  const json health = wait_healthy(router->url(), 4);
+  std::vector<std::pair<int, int>> asks;
+  for (int user = 0; user < 32; ++user) {
+    for (int q = 0; q < 4; ++q) asks.emplace_back(user, q);
+  }
+  std::shuffle(asks.begin(), asks.end(), std::mt19937_64(5));
+  for (const auto& [user, q] : asks) {
+    std::string system = "You are the assistant of user " + std::to_string(user) + ". ";
+    while (system.size() < 384) system += "Answer user " + std::to_string(user) + " briefly. ";
+    const json body = {{"prompt", system.substr(0, 384) + "Question " + std::to_string(q) + "?"},
+                       {"max_tokens", 1}};
+    REQUIRE(status_of(http_request(router->url(), "POST", "/v1/completions", body.dump())) == 200);
+  }
+  PrefixRun run;
+  run.achieved = metric(router->url(), "infergate_router:prefix_hit_rate{kind=\"achieved\"}");
+  run.oracle = metric(router->url(), "infergate_router:prefix_hit_rate{kind=\"oracle\"}");
+  double hits = 0, queries = 0;
+  for (const json& r : health["replicas"]) {
+    hits += metric(r["url"], "infergate:prefix_cache_hits_total{model_name=\"tiny\"}");
+    queries += metric(r["url"], "infergate:prefix_cache_queries_total{model_name=\"tiny\"}");
+  }
+  run.replica_hit_rate = hits / queries;
+  CHECK(router->terminate() == 0);
+  return run;
+}
+
+TEST_CASE(
+    "router: prefix-aware routing reaches the oracle's hit rate, round-robin falls far short") {
+  const PrefixRun aware = run_prefix_users("prefix-aware");
+  const PrefixRun rr = run_prefix_users("round-robin");
+  INFO("prefix-aware: achieved " << aware.achieved << ", oracle " << aware.oracle
+                                 << ", replicas' own " << aware.replica_hit_rate);
+  INFO("round-robin: achieved " << rr.achieved << ", oracle " << rr.oracle << ", replicas' own "
+                                << rr.replica_hit_rate);
+  CHECK(aware.achieved >= 0.9 * aware.oracle);
+  CHECK(rr.achieved < 0.6 * rr.oracle);
+  // The replicas' caches agree: following the prefix finds it there.
+  CHECK(aware.replica_hit_rate > 1.5 * rr.replica_hit_rate);
+  WARN("prefix-aware: achieved " << aware.achieved << ", oracle " << aware.oracle
+                                 << ", replicas' own " << aware.replica_hit_rate
+                                 << "; round-robin: achieved " << rr.achieved << ", oracle "
+                                 << rr.oracle << ", replicas' own " << rr.replica_hit_rate);
+}
+
+}  // namespace
+}  // namespace infergate::test
+
+namespace infergate::test {
+namespace {
+
+TEST_CASE("router refuses bad flags with exit 2 naming the flag and what is allowed") {
+  struct BadFlag {
+    std::vector<std::string> flags;
+    const char* message;
+  };
+  const std::string b = "http://127.0.0.1:9";
+  const std::vector<BadFlag> table = {
+      {{}, "give either --replicas N or --backend URL"},
+      {{"--replicas", "2", "--backend", b}, "give either --replicas N or --backend URL"},
+      {{"--backend", b, "--model", "tiny"}, "unknown option --model"},
+      {{"--replicas", "2", "--", "--port", "9"}, "--port is the router's own"},
+      {{"--backend", "https://x:1"}, "https"},
+      {{"--backend", b, "--policy", "random"},
+       "allowed: round-robin, least-outstanding, prefix-aware"},
+      {{"--backend", b, "--max-attempts", "0"}, "--max-attempts 0 is out of range (1 to 16)"},
+      {{"--backend", b, "--health-interval-s", "0"}, "--health-interval-s"},
+      {{"--backend", b, "--cache-threshold", "2"}, "cache threshold must be in [0, 1]"},
+      {{"--replicas", "2000"}, "--replicas 2000 is out of range (0 to 1024)"},
+      {{"--replicas", "1", "--model", "no-such-model"}, "replica 0"},
+  };
+  for (const BadFlag& bad : table) {
+    std::vector<std::string> argv = {INFERGATE_BINARY, "router", "--port", "0"};
+    argv.insert(argv.end(), bad.flags.begin(), bad.flags.end());
+    INFO(bad.message);
+    const CommandResult r = run_command(argv, 60);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains(bad.message));
+    CHECK(r.out.find("listening") == std::string::npos);
+  }
 }
 
 }  // namespace

@@ -36,6 +36,14 @@ TEST_CASE("completion request: bad input gets a 4xx naming the problem") {
       {R"({"prompt": [1], "stream": 1})", 400, "'stream' must be a boolean"},
       {R"({"prompt": [1], "stream_options": {"include_usage": true}})", 400, "needs"},
       {R"({"prompt": [1], "model": "other"})", 404, "does not exist"},
+      {R"({"prompt": [1], "max_tokens": 4, "resume_token_ids": [2]})", 400,
+       "'resume_token_ids' needs \"stream\": true"},
+      {R"({"prompt": [1], "max_tokens": 4, "stream": true, "resume_token_ids": 2})", 400,
+       "'resume_token_ids' must be an array"},
+      {R"({"prompt": [1], "max_tokens": 2, "stream": true, "resume_token_ids": [2, 3]})", 400,
+       "fewer than max_tokens (2) must be"},
+      {R"({"prompt": [1], "max_tokens": 4, "stream": true, "resume_token_ids": [100]})", 400,
+       "outside the vocabulary"},
   };
   for (const Case& c : cases) {
     INFO(c.body);
@@ -63,6 +71,16 @@ TEST_CASE("completion request: a good body becomes sampling params") {
   CHECK(r.sampling.ignore_eos);
   CHECK(r.stream);
   CHECK(r.include_usage);
+}
+
+TEST_CASE("completion request: resume_token_ids are kept apart from the prompt") {
+  const ServedModel model{"tiny", 100, 64, nullptr};
+  const CompletionRequest r = parse_completion_request(
+      R"({"prompt": [1, 2, 3], "max_tokens": 5, "stream": true, "resume_token_ids": [7, 8]})",
+      model);
+  CHECK(r.prompt == std::vector<int32_t>{1, 2, 3});
+  CHECK(r.resumed == std::vector<int32_t>{7, 8});
+  CHECK(r.sampling.max_tokens == 5);  // the whole answer's; the handler subtracts what is resumed
 }
 
 }  // namespace
