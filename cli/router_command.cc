@@ -160,6 +160,8 @@ int router_command(int argc, char** argv) {
       "restart-delay-s",
       po::value(&supervisor.restart_delay_s)->default_value(supervisor.restart_delay_s),
       "--replicas: a dead replica is restarted after this")(
+      "pin-replicas", po::bool_switch(&supervisor.pin_cpus),
+      "--replicas: replica i runs on CPU i (mod the CPUs the router may use)")(
       "header-timeout-s", po::value(&o.header_timeout_s)->default_value(o.header_timeout_s),
       "a request header must arrive within this, else 408")(
       "body-timeout-s", po::value(&o.body_timeout_s)->default_value(o.body_timeout_s),

@@ -1,5 +1,7 @@
 #include "router/replica_supervisor.h"
 
+#include <sched.h>
+
 #include <chrono>
 #include <iostream>
 #include <stdexcept>
@@ -18,12 +20,23 @@ ReplicaSupervisor::ReplicaSupervisor(SupervisorSettings settings) : settings_(st
 
 ReplicaSupervisor::~ReplicaSupervisor() { stop(); }
 
-std::unique_ptr<ReplicaProcess> ReplicaSupervisor::start_replica(int replica) const {
+std::unique_ptr<ChildServer> ReplicaSupervisor::start_replica(int replica) const {
   std::vector<std::string> argv = {settings_.program, "serve",  "--host",
                                    "127.0.0.1",       "--port", "0"};
   argv.insert(argv.end(), settings_.serve_args.begin(), settings_.serve_args.end());
-  return std::make_unique<ReplicaProcess>("replica " + std::to_string(replica), argv,
-                                          settings_.start_timeout_s);
+  int cpu = -1;
+  if (settings_.pin_cpus) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    sched_getaffinity(0, sizeof(allowed), &allowed);
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+    }
+    if (!cpus.empty()) cpu = cpus[size_t(replica) % cpus.size()];
+  }
+  return std::make_unique<ChildServer>("replica " + std::to_string(replica), argv,
+                                       settings_.start_timeout_s, cpu);
 }
 
 std::vector<HttpUrl> ReplicaSupervisor::urls() const {
@@ -70,7 +83,7 @@ void ReplicaSupervisor::restart(int replica, const std::string& how, ReplicaSet&
   }
   while (!stopping_) {
     try {
-      std::unique_ptr<ReplicaProcess> p = start_replica(replica);
+      std::unique_ptr<ChildServer> p = start_replica(replica);
       const HttpUrl url = p->url();
       const pid_t new_pid = p->pid();
       {

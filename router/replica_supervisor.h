@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "router/replica_process.h"
+#include "common/http/child_server.h"
 #include "router/replica_set.h"
 
 namespace infergate {
@@ -23,6 +23,7 @@ struct SupervisorSettings {
   int replicas = 1;
   double start_timeout_s = 300;
   double restart_delay_s = 1;
+  bool pin_cpus = false;  // replica i runs on CPU i mod the CPUs this process may use
 };
 
 class ReplicaSupervisor {
@@ -40,13 +41,13 @@ class ReplicaSupervisor {
   pid_t pid(int replica) const;  // for fault injection and tests
 
  private:
-  std::unique_ptr<ReplicaProcess> start_replica(int replica) const;
+  std::unique_ptr<ChildServer> start_replica(int replica) const;
   void watch_loop(ReplicaSet& set);
   void restart(int replica, const std::string& how, ReplicaSet& set);
 
   SupervisorSettings settings_;
   mutable std::mutex mutex_;  // guards processes_ (pid() is asked from other threads)
-  std::vector<std::unique_ptr<ReplicaProcess>> processes_;
+  std::vector<std::unique_ptr<ChildServer>> processes_;
   std::atomic<bool> stopping_ = false;
   std::thread watcher_;
 };

@@ -21,6 +21,8 @@
 #include "bench/target/echo_target.h"
 #include "bench/target/engine_target.h"
 #include "bench/target/openai_target.h"
+#include "bench/target/replica_workload_file.h"
+#include "bench/target/router_target.h"
 #include "bench/telemetry/cupti_results.h"
 #include "bench/telemetry/cupti_tracer.h"
 #include "bench/telemetry/resource_sampler.h"
@@ -38,17 +40,26 @@ namespace {
 // HTTP server is asked what the workload leaves out (model, vocabulary size) once.
 class TargetFactory {
  public:
-  explicit TargetFactory(const TargetSpec& spec) : spec_(spec) {
-    if (spec.type == "engine") {
-      weights_ = load_model(spec.model);
-      weights_.apply_weight_dtype(weight_dtype_name(spec.engine.weight_dtype));
+  explicit TargetFactory(const Workload& w) : spec_(w.target), faults_(w.faults) {
+    // A router target's replicas are engines of this model: the harness reads it too, for the
+    // vocabulary, the request limits and a text dataset's tokenizer.
+    if (spec_.type == "engine" || spec_.type == "router") {
+      weights_ = load_model(spec_.model);
+      weights_.apply_weight_dtype(weight_dtype_name(spec_.engine.weight_dtype));
     }
-    if (spec.type == "openai") endpoint_ = resolve_openai_endpoint(spec);
+    if (spec_.type == "openai") endpoint_ = resolve_openai_endpoint(spec_);
+    if (spec_.type == "router") replica_workload_ = std::make_unique<ReplicaWorkloadFile>(spec_);
   }
 
-  std::unique_ptr<Target> make() const {
+  // `point`: the sweep point's value when the sweep is over the router's replicas.
+  std::unique_ptr<Target> make(const std::optional<double>& replicas = std::nullopt) const {
     if (spec_.type == "echo") return std::make_unique<EchoTarget>(spec_.echo_token_delay_us);
     if (spec_.type == "openai") return std::make_unique<OpenAiTarget>(endpoint_);
+    if (spec_.type == "router") {
+      return std::make_unique<RouterTarget>(self_executable(), spec_,
+                                            replicas ? int(*replicas) : spec_.router.replicas,
+                                            replica_workload_->path(), faults_);
+    }
     // Converting again is a no-op (converted once above); the dtype stays in the config so
     // the other ranks of a multi-rank engine convert their own copies alike.
     return std::make_unique<EngineTarget>(std::make_unique<Engine>(spec_.engine, weights_));
@@ -56,12 +67,12 @@ class TargetFactory {
 
   // What one request may hold: now that the model is loaded, its max_model_len is known.
   RequestLimit request_limit() const {
-    if (spec_.type != "engine") return static_request_limit(spec_);
+    if (spec_.type != "engine" && spec_.type != "router") return static_request_limit(spec_);
     return engine_request_limit(spec_.engine, weights_.config.max_position_embeddings);
   }
 
   int32_t vocab_size() const {
-    if (spec_.type == "engine") return weights_.config.vocab_size;
+    if (spec_.type == "engine" || spec_.type == "router") return weights_.config.vocab_size;
     if (spec_.type == "openai") return endpoint_.vocab_size;
     return 32000;
   }
@@ -70,7 +81,7 @@ class TargetFactory {
   // build it (a GGUF's tokenizer metadata is read again, mmapped; the weights are not), else
   // bytes over a synthetic vocabulary of the target's size.
   DatasetTokenizer dataset_tokenizer() const {
-    if (spec_.type == "engine") {
+    if (spec_.type == "engine" || spec_.type == "router") {
       return model_dataset_tokenizer(spec_.model, weights_.vocab, vocab_size());
     }
     if (spec_.type == "openai") {
@@ -82,8 +93,10 @@ class TargetFactory {
 
  private:
   const TargetSpec& spec_;
+  const std::vector<FaultSpec>& faults_;
   ModelWeights weights_;
   OpenAiEndpoint endpoint_;
+  std::unique_ptr<ReplicaWorkloadFile> replica_workload_;
 };
 
 LoadSpec load_for_point(const Workload& w, const nlohmann::json& value) {
@@ -166,12 +179,13 @@ std::string point_label(const Workload& w, const nlohmann::json& value, int rep,
 
 RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
                                 const std::vector<BenchRequest>& dataset, const LoadSpec& load,
-                                int repetition, const RunOptions& o, NvtxTraceRecorder* trace,
+                                const std::optional<double>& replicas, int repetition,
+                                const RunOptions& o, NvtxTraceRecorder* trace,
                                 ProgressPrinter& progress) {
   // Freed heap pages go back to the OS, so each repetition's peak RSS starts from the same floor
   // instead of the previous repetition's leftovers (see run_workload).
   ::malloc_trim(0);
-  std::unique_ptr<Target> target = factory.make();
+  std::unique_ptr<Target> target = factory.make(replicas);
   Target* t = target.get();
   ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
                           [t](ResourceSample& s) { s.extra = to_json(t->stats()); });
@@ -243,7 +257,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     trace = std::make_unique<NvtxTraceRecorder>();
     trace->start();
   }
-  const TargetFactory factory(w.target);
+  const TargetFactory factory(w);
   const std::string base_dir = std::filesystem::path(w.source_path).parent_path().string();
   // Model files are read only now: their max_model_len is checked before the first request.
   const RequestLimit limit = factory.request_limit();
@@ -266,13 +280,17 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
   ResultsFile results;
   for (const nlohmann::json& value : values) {
     const LoadSpec load = load_for_point(w, value);
+    const std::optional<double> replicas = w.sweep && w.sweep->field == kSweepReplicas
+                                               ? std::optional(value.get<double>())
+                                               : std::nullopt;
     PointResult& point = results.points.emplace_back();
     point.sweep = w.sweep ? nlohmann::json{{"field", w.sweep->field}, {"value", value}}
                           : nlohmann::json(nullptr);
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
-      RepetitionResult rep = run_repetition(w, factory, dataset, load, r, o, trace.get(), progress);
+      RepetitionResult rep =
+          run_repetition(w, factory, dataset, load, replicas, r, o, trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));

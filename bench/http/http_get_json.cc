@@ -53,8 +53,8 @@ net::awaitable<void> get(net::io_context& io, const HttpUrl& url, std::string re
 
 }  // namespace
 
-nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const std::string& api_key,
-                             double timeout_s) {
+std::string http_get_text(const HttpUrl& url, std::string_view path, const std::string& api_key,
+                          double timeout_s) {
   net::io_context io(1);
   GetResult result;
   const auto deadline =
@@ -68,8 +68,16 @@ nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const st
     throw std::runtime_error(what + ": HTTP " + std::to_string(r.status) + ": " +
                              error_message_of(r.error_body));
   }
-  nlohmann::json doc = nlohmann::json::parse(result.body, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) throw std::runtime_error(what + ": the answer is not JSON");
+  return result.body;
+}
+
+nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const std::string& api_key,
+                             double timeout_s) {
+  const std::string body = http_get_text(url, path, api_key, timeout_s);
+  nlohmann::json doc = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    throw std::runtime_error("GET " + url.text() + std::string(path) + ": the answer is not JSON");
+  }
   return doc;
 }
 

@@ -13,6 +13,10 @@ namespace infergate {
 // GET url.target(path). Throws std::runtime_error naming the URL when the server cannot be
 // reached within timeout_s, answers another status than 200 (with its error message), or
 // answers something that is not JSON.
+// The same, for any body (e.g. Prometheus text): the body, as it came.
+std::string http_get_text(const HttpUrl& url, std::string_view path, const std::string& api_key,
+                          double timeout_s);
+
 nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const std::string& api_key,
                              double timeout_s);
 

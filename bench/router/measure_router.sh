@@ -93,7 +93,7 @@ import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 def med(side, col):
     return statistics.median(float(r[col]) for r in rows if r[0] == side)
-errors = sum(int(r[3]) for r in rows)
+errors = sum(int(float(r[3])) for r in rows)
 s50, r50, s99, r99 = med("straight", 1), med("router", 1), med("straight", 2), med("router", 2)
 print(f"TTFT p50: straight {s50:.3f} ms, through the router {r50:.3f} ms: +{r50 - s50:.3f} ms "
       f"(x{r50 / s50:.2f})")

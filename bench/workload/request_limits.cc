@@ -36,7 +36,8 @@ RequestLimit engine_request_limit(const EngineConfig& engine, int model_max_posi
 }
 
 RequestLimit static_request_limit(const TargetSpec& target) {
-  if (target.type != "engine") {
+  // A router target's replicas are engines of its model and engine config.
+  if (target.type != "engine" && target.type != "router") {
     return {kMaxRequestTokens,
             "the limit for " + target.type + " targets (" + n(kMaxRequestTokens) + ")"};
   }

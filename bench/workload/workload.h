@@ -42,9 +42,18 @@ struct DatasetSpec {
   std::optional<uint64_t> seed;   // default: the workload seed
 };
 
+// A router target's replicas and router (bench/target/router_target.h, docs/router.md).
+struct RouterTargetSpec {
+  int replicas = 2;  // `infergate serve` processes, each an engine of the target's model and engine
+  std::string policy = "prefix-aware";  // round-robin | least-outstanding | prefix-aware
+  double restart_delay_s = 1;           // a killed replica comes back after this
+  bool pin_replicas = false;            // replica i on CPU i (mod the CPUs the run may use)
+};
+
 struct TargetSpec {
   std::string type = "engine";  // engine | echo (zero-cost, for measuring the harness) |
-                                // openai (an OpenAI-compatible server over HTTP)
+                                // openai (an OpenAI-compatible server over HTTP) |
+                                // router (`infergate router` over engine replicas, over HTTP)
   ModelSource model;
   EngineConfig engine;
   // echo: emits output tokens with no model; optional per-token delay to shape timings.
@@ -55,6 +64,17 @@ struct TargetSpec {
   std::string api = "completions";  // completions | chat
   double timeout_s = 600;           // per request; an unfinished request is an error after it
   int32_t vocab_size = 0;           // 0: the server's (GET /v1/models)
+  // router: the model and engine above are each replica's; api and timeout_s as openai's.
+  RouterTargetSpec router;
+};
+
+// A fault injected into a router target's run: replica `kill_replica` is SIGKILLed `at_s`
+// seconds after the run starts, or when the harness sends its `after_requests`-th request
+// (exactly one of the two); the router restarts it after router.restart_delay_s.
+struct FaultSpec {
+  int kill_replica = 0;
+  double at_s = 0;         // > 0, or 0 when after_requests is given
+  int after_requests = 0;  // >= 1, or 0 when at_s is given
 };
 
 struct LoadSpec {
@@ -69,8 +89,10 @@ struct LoadSpec {
   int max_concurrency = 0;          // open: cap on in-flight requests; 0 = none
 };
 
+inline constexpr const char* kSweepReplicas = "target.router.replicas";
+
 struct SweepSpec {
-  std::string field;  // load.rate | load.concurrency
+  std::string field;  // load.rate | load.concurrency | target.router.replicas (router targets)
   std::vector<double> values;
 };
 
@@ -94,6 +116,7 @@ struct Workload {
   DatasetSpec dataset;
   LoadSpec load;
   std::optional<SweepSpec> sweep;
+  std::vector<FaultSpec> faults;  // router targets only
   SloSpec slo;
   TelemetrySpec telemetry;
   int repetitions = 1;

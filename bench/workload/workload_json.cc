@@ -19,9 +19,32 @@ json target_to_json(const TargetSpec& t) {
     if (t.vocab_size > 0) j["vocab_size"] = t.vocab_size;  // absent: the server's
     return j;
   }
-  return {{"type", t.type},
-          {"model", model_source_to_json(t.model)},
-          {"engine", engine_config_to_json(t.engine)}};
+  json j = {{"type", t.type},
+            {"model", model_source_to_json(t.model)},
+            {"engine", engine_config_to_json(t.engine)}};
+  if (t.type == "router") {
+    j["api"] = t.api;
+    j["timeout_s"] = t.timeout_s;
+    j["router"] = {{"replicas", t.router.replicas},
+                   {"policy", t.router.policy},
+                   {"restart_delay_s", t.router.restart_delay_s},
+                   {"pin_replicas", t.router.pin_replicas}};
+  }
+  return j;
+}
+
+json faults_to_json(const std::vector<FaultSpec>& faults) {
+  json out = json::array();
+  for (const FaultSpec& f : faults) {
+    json j = {{"kill_replica", f.kill_replica}};
+    if (f.after_requests > 0) {
+      j["after_requests"] = f.after_requests;
+    } else {
+      j["at_s"] = f.at_s;
+    }
+    out.push_back(j);
+  }
+  return out;
 }
 
 json dataset_to_json(const DatasetSpec& d, uint64_t workload_seed) {
@@ -113,6 +136,7 @@ json workload_to_json(const Workload& w) {
             {"load", load_to_json(w.load)},
             {"slo", slo_to_json(w.slo)}};
   if (w.sweep) j["sweep"] = sweep_to_json(*w.sweep);
+  if (!w.faults.empty()) j["faults"] = faults_to_json(w.faults);  // absent: hashes unchanged
   // Only when on: workloads without tracing keep the hash their baselines were measured with.
   if (w.telemetry.cupti) j["telemetry"] = {{"cupti", true}};
   return j;

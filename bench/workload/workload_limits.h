@@ -23,6 +23,9 @@ inline constexpr int kMaxRepetitions = 1'000;
 // The echo target's per-token delay (one second) and an HTTP request's timeout (one day).
 inline constexpr double kMaxTokenDelayUs = 1'000'000;
 inline constexpr double kMaxTimeoutS = 86'400;
+// A router target's replicas, each a process with its own engine on this machine.
+inline constexpr int kMaxRouterReplicas = 64;
+inline constexpr size_t kMaxFaults = 64;
 // One request's prompt + output tokens on the echo and openai targets (the engine target is
 // held to its model's max_model_len instead).
 inline constexpr int kMaxRequestTokens = 1'048'576;

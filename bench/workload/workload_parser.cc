@@ -113,7 +113,7 @@ ModelSource read_model(JsonObjectReader& target, const std::string& base_dir) {
 void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
   r.allow({"model", "engine"});
   r.set_context("with type \"engine\"",
-                {"token_delay_us", "url", "api", "timeout_s", "vocab_size"});
+                {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "router"});
   r.finish();
   t.model = read_model(r, base_dir);
   JsonObjectReader engine = r.child("engine");
@@ -122,7 +122,8 @@ void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
 
 void read_echo_target(JsonObjectReader& r, TargetSpec& t) {
   t.echo_token_delay_us = r.get_double("token_delay_us", t.echo_token_delay_us);
-  r.set_context("with type \"echo\"", {"model", "engine", "url", "api", "timeout_s", "vocab_size"});
+  r.set_context("with type \"echo\"",
+                {"model", "engine", "url", "api", "timeout_s", "vocab_size", "router"});
   r.finish();
   r.check(t.echo_token_delay_us >= 0 && t.echo_token_delay_us <= kMaxTokenDelayUs, "token_delay_us",
           "must be in [0, " + number_text(kMaxTokenDelayUs) + "] (microseconds per token)");
@@ -134,7 +135,7 @@ void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
   t.api = r.get_choice("api", t.api, {"completions", "chat"});
   t.timeout_s = r.get_double("timeout_s", t.timeout_s);
   t.vocab_size = r.get_int("vocab_size", t.vocab_size);
-  r.set_context("with type \"openai\"", {"engine", "token_delay_us"});
+  r.set_context("with type \"openai\"", {"engine", "token_delay_us", "router"});
   r.finish();
   r.check(!t.url.empty(), "url", "must be a non-empty URL, e.g. http://localhost:8000");
   try {
@@ -149,14 +150,86 @@ void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
           "must be >= 1 (leave it out to ask the server)");
 }
 
+// `infergate router --replicas N` over engines of the target's model and engine config.
+void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
+  r.allow({"model", "engine"});
+  t.api = r.get_choice("api", t.api, {"completions", "chat"});
+  t.timeout_s = r.get_double("timeout_s", t.timeout_s);
+  JsonObjectReader router = r.child("router");
+  RouterTargetSpec& s = t.router;
+  s.replicas = router.get_int("replicas", s.replicas);
+  s.policy =
+      router.get_choice("policy", s.policy, {"round-robin", "least-outstanding", "prefix-aware"});
+  s.restart_delay_s = router.get_double("restart_delay_s", s.restart_delay_s);
+  s.pin_replicas = router.get_bool("pin_replicas", s.pin_replicas);
+  router.finish();
+  r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size"});
+  r.finish();
+  router.check(s.replicas >= 1 && s.replicas <= kMaxRouterReplicas, "replicas",
+               "must be in [1, " + std::to_string(kMaxRouterReplicas) + "]");
+  router.check(s.restart_delay_s > 0 && s.restart_delay_s <= kMaxTimeoutS, "restart_delay_s",
+               "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
+  r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
+          "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
+  t.model = read_model(r, base_dir);
+  JsonObjectReader engine = r.child("engine");
+  t.engine = read_engine_config(engine);
+}
+
 TargetSpec read_target(JsonObjectReader& top, const std::string& base_dir) {
   JsonObjectReader r = top.child("target");
   TargetSpec t;
-  t.type = r.get_choice("type", t.type, {"engine", "echo", "openai"});
+  t.type = r.get_choice("type", t.type, {"engine", "echo", "openai", "router"});
   if (t.type == "engine") read_engine_target(r, t, base_dir);
   if (t.type == "echo") read_echo_target(r, t);
   if (t.type == "openai") read_openai_target(r, t);
+  if (t.type == "router") read_router_target(r, t, base_dir);
   return t;
+}
+
+// ---- faults ---------------------------------------------------------------------------------
+
+FaultSpec read_fault(JsonObjectReader& r, int replicas) {
+  FaultSpec f;
+  f.kill_replica = r.get_int("kill_replica", -1);
+  f.at_s = r.get_double("at_s", 0);
+  f.after_requests = r.get_int("after_requests", 0);
+  r.finish();
+  r.check(f.kill_replica >= 0 && f.kill_replica < replicas, "kill_replica",
+          "must be a replica index in [0, " + std::to_string(replicas - 1) + "]");
+  r.check(r.has("at_s") != r.has("after_requests"), r.has("at_s") ? "at_s" : "after_requests",
+          "give exactly one of at_s (seconds after the run starts) and after_requests");
+  r.check(!r.has("at_s") || (f.at_s > 0 && f.at_s <= kMaxDurationS), "at_s",
+          "must be > 0 and <= " + number_text(kMaxDurationS) + " (seconds)");
+  r.check(!r.has("after_requests") || (f.after_requests >= 1 && f.after_requests <= kMaxRequests),
+          "after_requests", "must be in [1, " + std::to_string(kMaxRequests) + "]");
+  return f;
+}
+
+std::vector<FaultSpec> read_faults(JsonObjectReader& top, const TargetSpec& target,
+                                   const std::optional<SweepSpec>& sweep) {
+  const json* v = top.find("faults");
+  if (v == nullptr) return {};
+  if (target.type != "router") {
+    throw WorkloadError(top.file(), top.path_of("faults"), json_text(*v), "target.type \"router\"",
+                        "faults are injected into a router target's replicas only");
+  }
+  if (!v->is_array() || v->size() > kMaxFaults) {
+    throw WorkloadError::wrong_type(
+        top.file(), top.path_of("faults"), json_text(*v),
+        "an array of at most " + std::to_string(kMaxFaults) + " faults");
+  }
+  // Every sweep point must have the replica a fault kills.
+  int replicas = target.router.replicas;
+  if (sweep && sweep->field == kSweepReplicas) {
+    replicas = int(*std::min_element(sweep->values.begin(), sweep->values.end()));
+  }
+  std::vector<FaultSpec> faults;
+  for (size_t i = 0; i < v->size(); ++i) {
+    JsonObjectReader r((*v)[i], top.path_of("faults") + "[" + std::to_string(i) + "]", top.file());
+    faults.push_back(read_fault(r, replicas));
+  }
+  return faults;
 }
 
 // ---- dataset --------------------------------------------------------------------------------
@@ -342,7 +415,7 @@ double read_sweep_value(const JsonObjectReader& r, const json& e, const std::str
 }
 
 std::vector<double> read_sweep_values(JsonObjectReader& r, bool integers) {
-  const std::string rule = integers ? "a non-empty array of integers >= 1 (concurrencies)"
+  const std::string rule = integers ? "a non-empty array of integers >= 1 (concurrencies, replicas)"
                                     : "a non-empty array of numbers > 0 (requests/s)";
   const json* v = r.find("values");
   if (v == nullptr) throw WorkloadError::missing(r.file(), r.path_of("values"), rule);
@@ -367,21 +440,31 @@ std::vector<double> read_sweep_values(JsonObjectReader& r, bool integers) {
   return values;
 }
 
-std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load) {
+std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
+                                    const TargetSpec& target) {
   if (top.find("sweep") == nullptr) return std::nullopt;
   JsonObjectReader r = top.child("sweep");
   r.allow({"field", "values"});
   r.finish();
   // The swept field must be the one the load mode uses: a rate means nothing to a closed loop.
+  // A router target may sweep its number of replicas instead.
   const std::string field = load.mode == "open" ? "load.rate" : "load.concurrency";
-  const std::string allowed = field + " (load.mode is " + json_quoted(load.mode) + ")";
+  const bool router = target.type == "router";
+  const std::string allowed = field + " (load.mode is " + json_quoted(load.mode) + ")" +
+                              (router ? " or " + std::string(kSweepReplicas) : "");
   r.check(r.has("field"), "field", "must be " + allowed);
   SweepSpec s;
   s.field = r.get_string("field", "");
-  if (s.field != field) {
+  if (s.field != field && !(router && s.field == kSweepReplicas)) {
     throw WorkloadError::not_allowed(r.file(), r.path_of("field"), json_quoted(s.field), allowed);
   }
-  s.values = read_sweep_values(r, field == "load.concurrency");
+  s.values = read_sweep_values(r, s.field != "load.rate");
+  if (s.field == kSweepReplicas) {
+    for (size_t i = 0; i < s.values.size(); ++i) {
+      r.check(s.values[i] >= 1 && s.values[i] <= kMaxRouterReplicas, "values",
+              "each must be in [1, " + std::to_string(kMaxRouterReplicas) + "] (replicas)");
+    }
+  }
   return s;
 }
 
@@ -513,14 +596,15 @@ Workload parse_workload(const json& doc, const std::string& source_name,
                         const std::string& base_dir) {
   JsonObjectReader r(doc, "$", source_name);
   r.allow({"schema", "name", "description", "seed", "repetitions", "record_requests", "overrides",
-           "target", "dataset", "load", "sweep", "slo", "telemetry"});
+           "target", "dataset", "load", "sweep", "faults", "slo", "telemetry"});
   r.finish();  // a misspelled section is reported as such, not as its missing contents
   Workload w;
   read_header(r, w);
   w.target = read_target(r, base_dir);
   w.dataset = read_dataset(r, w.seed, base_dir);
   w.load = read_load(r);
-  w.sweep = read_sweep(r, w.load);
+  w.sweep = read_sweep(r, w.load, w.target);
+  w.faults = read_faults(r, w.target, w.sweep);
   w.slo = read_slo(r);
   w.telemetry = read_telemetry(r);
   check_synthetic_lengths(w, source_name, static_request_limit(w.target));

@@ -81,6 +81,38 @@ nlohmann::json http_client_json(const HttpClientRecord& s) {
             {"mismatch_examples", s.mismatch_examples}}}};
 }
 
+nlohmann::json router_json(const RouterRecord& r) {
+  nlohmann::json replicas = nlohmann::json::array();
+  for (const RouterRecord::Replica& x : r.replicas) {
+    replicas.push_back({{"url", x.url},
+                        {"routed", x.routed},
+                        {"succeeded", x.succeeded},
+                        {"failed", x.failed},
+                        {"restarts", x.restarts},
+                        {"prefix_hit_rate", x.prefix_hit_rate}});
+  }
+  nlohmann::json faults = nlohmann::json::array();
+  for (const RouterRecord::Fault& f : r.faults) {
+    nlohmann::json j = {{"kill_replica", f.replica},
+                        {"pid", f.pid},
+                        {"at_ms", f.at_ms},
+                        {"in_flight", f.in_flight}};
+    if (!f.error.empty()) j["error"] = f.error;
+    faults.push_back(j);
+  }
+  return {{"policy", r.policy},
+          {"replicas", replicas},
+          {"prefix_hit_rate",
+           {{"achieved", r.prefix_hit_rate_achieved}, {"oracle", r.prefix_hit_rate_oracle}}},
+          {"retries", r.retries},
+          {"broken_streams", r.broken_streams},
+          {"migrations", r.migrations},
+          {"migrations_failed", r.migrations_failed},
+          {"migration_delay_ms",
+           {{"mean", r.migration_delay_mean_ms}, {"max", r.migration_delay_max_ms}}},
+          {"faults", faults}};
+}
+
 }  // namespace
 
 int64_t HttpClientRecord::errors() const {
@@ -92,6 +124,7 @@ int64_t HttpClientRecord::errors() const {
 nlohmann::json to_json(const TargetStats& stats) {
   nlohmann::json j = stats.engine ? engine_json(*stats.engine) : nlohmann::json::object();
   if (stats.http_client) j["http_client"] = http_client_json(*stats.http_client);
+  if (stats.router) j["router"] = router_json(*stats.router);
   return j;
 }
 

@@ -66,13 +66,38 @@ struct HttpClientRecord {
   int64_t errors() const;  // every failed request, whatever the kind
 };
 
-// What a target reports: an engine's counters, an HTTP client's, or nothing (echo).
+// A router target's view of its router and replicas (docs/router.md, "Metrics"), read off the
+// router at the end of a repetition, and the faults the harness injected into it.
+struct RouterRecord {
+  struct Replica {
+    std::string url;
+    int64_t routed = 0, succeeded = 0, failed = 0, restarts = 0;
+    double prefix_hit_rate = 0;  // achieved, by the router's model of its cache
+  };
+  struct Fault {
+    int replica = 0;
+    int pid = 0;
+    double at_ms = 0;       // since the run started
+    int64_t in_flight = 0;  // requests the router had at that replica when it was killed
+    std::string error;      // why it could not be injected ("" when it was)
+  };
+  std::string policy;
+  std::vector<Replica> replicas;
+  double prefix_hit_rate_achieved = 0, prefix_hit_rate_oracle = 0;
+  int64_t retries = 0, broken_streams = 0, migrations = 0, migrations_failed = 0;
+  double migration_delay_mean_ms = 0, migration_delay_max_ms = 0;
+  std::vector<Fault> faults;
+};
+
+// What a target reports: an engine's counters, an HTTP client's (and a router's), or nothing.
 struct TargetStats {
   std::optional<EngineStatsRecord> engine;
   std::optional<HttpClientRecord> http_client;
+  std::optional<RouterRecord> router;
 };
 
-// The engine's fields at the top level and the client's under "http_client"; {} for neither.
+// The engine's fields at the top level, the client's under "http_client", the router's under
+// "router"; {} for none.
 nlohmann::json to_json(const TargetStats& stats);
 
 }  // namespace infergate

@@ -3,9 +3,13 @@
 // faults a router must survive (docs/router.md).
 #include <signal.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -329,6 +333,53 @@ TEST_CASE("router refuses bad flags with exit 2 naming the flag and what is allo
     CHECK_THAT(r.err, Catch::Contains(bad.message));
     CHECK(r.out.find("listening") == std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace infergate::test
+
+namespace infergate::test {
+namespace {
+
+TEST_CASE("router target: a workload with a replica killed mid-run loses no request") {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("infergate-router-workload-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const json workload = {
+      {"schema", "infergate.workload/v1"},
+      {"name", "dp-fault-test"},
+      {"target",
+       {{"type", "router"},
+        {"model", {{"preset", "tiny"}}},
+        {"engine", {{"max_num_seqs", 16}, {"num_threads", 1}}},
+        {"router", {{"replicas", 2}, {"policy", "round-robin"}, {"restart_delay_s", 0.3}}}}},
+      {"dataset",
+       {{"type", "synthetic"},
+        {"input_tokens", {{"dist", "uniform"}, {"min", 8}, {"max", 32}}},
+        {"output_tokens", {{"dist", "fixed"}, {"value", 48}}}}},
+      {"load", {{"mode", "closed"}, {"concurrency", 8}, {"num_requests", 40}}},
+      {"faults", {{{"kill_replica", 1}, {"after_requests", 12}}}}};
+  const std::string file = dir + "/w.json", out = dir + "/out.json";
+  std::ofstream(file) << workload.dump();
+  const CommandResult r =
+      run_command({INFERGATE_BINARY, "run", file, "--out", out, "--quiet"}, 300);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const json results = json::parse(std::ifstream(out));
+  std::filesystem::remove_all(dir);
+  CHECK(results["summary"]["num_completed"] == 40);
+  CHECK(results["summary"]["num_errors"] == 0);
+  const json& engine = results["points"][0]["repetitions"][0]["engine"];
+  CHECK(engine["http_client"]["usage"]["mismatches"] == 0);  // every answer had its 48 tokens
+  const json& router = engine["router"];
+  INFO(router.dump());
+  REQUIRE(router["faults"].size() == 1);
+  CHECK_FALSE(router["faults"][0].contains("error"));
+  CHECK(router["faults"][0]["kill_replica"] == 1);
+  CHECK(router["faults"][0]["in_flight"].get<int>() >= 1);  // round-robin: it had some
+  CHECK(router["replicas"][1]["restarts"] == 1);
+  CHECK(router["migrations"].get<int>() + router["retries"].get<int>() >= 1);
+  CHECK(router["migrations_failed"] == 0);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-#include "router/replica_process.h"
+#include "common/http/child_server.h"
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -28,8 +29,9 @@ std::string status_text(int status) {
 
 // Between fork and exec only async-signal-safe calls (the router has threads): `args` is built
 // before the fork.
-[[noreturn]] void exec_child(char* const* args, int out_write) {
+[[noreturn]] void exec_child(char* const* args, int out_write, const cpu_set_t* cpus) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (cpus) sched_setaffinity(0, sizeof(cpu_set_t), cpus);
   dup2(out_write, STDOUT_FILENO);
   const int null = open("/dev/null", O_RDONLY);
   if (null >= 0) dup2(null, STDIN_FILENO);
@@ -39,9 +41,12 @@ std::string status_text(int status) {
 
 }  // namespace
 
-ReplicaProcess::ReplicaProcess(std::string name, const std::vector<std::string>& argv,
-                               double start_timeout_s)
+ChildServer::ChildServer(std::string name, const std::vector<std::string>& argv,
+                         double start_timeout_s, int cpu)
     : name_(std::move(name)) {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (cpu >= 0) CPU_SET(cpu, &cpus);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -50,7 +55,7 @@ ReplicaProcess::ReplicaProcess(std::string name, const std::vector<std::string>&
     throw std::runtime_error(name_ + ": cannot make a pipe: " + std::strerror(errno));
   }
   pid_ = fork();
-  if (pid_ == 0) exec_child(args.data(), fds[1]);
+  if (pid_ == 0) exec_child(args.data(), fds[1], cpu >= 0 ? &cpus : nullptr);
   close(fds[1]);
   if (pid_ < 0) {
     close(fds[0]);
@@ -70,8 +75,7 @@ ReplicaProcess::ReplicaProcess(std::string name, const std::vector<std::string>&
     if (std::chrono::steady_clock::now() > deadline) {
       terminate(1);
       throw std::runtime_error(name_ + " did not listen within " +
-                               std::to_string(int(start_timeout_s)) +
-                               " s (--replica-start-timeout-s)");
+                               std::to_string(int(start_timeout_s)) + " s");
     }
     pollfd p{out_fd_, POLLIN, 0};
     poll(&p, 1, 50);
@@ -79,12 +83,12 @@ ReplicaProcess::ReplicaProcess(std::string name, const std::vector<std::string>&
   }
 }
 
-ReplicaProcess::~ReplicaProcess() {
+ChildServer::~ChildServer() {
   terminate();
   if (out_fd_ >= 0) close(out_fd_);
 }
 
-void ReplicaProcess::drain_output() {
+void ChildServer::drain_output() {
   char buffer[4096];
   for (;;) {
     const ssize_t n = read(out_fd_, buffer, sizeof(buffer));
@@ -111,7 +115,7 @@ void ReplicaProcess::drain_output() {
   }
 }
 
-std::string ReplicaProcess::ended() {
+std::string ChildServer::ended() {
   if (reaped_) return "ended";
   int status = 0;
   if (waitpid(pid_, &status, WNOHANG) != pid_) return "";
@@ -119,7 +123,7 @@ std::string ReplicaProcess::ended() {
   return status_text(status);
 }
 
-void ReplicaProcess::terminate(double grace_s) {
+void ChildServer::terminate(double grace_s) {
   if (reaped_ || pid_ <= 0) return;
   kill(pid_, SIGTERM);
   const auto deadline = std::chrono::steady_clock::now() +

@@ -1,7 +1,8 @@
-// One `infergate serve` child of the router: started with an exact argv on a loopback port the
-// kernel picks (--port 0), its address read from the line it prints once its model is loaded
-// ("listening on http://HOST:PORT"). The child dies with the router (PR_SET_PDEATHSIG), and
-// whatever else it prints to stdout is passed to the router's stderr, prefixed with its name.
+// An HTTP server run as a child process (the router's `infergate serve` replicas, the harness's
+// `infergate router`): started with an exact argv, its address read from the line every
+// infergate server prints once it listens ("listening on http://HOST:PORT"; give it --port 0
+// and the kernel picks a free port). The child dies with its parent (PR_SET_PDEATHSIG), and
+// whatever else it prints to stdout goes to the parent's stderr, prefixed with its name.
 #pragma once
 
 #include <sys/types.h>
@@ -13,14 +14,16 @@
 
 namespace infergate {
 
-class ReplicaProcess {
+class ChildServer {
  public:
   // Starts `argv` and waits up to start_timeout_s for its address. Throws std::runtime_error
   // naming `name`, the command and what went wrong (could not start, exited, timed out).
-  ReplicaProcess(std::string name, const std::vector<std::string>& argv, double start_timeout_s);
-  ~ReplicaProcess();  // terminate()
-  ReplicaProcess(const ReplicaProcess&) = delete;
-  ReplicaProcess& operator=(const ReplicaProcess&) = delete;
+  // `cpu` >= 0 pins the child (and every thread it starts) to that CPU.
+  ChildServer(std::string name, const std::vector<std::string>& argv, double start_timeout_s,
+              int cpu = -1);
+  ~ChildServer();  // terminate()
+  ChildServer(const ChildServer&) = delete;
+  ChildServer& operator=(const ChildServer&) = delete;
 
   const HttpUrl& url() const { return url_; }
   pid_t pid() const { return pid_; }

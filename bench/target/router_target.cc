@@ -1,0 +1,210 @@
+#include "bench/target/router_target.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "bench/http/http_get_json.h"
+#include "common/util/clock.h"
+
+namespace infergate {
+
+namespace {
+
+constexpr double kStartTimeoutS = 600;  // a replica loads its model before it listens
+constexpr double kAskTimeoutS = 10;     // the router's own /health and /metrics
+
+// Prometheus text as "name{labels}" -> value (comments skipped).
+std::map<std::string, double> prometheus_values(const std::string& text) {
+  std::map<std::string, double> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const size_t space = line.rfind(' ');
+    if (line.empty() || line[0] == '#' || space == std::string::npos) continue;
+    try {
+      out[line.substr(0, space)] = std::stod(line.substr(space + 1));
+    } catch (const std::exception&) {
+    }
+  }
+  return out;
+}
+
+double value_of(const std::map<std::string, double>& m, const std::string& key) {
+  const auto it = m.find(key);
+  return it == m.end() ? 0 : it->second;
+}
+
+// Waits until `replicas` replicas are healthy; throws naming what the router said last.
+void wait_healthy(const HttpUrl& url, int replicas) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::string last;
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      const nlohmann::json h = http_get_json(url, "/health", "", kAskTimeoutS);
+      if (h.value("healthy_replicas", 0) == replicas) return;
+      last = h.dump();
+    } catch (const std::exception& e) {
+      last = e.what();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  throw std::runtime_error("the router at " + url.text() + " did not have " +
+                           std::to_string(replicas) + " healthy replicas within 60 s: " + last);
+}
+
+std::vector<std::string> router_argv(const std::string& program, const TargetSpec& spec,
+                                     int replicas, const std::string& replica_workload) {
+  std::vector<std::string> argv = {
+      program, "router", "--replicas", std::to_string(replicas), "--port", "0", "--policy",
+      spec.router.policy, "--restart-delay-s", std::to_string(spec.router.restart_delay_s),
+      "--health-interval-s", "0.2",
+      // token prompts hashed by the replicas' KV block
+      "--token-block-size", std::to_string(spec.engine.block_size), "--replica-start-timeout-s",
+      std::to_string(int(kStartTimeoutS)), "--workload", replica_workload};
+  if (spec.router.pin_replicas) argv.push_back("--pin-replicas");
+  return argv;
+}
+
+}  // namespace
+
+RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec, int replicas,
+                           const std::string& replica_workload, std::vector<FaultSpec> faults)
+    : policy_(spec.router.policy), faults_(std::move(faults)) {
+  router_ = std::make_unique<ChildServer>(
+      "router", router_argv(program, spec, replicas, replica_workload), kStartTimeoutS);
+  wait_healthy(router_->url(), replicas);
+  TargetSpec client = spec;
+  client.type = "openai";
+  client.url = router_->url().text();
+  client_ = std::make_unique<OpenAiTarget>(resolve_openai_endpoint(client));
+}
+
+RouterTarget::~RouterTarget() {
+  stop();
+  router_->terminate();
+}
+
+void RouterTarget::start(TargetEventSink sink) {
+  started_ns_ = now_ns();
+  client_->start(std::move(sink));
+  if (!faults_.empty()) fault_thread_ = std::thread([this] { inject_faults(); });
+}
+
+void RouterTarget::submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) {
+  client_->submit(index, prompt, max_tokens);
+  const std::lock_guard lock(mutex_);
+  ++submitted_;
+  wake_.notify_all();
+}
+
+void RouterTarget::inject_faults() {
+  std::vector<bool> done(faults_.size(), false);
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    const double elapsed_s = double(now_ns() - started_ns_) * 1e-9;
+    double next_s = 1e18;
+    bool all_done = true;
+    for (size_t i = 0; i < faults_.size(); ++i) {
+      if (done[i]) continue;
+      const FaultSpec& f = faults_[i];
+      const bool due = f.after_requests > 0 ? submitted_ >= f.after_requests : elapsed_s >= f.at_s;
+      if (due) {
+        lock.unlock();
+        RouterRecord::Fault record = kill_replica(f.kill_replica);
+        lock.lock();
+        injected_.push_back(record);
+        done[i] = true;
+        continue;
+      }
+      all_done = false;
+      if (f.after_requests == 0) next_s = std::min(next_s, f.at_s);
+    }
+    if (all_done || stopping_) return;
+    const auto wait = std::chrono::duration<double>(std::min(next_s - elapsed_s, 1.0));
+    wake_.wait_for(lock, std::max(wait, std::chrono::duration<double>(0.001)));
+    if (stopping_) return;
+  }
+}
+
+RouterRecord::Fault RouterTarget::kill_replica(int replica) {
+  RouterRecord::Fault f;
+  f.replica = replica;
+  f.at_ms = double(now_ns() - started_ns_) * 1e-6;
+  try {
+    const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
+    const nlohmann::json& r = h.at("replicas").at(size_t(replica));
+    f.pid = r.at("pid").get<int>();
+    f.in_flight = r.value("outstanding", int64_t(0));
+    if (::kill(f.pid, SIGKILL) != 0) f.error = "kill failed";
+  } catch (const std::exception& e) {  // e.g. the router was still restarting it
+    f.error = e.what();
+  }
+  return f;
+}
+
+void RouterTarget::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+    wake_.notify_all();
+  }
+  if (fault_thread_.joinable()) fault_thread_.join();
+  client_->stop();
+  RouterRecord record;
+  try {
+    record = read_router();
+  } catch (const std::exception& e) {
+    record.policy = policy_;
+    RouterRecord::Fault note;
+    note.error = std::string("the router's figures could not be read: ") + e.what();
+    record.faults.push_back(note);
+  }
+  const std::lock_guard lock(mutex_);
+  record.faults.insert(record.faults.end(), injected_.begin(), injected_.end());
+  final_ = record;
+}
+
+RouterRecord RouterTarget::read_router() const {
+  const auto m = prometheus_values(http_get_text(router_->url(), "/metrics", "", kAskTimeoutS));
+  const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
+  const std::string p = "infergate_router:";
+  RouterRecord r;
+  r.policy = policy_;
+  r.prefix_hit_rate_achieved = value_of(m, p + "prefix_hit_rate{kind=\"achieved\"}");
+  r.prefix_hit_rate_oracle = value_of(m, p + "prefix_hit_rate{kind=\"oracle\"}");
+  r.retries = int64_t(value_of(m, p + "retries_total"));
+  r.broken_streams = int64_t(value_of(m, p + "broken_streams_total"));
+  r.migrations = int64_t(value_of(m, p + "migrations_total"));
+  r.migrations_failed = int64_t(value_of(m, p + "migrations_failed_total"));
+  if (r.migrations > 0) {
+    r.migration_delay_mean_ms =
+        value_of(m, p + "migration_delay_seconds_sum") * 1e3 / double(r.migrations);
+  }
+  r.migration_delay_max_ms = value_of(m, p + "migration_delay_seconds_max") * 1e3;
+  const nlohmann::json& replicas = h.at("replicas");
+  for (size_t i = 0; i < replicas.size(); ++i) {
+    RouterRecord::Replica x;
+    x.url = replicas[i].at("url").get<std::string>();
+    const std::string labels = "{replica=\"" + std::to_string(i) + "\",url=\"" + x.url + "\"}";
+    x.routed = int64_t(value_of(m, p + "replica_routed_total" + labels));
+    x.succeeded = int64_t(value_of(m, p + "replica_succeeded_total" + labels));
+    x.failed = int64_t(value_of(m, p + "replica_failed_total" + labels));
+    x.restarts = int64_t(value_of(m, p + "replica_restarts_total" + labels));
+    x.prefix_hit_rate = value_of(m, p + "replica_prefix_hit_rate" + labels);
+    r.replicas.push_back(x);
+  }
+  return r;
+}
+
+TargetStats RouterTarget::stats() const {
+  TargetStats s = client_->stats();
+  const std::lock_guard lock(mutex_);
+  s.router = final_;
+  return s;
+}
+
+}  // namespace infergate
