@@ -111,15 +111,21 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
     for (const ServiceEvent& e : events) {
       const GenerationProgress::Step step = progress.advance(e.output);
       if (step.stopped_by_string) ctx.service.abort(id);
-      if (!step.ids.empty() || step.done) {
-        co_await write(sse_event(render.chunk(step.text, step.ids, step.reason)));
+      if (!step.done) {
+        if (!step.ids.empty())
+          co_await write(sse_event(render.chunk(step.text, step.ids, step.reason)));
+        continue;
       }
-      if (!step.done) continue;
+      // The last chunk, the usage and [DONE] go out in one write: a server killed in between
+      // cannot leave a client (or the router resuming the stream elsewhere) with a finished
+      // answer whose usage never comes.
+      std::string end = sse_event(render.chunk(step.text, step.ids, step.reason));
       if (cr.include_usage) {
-        co_await write(
-            sse_event(render.usage_chunk(progress.prompt_tokens(), progress.completion_tokens())));
+        end +=
+            sse_event(render.usage_chunk(progress.prompt_tokens(), progress.completion_tokens()));
       }
-      co_await write(kSseDone);
+      end += kSseDone;
+      co_await write(end);
       if (!ec) {
         arm_write_timeout(stream, ctx.options.idle_timeout_s);
         co_await net::async_write(stream, http::make_chunk_last(),

@@ -14,8 +14,9 @@ namespace infergate {
 
 namespace {
 
-constexpr double kStartTimeoutS = 600;  // a replica loads its model before it listens
-constexpr double kAskTimeoutS = 10;     // the router's own /health and /metrics
+constexpr double kStartTimeoutS = 600;   // a replica loads its model before it listens
+constexpr double kAskTimeoutS = 10;      // the router's own /health and /metrics
+constexpr double kPollIntervalS = 0.25;  // the replicas' load, for the timeline
 
 // Prometheus text as "name{labels}" -> value (comments skipped).
 std::map<std::string, double> prometheus_values(const std::string& text) {
@@ -90,7 +91,7 @@ RouterTarget::~RouterTarget() {
 void RouterTarget::start(TargetEventSink sink) {
   started_ns_ = now_ns();
   client_->start(std::move(sink));
-  if (!faults_.empty()) fault_thread_ = std::thread([this] { inject_faults(); });
+  monitor_thread_ = std::thread([this] { monitor(); });
 }
 
 void RouterTarget::submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) {
@@ -100,13 +101,13 @@ void RouterTarget::submit(uint64_t index, const std::vector<int32_t>& prompt, in
   wake_.notify_all();
 }
 
-void RouterTarget::inject_faults() {
+void RouterTarget::monitor() {
   std::vector<bool> done(faults_.size(), false);
   std::unique_lock lock(mutex_);
-  for (;;) {
+  double next_poll_s = 0;
+  while (!stopping_) {
     const double elapsed_s = double(now_ns() - started_ns_) * 1e-9;
-    double next_s = 1e18;
-    bool all_done = true;
+    double next_s = next_poll_s;
     for (size_t i = 0; i < faults_.size(); ++i) {
       if (done[i]) continue;
       const FaultSpec& f = faults_[i];
@@ -117,16 +118,40 @@ void RouterTarget::inject_faults() {
         lock.lock();
         injected_.push_back(record);
         done[i] = true;
-        continue;
+      } else if (f.after_requests == 0) {
+        next_s = std::min(next_s, f.at_s);
       }
-      all_done = false;
-      if (f.after_requests == 0) next_s = std::min(next_s, f.at_s);
     }
-    if (all_done || stopping_) return;
-    const auto wait = std::chrono::duration<double>(std::min(next_s - elapsed_s, 1.0));
-    wake_.wait_for(lock, std::max(wait, std::chrono::duration<double>(0.001)));
-    if (stopping_) return;
+    if (elapsed_s >= next_poll_s) {
+      lock.unlock();
+      poll_replicas();
+      lock.lock();
+      next_poll_s = elapsed_s + kPollIntervalS;
+      next_s = std::min(next_s, next_poll_s);
+    }
+    const double wait_s = std::max(next_s - double(now_ns() - started_ns_) * 1e-9, 0.001);
+    wake_.wait_for(lock, std::chrono::duration<double>(wait_s));
   }
+}
+
+void RouterTarget::poll_replicas() {
+  RouterRecord live;
+  live.live = true;
+  live.policy = policy_;
+  try {
+    const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
+    for (const nlohmann::json& r : h.at("replicas")) {
+      RouterRecord::Replica x;
+      x.url = r.at("url").get<std::string>();
+      x.in_flight = r.value("outstanding", int64_t(0));
+      x.healthy = r.value("healthy", false);
+      live.replicas.push_back(x);
+    }
+  } catch (const std::exception&) {
+    return;  // 503 while no replica is healthy is not an answer with replicas: keep the last
+  }
+  const std::lock_guard lock(mutex_);
+  live_ = std::move(live);
 }
 
 RouterRecord::Fault RouterTarget::kill_replica(int replica) {
@@ -152,7 +177,7 @@ void RouterTarget::stop() {
     stopping_ = true;
     wake_.notify_all();
   }
-  if (fault_thread_.joinable()) fault_thread_.join();
+  if (monitor_thread_.joinable()) monitor_thread_.join();
   client_->stop();
   RouterRecord record;
   try {
@@ -203,7 +228,7 @@ RouterRecord RouterTarget::read_router() const {
 TargetStats RouterTarget::stats() const {
   TargetStats s = client_->stats();
   const std::lock_guard lock(mutex_);
-  s.router = final_;
+  s.router = final_ ? final_ : live_;
   return s;
 }
 

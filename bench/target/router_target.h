@@ -32,12 +32,15 @@ class RouterTarget final : public Target {
   void start(TargetEventSink sink) override;
   void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) override;
   void stop() override;
-  // The HTTP client's counters; after stop(), the router's too.
+  // The HTTP client's counters and the replicas' load; after stop(), all the router's figures.
   TargetStats stats() const override;
   int32_t vocab_size() const override { return client_->vocab_size(); }
 
  private:
-  void inject_faults();
+  // Injects the faults when due and asks the router for its replicas' load every
+  // kPollInterval, until stop().
+  void monitor();
+  void poll_replicas();
   RouterRecord::Fault kill_replica(int replica);
   RouterRecord read_router() const;
 
@@ -53,7 +56,8 @@ class RouterTarget final : public Target {
   bool stopping_ = false;
   std::vector<RouterRecord::Fault> injected_;
   std::optional<RouterRecord> final_;
-  std::thread fault_thread_;
+  std::optional<RouterRecord> live_;  // the last poll's
+  std::thread monitor_thread_;
 };
 
 }  // namespace infergate

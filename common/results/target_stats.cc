@@ -84,6 +84,10 @@ nlohmann::json http_client_json(const HttpClientRecord& s) {
 nlohmann::json router_json(const RouterRecord& r) {
   nlohmann::json replicas = nlohmann::json::array();
   for (const RouterRecord::Replica& x : r.replicas) {
+    if (r.live) {
+      replicas.push_back({{"url", x.url}, {"in_flight", x.in_flight}, {"healthy", x.healthy}});
+      continue;
+    }
     replicas.push_back({{"url", x.url},
                         {"routed", x.routed},
                         {"succeeded", x.succeeded},
@@ -91,6 +95,7 @@ nlohmann::json router_json(const RouterRecord& r) {
                         {"restarts", x.restarts},
                         {"prefix_hit_rate", x.prefix_hit_rate}});
   }
+  if (r.live) return {{"policy", r.policy}, {"replicas", replicas}};
   nlohmann::json faults = nlohmann::json::array();
   for (const RouterRecord::Fault& f : r.faults) {
     nlohmann::json j = {{"kill_replica", f.replica},

@@ -73,6 +73,8 @@ struct RouterRecord {
     std::string url;
     int64_t routed = 0, succeeded = 0, failed = 0, restarts = 0;
     double prefix_hit_rate = 0;  // achieved, by the router's model of its cache
+    int64_t in_flight = 0;       // requests at the replica when the router was asked
+    bool healthy = false;
   };
   struct Fault {
     int replica = 0;
@@ -81,6 +83,9 @@ struct RouterRecord {
     int64_t in_flight = 0;  // requests the router had at that replica when it was killed
     std::string error;      // why it could not be injected ("" when it was)
   };
+  // During a run only the replicas' url, in_flight and healthy are known (timeline samples);
+  // the rest is read when the run ends.
+  bool live = false;
   std::string policy;
   std::vector<Replica> replicas;
   double prefix_hit_rate_achieved = 0, prefix_hit_rate_oracle = 0;

@@ -6,6 +6,7 @@
 
 #include "common/io/json_path.h"
 #include "gates/report/communication_section.h"
+#include "gates/report/replica_section.h"
 #include "gates/report/html_page.h"
 #include "gates/report/markup_escape.h"
 #include "gates/report/metric_format.h"
@@ -191,6 +192,7 @@ void add_chart_sections(const std::vector<ReportSide>& sides, std::vector<HtmlSe
   s.push_back({"engine-steps", "Engine step breakdown", step_breakdown_figure(sides)});
   s.push_back(
       {"communication", "Communication (multi-rank engines)", communication_section(sides)});
+  s.push_back({"replicas", "Replicas (router targets)", replica_section(sides)});
 }
 
 std::string lowercase_label(const Comparison& c) {

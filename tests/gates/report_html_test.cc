@@ -151,3 +151,25 @@ TEST_CASE("timelines stamped in time_ns with GPU utilization chart both CPU and 
   CHECK_THAT(html, Contains("<title>candidate GPU</title>"));
   CHECK_THAT(html, Contains("<title>candidate CPU</title>"));
 }
+
+TEST_CASE("a router target's run report charts each replica's load and marks the fault",
+          "[report]") {
+  Fixtures f;
+  ResultsFile run = f.candidate;
+  RepetitionResult& r = run.points[0].repetitions[0];
+  for (nlohmann::json& sample : r.timeline) {
+    const double t = sample["t_ms"].get<double>();
+    sample["engine"]["router"] = {
+        {"policy", "least-outstanding"},
+        {"replicas",
+         {{{"url", "http://127.0.0.1:1"}, {"in_flight", t < 500 ? 3 : 0}, {"healthy", t < 500}},
+          {{"url", "http://127.0.0.1:2"}, {"in_flight", 4}, {"healthy", true}}}}};
+  }
+  r.engine["router"] = {{"faults", {{{"kill_replica", 0}, {"at_ms", 500.0}, {"pid", 7}}}}};
+  const std::string html = html_run_report(run);
+  CHECK(count(html, "data-chart=\"replica-timeline\"") == 1);  // one repetition has them
+  CHECK_THAT(html, Contains("<title>replica 0</title>"));
+  CHECK_THAT(html, Contains("<title>replica 1</title>"));
+  CHECK_THAT(html, Contains("replica 0 killed"));
+  CHECK_THAT(html_run_report(f.candidate), Contains("No router target in these results"));
+}
