@@ -6,10 +6,10 @@
 
 #include "common/io/json_path.h"
 #include "gates/report/communication_section.h"
-#include "gates/report/replica_section.h"
 #include "gates/report/html_page.h"
 #include "gates/report/markup_escape.h"
 #include "gates/report/metric_format.h"
+#include "gates/report/replica_section.h"
 #include "gates/report/report_figures.h"
 #include "gates/report/report_series.h"
 #include "gates/report/reproduce_command.h"
