@@ -115,19 +115,6 @@ net::awaitable<void> write_last_chunk(beast::tcp_stream& client, const RouterCon
                             net::redirect_error(net::use_awaitable, ec));
 }
 
-net::awaitable<void> write_stream_header(beast::tcp_stream& client, const HttpRequest& req,
-                                         const RouterContext& ctx, beast::error_code& ec) {
-  http::response<http::empty_body> head(http::status::ok, req.version());
-  head.set(http::field::content_type, "text/event-stream");
-  head.set(http::field::cache_control, "no-cache");
-  head.keep_alive(req.keep_alive());
-  head.chunked(true);
-  http::response_serializer<http::empty_body> serializer(head);
-  arm_write_timeout(client, ctx.options.idle_timeout_s);
-  co_await http::async_write_header(client, serializer,
-                                    net::redirect_error(net::use_awaitable, ec));
-}
-
 // A streamed 200 answer, event by event. The client's header goes out with the first event of
 // the first replica, once it is known to be a real one; a resuming replica's events continue
 // the same stream.
@@ -157,7 +144,7 @@ net::awaitable<AttemptResult> relay_stream(beast::tcp_stream& client, const Http
         break;
       }
       if (!relayed.started()) {
-        co_await write_stream_header(client, req, ctx, ec);
+        co_await send_event_stream_header(client, req, ec, ctx.options.idle_timeout_s);
         relayed.start();
       }
       if (relayed.broke_ns() != 0) {  // the first event after a migration

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "common/http/http_responses.h"
+#include "common/http/http_routes.h"
 #include "common/http/request_reader.h"
 #include "common/util/clock.h"
 #include "router/replica_attempt.h"
@@ -23,42 +24,14 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-struct Route {
-  const char* path;
-  http::verb method;
-  bool forwarded;  // answered by a replica; /health and /metrics are the router's own
-};
-constexpr Route kRoutes[] = {
+// /v1/* are answered by a replica; /health and /metrics are the router's own.
+constexpr HttpRoute kRoutes[] = {
     {"/health", http::verb::get, false},
     {"/metrics", http::verb::get, false},
     {"/v1/models", http::verb::get, true},
     {"/v1/completions", http::verb::post, true},
     {"/v1/chat/completions", http::verb::post, true},
 };
-
-const Route* find_route(std::string_view path) {
-  for (const Route& r : kRoutes) {
-    if (path == r.path) return &r;
-  }
-  return nullptr;
-}
-
-class ConnectionSlot {
- public:
-  explicit ConnectionSlot(RouterContext& ctx) : ctx_(ctx) {}
-  ~ConnectionSlot() { --ctx_.open_connections; }
-  ConnectionSlot(const ConnectionSlot&) = delete;
-  ConnectionSlot& operator=(const ConnectionSlot&) = delete;
-
- private:
-  RouterContext& ctx_;
-};
-
-bool authorized(const HttpRequest& req, const RouterContext& ctx) {
-  if (ctx.options.api_key.empty()) return true;
-  const auto it = req.find(http::field::authorization);
-  return it != req.end() && it->value() == "Bearer " + ctx.options.api_key;
-}
 
 HttpResponse health(const HttpRequest& req, const RouterContext& ctx) {
   int healthy = 0;
@@ -75,20 +48,10 @@ HttpResponse health(const HttpRequest& req, const RouterContext& ctx) {
 }
 
 // The answer when the router itself answers, or none when a replica must.
-std::optional<HttpResponse> answer_directly(const HttpRequest& req, const Route* route,
-                                            std::string_view path, RouterContext& ctx) {
-  if (!route) return error_response(req, ApiError(404, "no route for " + std::string(path)));
-  if (req.method() != route->method) {
-    HttpResponse res =
-        error_response(req, ApiError(405, std::string(req.method_string()) + " is not allowed on " +
-                                              std::string(path)));
-    res.set(http::field::allow, route->method == http::verb::post ? "POST" : "GET");
-    return res;
-  }
-  if (route->forwarded && !authorized(req, ctx)) {
-    return error_response(req,
-                          ApiError(401, "a valid API key is required (Authorization: Bearer KEY)"));
-  }
+std::optional<HttpResponse> answer_directly(const HttpRequest& req, RouterContext& ctx) {
+  const HttpRoute* route = nullptr;
+  if (auto refusal = refuse_by_route(req, kRoutes, ctx.options.api_key, &route)) return refusal;
+  const std::string_view path = route->path;
   if (path == "/health") return health(req, ctx);
   if (path == "/metrics") {
     return text_response(req, "text/plain; version=0.0.4; charset=utf-8",
@@ -201,7 +164,7 @@ net::awaitable<bool> forward(beast::tcp_stream& stream, const HttpRequest& req,
 }  // namespace
 
 net::awaitable<void> serve_router_session(net::ip::tcp::socket socket, RouterContext& ctx) {
-  const ConnectionSlot slot(ctx);
+  const ConnectionSlot slot(ctx.open_connections);
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
   beast::error_code ec;
@@ -215,9 +178,8 @@ net::awaitable<void> serve_router_session(net::ip::tcp::socket socket, RouterCon
     }
     if (!read.request) break;
     const HttpRequest& req = *read.request;
-    const std::string_view target(req.target().data(), req.target().size());
-    const std::string_view path = target.substr(0, target.find('?'));
-    std::optional<HttpResponse> direct = answer_directly(req, find_route(path), path, ctx);
+    const std::string_view path = request_path(req);
+    std::optional<HttpResponse> direct = answer_directly(req, ctx);
     bool keep = req.keep_alive();
     if (!direct) {
       try {
@@ -241,19 +203,9 @@ net::awaitable<void> serve_router_session(net::ip::tcp::socket socket, RouterCon
 }
 
 net::awaitable<void> refuse_router_connection(net::ip::tcp::socket socket, RouterContext& ctx) {
-  beast::tcp_stream stream(std::move(socket));
-  beast::error_code ec;
-  HttpRequest head;
-  head.keep_alive(false);
   ctx.metrics.answered(503);
-  co_await send(
-      stream,
-      error_response(head, ApiError(503, "the router has its limit of " +
-                                             std::to_string(ctx.options.listen.max_connections) +
-                                             " connections open (--max-connections); "
-                                             "retry later")),
-      ec, kLingerSeconds);
-  if (!ec) co_await linger_close(stream, kLingerSeconds);
+  co_await refuse_over_connection_limit(std::move(socket), ctx.options.listen.max_connections,
+                                        "router");
 }
 
 }  // namespace infergate

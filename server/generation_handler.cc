@@ -97,15 +97,7 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
                   ctx.options.idle_timeout_s);
     co_return !ec;
   }
-  http::response<http::empty_body> head(http::status::ok, req.version());
-  head.set(http::field::content_type, "text/event-stream");
-  head.set(http::field::cache_control, "no-cache");
-  head.keep_alive(req.keep_alive());
-  head.chunked(true);
-  http::response_serializer<http::empty_body> serializer(head);
-  arm_write_timeout(stream, ctx.options.idle_timeout_s);
-  co_await http::async_write_header(stream, serializer,
-                                    net::redirect_error(net::use_awaitable, ec));
+  co_await send_event_stream_header(stream, req, ec, ctx.options.idle_timeout_s);
   CompletionRenderer& render = progress.renderer();
   for (;;) {
     for (const ServiceEvent& e : events) {

@@ -11,6 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "common/http/http_responses.h"
+#include "common/http/http_routes.h"
 #include "common/http/request_reader.h"
 #include "common/util/clock.h"
 #include "server/generation_handler.h"
@@ -24,44 +25,13 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-struct Route {
-  const char* path;
-  http::verb method;
-  bool needs_key;  // /health and /metrics answer without one: probes and scrapers
-};
-constexpr Route kRoutes[] = {
+constexpr HttpRoute kRoutes[] = {
     {"/health", http::verb::get, false},
     {"/metrics", http::verb::get, false},
     {"/v1/models", http::verb::get, true},
     {"/v1/completions", http::verb::post, true},
     {"/v1/chat/completions", http::verb::post, true},
 };
-
-const Route* find_route(std::string_view path) {
-  for (const Route& r : kRoutes) {
-    if (path == r.path) return &r;
-  }
-  return nullptr;
-}
-
-// Counts a session among the open connections (--max-connections) while it lives; the
-// acceptor took the slot.
-class ConnectionSlot {
- public:
-  explicit ConnectionSlot(ServerContext& ctx) : ctx_(ctx) {}
-  ~ConnectionSlot() { --ctx_.open_connections; }
-  ConnectionSlot(const ConnectionSlot&) = delete;
-  ConnectionSlot& operator=(const ConnectionSlot&) = delete;
-
- private:
-  ServerContext& ctx_;
-};
-
-bool authorized(const HttpRequest& req, const ServerContext& ctx) {
-  if (ctx.options.api_key.empty()) return true;
-  const auto it = req.find(http::field::authorization);
-  return it != req.end() && it->value() == "Bearer " + ctx.options.api_key;
-}
 
 // Every name the server answers to (--served-model-name), the reported one first.
 nlohmann::json models_json(const ServerContext& ctx) {
@@ -80,20 +50,10 @@ nlohmann::json models_json(const ServerContext& ctx) {
 }
 
 // The request's answer when it is not a generation (or a generation refused before it starts).
-std::optional<HttpResponse> answer_directly(const HttpRequest& req, const Route* route,
-                                            std::string_view path, ServerContext& ctx) {
-  if (!route) return error_response(req, ApiError(404, "no route for " + std::string(path)));
-  if (req.method() != route->method) {
-    HttpResponse res =
-        error_response(req, ApiError(405, std::string(req.method_string()) + " is not allowed on " +
-                                              std::string(path)));
-    res.set(http::field::allow, route->method == http::verb::post ? "POST" : "GET");
-    return res;
-  }
-  if (route->needs_key && !authorized(req, ctx)) {
-    return error_response(req,
-                          ApiError(401, "a valid API key is required (Authorization: Bearer KEY)"));
-  }
+std::optional<HttpResponse> answer_directly(const HttpRequest& req, ServerContext& ctx) {
+  const HttpRoute* route = nullptr;
+  if (auto refusal = refuse_by_route(req, kRoutes, ctx.options.api_key, &route)) return refusal;
+  const std::string_view path = route->path;
   if (path == "/health") return text_response(req, "text/plain", "ok");
   if (path == "/metrics") {
     return text_response(req, "text/plain; version=0.0.4; charset=utf-8",
@@ -117,7 +77,7 @@ std::variant<CompletionRequest, ApiError> parse_generation(const HttpRequest& re
 }  // namespace
 
 net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& ctx) {
-  const ConnectionSlot slot(ctx);
+  const ConnectionSlot slot(ctx.open_connections);
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
   beast::error_code ec;
@@ -132,12 +92,10 @@ net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& c
     if (!read.request) break;
     const int64_t arrival_ns = now_ns();
     const HttpRequest& req = *read.request;
-    const std::string_view target(req.target().data(), req.target().size());
-    const std::string_view path = target.substr(0, target.find('?'));
     bool keep = req.keep_alive();
-    std::optional<HttpResponse> direct = answer_directly(req, find_route(path), path, ctx);
+    std::optional<HttpResponse> direct = answer_directly(req, ctx);
     if (!direct) {
-      auto parsed = parse_generation(req, path, ctx.model);
+      auto parsed = parse_generation(req, request_path(req), ctx.model);
       if (auto* refused = std::get_if<ApiError>(&parsed)) {
         ctx.metrics.request_refused(refused->status());
         direct = error_response(req, *refused);
@@ -154,18 +112,8 @@ net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& c
 }
 
 net::awaitable<void> refuse_connection(net::ip::tcp::socket socket, ServerContext& ctx) {
-  beast::tcp_stream stream(std::move(socket));
-  beast::error_code ec;
-  HttpRequest head;
-  head.keep_alive(false);
   ctx.metrics.request_refused(503);
-  co_await send(stream,
-                error_response(head, ApiError(503, "the server has its limit of " +
-                                                       std::to_string(ctx.options.max_connections) +
-                                                       " connections open (--max-connections); "
-                                                       "retry later")),
-                ec, kLingerSeconds);
-  if (!ec) co_await linger_close(stream, kLingerSeconds);
+  co_await refuse_over_connection_limit(std::move(socket), ctx.options.max_connections, "server");
 }
 
 }  // namespace infergate

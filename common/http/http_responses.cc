@@ -48,6 +48,20 @@ net::awaitable<void> send(boost::beast::tcp_stream& stream, HttpResponse res,
   co_await http::async_write(stream, res, net::redirect_error(net::use_awaitable, ec));
 }
 
+net::awaitable<void> send_event_stream_header(boost::beast::tcp_stream& stream,
+                                              const HttpRequest& req, boost::beast::error_code& ec,
+                                              double timeout_s) {
+  http::response<http::empty_body> head(http::status::ok, req.version());
+  head.set(http::field::content_type, "text/event-stream");
+  head.set(http::field::cache_control, "no-cache");
+  head.keep_alive(req.keep_alive());
+  head.chunked(true);
+  http::response_serializer<http::empty_body> serializer(head);
+  arm_write_timeout(stream, timeout_s);
+  co_await http::async_write_header(stream, serializer,
+                                    net::redirect_error(net::use_awaitable, ec));
+}
+
 net::awaitable<void> linger_close(boost::beast::tcp_stream& stream, double seconds) {
   boost::beast::error_code ec;
   stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);

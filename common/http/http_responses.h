@@ -33,6 +33,13 @@ void arm_write_timeout(boost::beast::tcp_stream& stream, double timeout_s);
 boost::asio::awaitable<void> send(boost::beast::tcp_stream& stream, HttpResponse res,
                                   boost::beast::error_code& ec, double timeout_s);
 
+// The header of a 200 Server-Sent Events answer in chunked encoding; its events follow as
+// chunks (http::make_chunk), then http::make_chunk_last().
+boost::asio::awaitable<void> send_event_stream_header(boost::beast::tcp_stream& stream,
+                                                      const HttpRequest& req,
+                                                      boost::beast::error_code& ec,
+                                                      double timeout_s);
+
 // After a refusal, with the client's request unread: closing now would reset the connection,
 // and the reset can destroy the answer before the client reads it. So: end our side, read and
 // drop what the client still sends until it closes, for `seconds` at most.
