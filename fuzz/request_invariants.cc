@@ -47,6 +47,10 @@ void check_fits_and_valid(const CompletionRequest& r, const ServedModel& model,
   }
   require(stops_valid(r.stop), "accepted more than 4 or empty stop strings", body);
   require(r.stream || !r.include_usage, "include_usage without stream", body);
+  require(ids_in_vocab(r.resumed, model.vocab_size), "a resumed id is outside the vocabulary",
+          body);
+  require(r.resumed.empty() || r.stream, "resume_token_ids without stream", body);
+  require(int64_t(r.resumed.size()) < s.max_tokens, "resumed as many tokens as max_tokens", body);
 }
 
 // The request as a /v1/completions body of token ids with every field spelled out.
@@ -65,6 +69,7 @@ std::string canonical_completion_body(const CompletionRequest& r, const ServedMo
             {"n", 1},
             {"stream", r.stream}};
   if (r.stream) j["stream_options"] = {{"include_usage", r.include_usage}};
+  if (!r.resumed.empty()) j["resume_token_ids"] = r.resumed;
   return j.dump();
 }
 
@@ -72,10 +77,10 @@ std::string canonical_completion_body(const CompletionRequest& r, const ServedMo
 bool same_request(const CompletionRequest& a, const CompletionRequest& b) {
   const SamplingParams& x = a.sampling;
   const SamplingParams& y = b.sampling;
-  return a.prompt == b.prompt && a.stop == b.stop && a.stream == b.stream &&
-         a.include_usage == b.include_usage && x.temperature == y.temperature &&
-         x.top_k == y.top_k && x.top_p == y.top_p && x.seed == y.seed &&
-         x.max_tokens == y.max_tokens && x.stop_token_ids == y.stop_token_ids &&
+  return a.prompt == b.prompt && a.resumed == b.resumed && a.stop == b.stop &&
+         a.stream == b.stream && a.include_usage == b.include_usage &&
+         x.temperature == y.temperature && x.top_k == y.top_k && x.top_p == y.top_p &&
+         x.seed == y.seed && x.max_tokens == y.max_tokens && x.stop_token_ids == y.stop_token_ids &&
          x.ignore_eos == y.ignore_eos;
 }
 
