@@ -204,6 +204,32 @@ void Engine::inject_decode_delay(const SchedulerOutput& out) {
   counters_.injected_delay_ns += now_ns() - start;
 }
 
+std::vector<std::vector<std::byte>> Engine::export_prefix_kv(
+    std::span<const int32_t> tokens) const {
+  std::vector<std::vector<std::byte>> out;
+  for (const int32_t block : kv_->cached_prefix_blocks(tokens)) {
+    std::vector<std::byte>& bytes = out.emplace_back(executor_->kv_block_nbytes());
+    executor_->read_kv_block(block, bytes);
+  }
+  return out;
+}
+
+int Engine::import_prefix_kv(std::span<const int32_t> tokens,
+                             const std::vector<std::vector<std::byte>>& blocks) {
+  const size_t nbytes = executor_->kv_block_nbytes();
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    if (blocks[i].size() != nbytes) {
+      throw std::invalid_argument("KV block " + std::to_string(i) + " is " +
+                                  std::to_string(blocks[i].size()) + " bytes; this engine's are " +
+                                  std::to_string(nbytes) +
+                                  " (another model, block size or KV dtype?)");
+    }
+  }
+  return kv_->import_prefix(tokens, int(blocks.size()), [&](int i, int32_t block) {
+    executor_->write_kv_block(block, blocks[size_t(i)]);
+  });
+}
+
 bool Engine::abort(const RequestId& id) {
   auto it = requests_.find(id);
   if (it == requests_.end() || it->second->status == SequenceStatus::kFinished) return false;

@@ -7,9 +7,11 @@
 //     Scheduler::update(...)  -> append tokens, finish/stop, free or cache blocks
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -93,6 +95,17 @@ class Engine {
   // False if the id is unknown or already finished.
   bool abort(const RequestId& id);
   bool has_unfinished() const;
+
+  // Prefill/decode handoff between engines of the same model, block size and KV dtype (local
+  // CPU executor, prefix caching on). export_prefix_kv: the KV of `tokens`' leading full blocks
+  // this engine holds in its prefix cache (after a request with that prompt ran), one buffer per
+  // block. import_prefix_kv: adopts such blocks as cached here, so a request whose prompt starts
+  // with `tokens` computes only the rest; blocks already cached here are not written again.
+  // Returns the blocks written. Both throw std::logic_error for an executor that cannot, and
+  // import throws std::invalid_argument for a buffer of another size.
+  std::vector<std::vector<std::byte>> export_prefix_kv(std::span<const int32_t> tokens) const;
+  int import_prefix_kv(std::span<const int32_t> tokens,
+                       const std::vector<std::vector<std::byte>>& blocks);
 
   // Runs prompts to completion (ids "generate-N") and returns their tokens in order.
   std::vector<GenerateResult> generate(const std::vector<std::vector<int32_t>>& prompts,

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -55,6 +56,15 @@ class Executor {
   // The kernel thread ids of those worker threads (for hardware counters); nullopt exactly when
   // worker_cpu_ns() is.
   virtual std::optional<std::vector<pid_t>> worker_tids() const { return std::nullopt; }
+  // One KV block as bytes (KvCacheStorage's layout), for handing a prefix to another engine.
+  // Executors whose KV is elsewhere (other ranks, a GPU) do not hand it over yet: 0 and throw.
+  virtual size_t kv_block_nbytes() const { return 0; }
+  virtual void read_kv_block(int32_t /*block*/, std::span<std::byte> /*out*/) const {
+    throw std::logic_error("this executor cannot hand KV blocks over (local CPU engines only)");
+  }
+  virtual void write_kv_block(int32_t /*block*/, std::span<const std::byte> /*in*/) {
+    throw std::logic_error("this executor cannot take KV blocks over (local CPU engines only)");
+  }
 };
 
 }  // namespace infergate

@@ -55,6 +55,11 @@ class ContiguousKvCacheManager final : public KvCacheManager {
     seq.block_table.clear();
   }
 
+  std::vector<int32_t> cached_prefix_blocks(std::span<const int32_t>) const override { return {}; }
+  int import_prefix(std::span<const int32_t>, int,
+                    const std::function<void(int, int32_t)>&) override {
+    return 0;
+  }
   int num_blocks() const override { return num_blocks_; }
   int block_size() const override { return block_size_; }
   double usage() const override {

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "engine/kv/block_pool.h"
@@ -32,6 +34,17 @@ class KvCacheManager {
   virtual void cache_computed_blocks(Sequence& seq) = 0;
   // Releases all of seq's blocks (finish, abort or preemption).
   virtual void free(Sequence& seq) = 0;
+
+  // Prefill/decode handoff. The cached blocks holding `tokens`' leading full blocks, in order
+  // (as many as are cached; none without a prefix cache).
+  virtual std::vector<int32_t> cached_prefix_blocks(std::span<const int32_t> tokens) const = 0;
+  // Adopts the KV of `tokens`' first `num_blocks` full blocks from another engine: each block
+  // not cached here is taken from the pool, `fill(i, block)` writes block i's KV into it, and it
+  // joins the prefix cache, so a request with this prefix computes only what follows. Stops
+  // early when the pool has no free block. Returns how many blocks were filled; without a
+  // prefix cache, none.
+  virtual int import_prefix(std::span<const int32_t> tokens, int num_blocks,
+                            const std::function<void(int, int32_t)>& fill) = 0;
 
   virtual int num_blocks() const = 0;
   virtual int block_size() const = 0;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace infergate {
 
@@ -38,6 +41,48 @@ KvLayerView KvCacheStorage::layer(int i) {
   view.num_kv_heads = num_kv_heads_;
   view.head_dim = head_dim_;
   return view;
+}
+
+size_t KvCacheStorage::layer_block_nbytes() const {
+  return dtype_bytes(dtype_, int64_t(block_size_) * num_kv_heads_ * head_dim_);
+}
+
+size_t KvCacheStorage::block_nbytes() const { return 2 * k_.size() * layer_block_nbytes(); }
+
+void KvCacheStorage::check_block(int32_t block, size_t buffer_bytes) const {
+  if (block < 0 || block >= num_blocks_) {
+    throw std::out_of_range("KV block " + std::to_string(block) + " is outside the pool of " +
+                            std::to_string(num_blocks_));
+  }
+  if (buffer_bytes != block_nbytes()) {
+    throw std::out_of_range("a KV block is " + std::to_string(block_nbytes()) +
+                            " bytes here, not " + std::to_string(buffer_bytes) +
+                            " (another model, block size or KV dtype?)");
+  }
+}
+
+void KvCacheStorage::read_block(int32_t block, std::span<std::byte> out) const {
+  check_block(block, out.size());
+  const size_t n = layer_block_nbytes();
+  std::byte* to = out.data();
+  for (const std::vector<Tensor>* side : {&k_, &v_}) {
+    for (const Tensor& t : *side) {
+      std::memcpy(to, static_cast<const std::byte*>(t.raw()) + size_t(block) * n, n);
+      to += n;
+    }
+  }
+}
+
+void KvCacheStorage::write_block(int32_t block, std::span<const std::byte> in) {
+  check_block(block, in.size());
+  const size_t n = layer_block_nbytes();
+  const std::byte* from = in.data();
+  for (std::vector<Tensor>* side : {&k_, &v_}) {
+    for (Tensor& t : *side) {
+      std::memcpy(static_cast<std::byte*>(t.mutable_raw()) + size_t(block) * n, from, n);
+      from += n;
+    }
+  }
 }
 
 size_t KvCacheStorage::nbytes() const {

@@ -2,7 +2,9 @@
 // [num_blocks, block_size, num_kv_heads, head_dim] in the configured KV dtype.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/model/model_config.h"
@@ -22,6 +24,14 @@ class KvCacheStorage {
   int num_blocks() const { return num_blocks_; }
   size_t nbytes() const;
 
+  // One block's KV as bytes, for handing it to another engine (prefill/decode disaggregation):
+  // every layer's K, then every layer's V, each [block_size, num_kv_heads, head_dim] in the KV
+  // dtype. read_block() and write_block() throw std::out_of_range for a block outside the pool
+  // or a buffer of another size.
+  size_t block_nbytes() const;
+  void read_block(int32_t block, std::span<std::byte> out) const;
+  void write_block(int32_t block, std::span<const std::byte> in);
+
  private:
   std::vector<Tensor> k_, v_;
   int num_blocks_;
@@ -29,6 +39,9 @@ class KvCacheStorage {
   int num_kv_heads_;
   int head_dim_;
   DType dtype_;
+
+  size_t layer_block_nbytes() const;  // one block of one layer's K (or V)
+  void check_block(int32_t block, size_t buffer_bytes) const;
 };
 
 }  // namespace infergate

@@ -87,6 +87,52 @@ class PagedKvCacheManager final : public KvCacheManager {
     seq.num_cached_blocks = 0;
   }
 
+  std::vector<int32_t> cached_prefix_blocks(std::span<const int32_t> tokens) const override {
+    std::vector<int32_t> blocks;
+    if (!prefix_caching_) return blocks;
+    uint64_t parent_hash = 0;
+    int32_t parent = -1;
+    for (size_t i = 0; (i + 1) * size_t(block_size_) <= tokens.size(); ++i) {
+      const auto block = tokens.subspan(i * size_t(block_size_), size_t(block_size_));
+      const uint64_t h = hash_block(parent_hash, block);
+      parent = pool_.lookup(h, parent, block);
+      if (parent < 0) break;
+      blocks.push_back(parent);
+      parent_hash = h;
+    }
+    return blocks;
+  }
+
+  int import_prefix(std::span<const int32_t> tokens, int num_blocks,
+                    const std::function<void(int, int32_t)>& fill) override {
+    if (!prefix_caching_) return 0;
+    num_blocks = std::min(num_blocks, int(tokens.size()) / block_size_);
+    std::vector<int32_t> held;  // referenced until the end, so none is evicted mid-import
+    int filled = 0;
+    uint64_t parent_hash = 0;
+    int32_t parent = -1;
+    for (int i = 0; i < num_blocks; ++i) {
+      const auto block = tokens.subspan(size_t(i) * size_t(block_size_), size_t(block_size_));
+      const uint64_t h = hash_block(parent_hash, block);
+      int32_t id = pool_.lookup(h, parent, block);
+      if (id >= 0) {
+        pool_.touch(id);
+      } else {
+        if (pool_.num_free_blocks() == 0) break;
+        id = pool_.allocate();
+        fill(i, id);
+        pool_.cache(id, h, parent, block);
+        ++filled;
+      }
+      held.push_back(id);
+      parent_hash = h;
+      parent = id;
+    }
+    // Head blocks released last: the free queue then evicts a prefix's tail first.
+    for (auto it = held.rbegin(); it != held.rend(); ++it) pool_.release(*it);
+    return filled;
+  }
+
   int num_blocks() const override { return pool_.num_blocks(); }
   int block_size() const override { return block_size_; }
   double usage() const override {

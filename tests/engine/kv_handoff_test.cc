@@ -1,0 +1,123 @@
+// The prefill/decode handoff inside the engine: one engine computes a prompt, its KV blocks go
+// to another, which adopts them and decodes; greedy tokens must be those of one engine doing
+// both, for every KV dtype, block sizes 16 and 7, chunked prefill on and off.
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/core/engine.h"
+#include "progress_watchdog.h"
+#include "test_models.h"
+
+using namespace infergate;
+
+namespace {
+
+const ModelWeights& weights() {
+  static const ModelWeights w = make_synthetic_model(testing::small_test_config(), 33);
+  return w;
+}
+
+std::vector<int32_t> prompt_of(int length, int seed) {
+  std::vector<int32_t> p;
+  for (int i = 0; i < length; ++i) p.push_back(int32_t((seed * 97 + i * 31) % 500 + 3));
+  return p;
+}
+
+std::vector<int32_t> greedy(Engine& engine, const std::vector<int32_t>& prompt, int max_tokens) {
+  return testing::generate_watched(engine, {prompt}, testing::fixed_tokens(max_tokens))[0]
+      .token_ids;
+}
+
+EngineConfig handoff_config(DType kv, int block_size, bool chunked) {
+  EngineConfig c;
+  c.num_threads = 1;
+  c.kv_cache_dtype = kv;
+  c.block_size = block_size;
+  c.prefix_caching = true;
+  c.chunked_prefill = chunked;
+  c.max_num_batched_tokens = chunked ? 8 : 256;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a prompt's KV handed to another engine decodes as one engine would", "[engine]") {
+  const DType kv = GENERATE(DType::kF32, DType::kF16, DType::kBF16);
+  const int block_size = GENERATE(16, 7);
+  const bool chunked = GENERATE(true, false);
+  INFO(dtype_name(kv) << ", block size " << block_size << ", chunked " << chunked);
+  const EngineConfig config = handoff_config(kv, block_size, chunked);
+  const std::vector<int32_t> prompt = prompt_of(45, 1);
+
+  Engine colocated(config, weights());
+  const std::vector<int32_t> expected = greedy(colocated, prompt, 12);
+
+  Engine prefill(config, weights());
+  const std::vector<int32_t> first = greedy(prefill, prompt, 1);  // prompt and first token
+  REQUIRE(first.front() == expected.front());
+  const auto blocks = prefill.export_prefix_kv(prompt);
+  REQUIRE(blocks.size() == size_t(45 / block_size));  // every full block of the prompt
+  // 2 x layers x kv_heads x head_dim x dtype bytes per token (docs/engine.md)
+  CHECK(blocks[0].size() ==
+        size_t(weights().config.kv_bytes_per_token(int(dtype_bytes(kv, 1))) * block_size));
+
+  Engine decode(config, weights());
+  CHECK(decode.import_prefix_kv(prompt, blocks) == int(blocks.size()));
+  CHECK(greedy(decode, prompt, 12) == expected);
+  // The imported blocks served the prompt (only the partial last block was computed here).
+  CHECK(decode.stats().prefix_cache.hits == int64_t((44 / block_size) * block_size));
+  decode.check_invariants();
+  CHECK(decode.stats().kv_usage == 0.0);
+}
+
+TEST_CASE("a decode engine holding part of the prefix takes only the missing blocks", "[engine]") {
+  const EngineConfig config = handoff_config(DType::kF32, 7, true);
+  const std::vector<int32_t> prompt = prompt_of(45, 2);
+  Engine prefill(config, weights());
+  greedy(prefill, prompt, 1);
+  const auto blocks = prefill.export_prefix_kv(prompt);
+  REQUIRE(blocks.size() == 6u);
+
+  Engine colocated(config, weights());
+  const std::vector<int32_t> expected = greedy(colocated, prompt, 10);
+  Engine decode(config, weights());
+  // Another request shared the first 21 tokens: 3 blocks are cached here already.
+  std::vector<int32_t> earlier(prompt.begin(), prompt.begin() + 21);
+  earlier.push_back(7);
+  greedy(decode, earlier, 2);
+  CHECK(decode.import_prefix_kv(prompt, blocks) == 3);
+  CHECK(greedy(decode, prompt, 10) == expected);
+}
+
+TEST_CASE("imported KV is what the decode engine computes with", "[engine]") {
+  const EngineConfig config = handoff_config(DType::kF32, 16, true);
+  const std::vector<int32_t> prompt = prompt_of(40, 3);
+  Engine colocated(config, weights());
+  const std::vector<int32_t> expected = greedy(colocated, prompt, 8);
+  Engine prefill(config, weights());
+  greedy(prefill, prompt, 1);
+  auto blocks = prefill.export_prefix_kv(prompt);
+  REQUIRE(blocks.size() == 2u);
+  for (auto& b : blocks) std::fill(b.begin(), b.end(), std::byte{0});  // zeroed K and V
+  Engine decode(config, weights());
+  REQUIRE(decode.import_prefix_kv(prompt, blocks) == 2);
+  CHECK(greedy(decode, prompt, 8) != expected);  // attention over zeros: another answer
+}
+
+TEST_CASE("the KV handoff refuses blocks of another shape and needs a prefix cache", "[engine]") {
+  const std::vector<int32_t> prompt = prompt_of(40, 4);
+  Engine prefill(handoff_config(DType::kF32, 16, true), weights());
+  greedy(prefill, prompt, 1);
+  const auto blocks = prefill.export_prefix_kv(prompt);
+  Engine bf16(handoff_config(DType::kBF16, 16, true), weights());
+  CHECK_THROWS_WITH(bf16.import_prefix_kv(prompt, blocks),
+                    Catch::Contains("KV block 0 is") && Catch::Contains("another model"));
+  EngineConfig off = handoff_config(DType::kF32, 16, true);
+  off.prefix_caching = false;
+  Engine uncached(off, weights());
+  CHECK(uncached.import_prefix_kv(prompt, blocks) == 0);
+  greedy(uncached, prompt, 1);
+  CHECK(uncached.export_prefix_kv(prompt).empty());
+}
