@@ -13,6 +13,7 @@
 
 #include "common/http/http_request_text.h"
 #include "common/http/http_response_reader.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 
@@ -21,8 +22,7 @@ using net::ip::tcp;
 
 net::awaitable<bool> replica_answers_health(const HttpUrl& url, double timeout_s) {
   HttpConnection c(co_await net::this_coro::executor);
-  c.stream.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(timeout_s)));
+  c.stream.expires_after(seconds_to_duration(timeout_s));
   boost::system::error_code ec;
   auto token = net::redirect_error(net::use_awaitable, ec);
   tcp::resolver resolver(co_await net::this_coro::executor);
@@ -42,9 +42,8 @@ namespace {
 net::awaitable<void> check_replica_health(RouterContext& ctx, int replica) {
   net::steady_timer timer(co_await net::this_coro::executor);
   for (;;) {
-    const auto next = std::chrono::steady_clock::now() +
-                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                          std::chrono::duration<double>(ctx.options.health_interval_s));
+    const auto next =
+        std::chrono::steady_clock::now() + seconds_to_duration(ctx.options.health_interval_s);
     const HttpUrl url = ctx.replicas.url(replica);
     const bool ok = co_await replica_answers_health(url, ctx.options.health_timeout_s);
     ctx.replicas.health_checked(replica, url, ok);

@@ -28,11 +28,6 @@ using net::ip::tcp;
 // one larger than this is a failure.
 constexpr size_t kMaxBufferedAnswer = size_t(64) << 20;
 
-std::chrono::steady_clock::duration seconds(double s) {
-  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(s));
-}
-
 AttemptResult retryable(std::string detail) {
   return {AttemptOutcome::kRetryable, 0, std::move(detail), false};
 }
@@ -46,7 +41,7 @@ std::string request_text(const HttpRequest& req, const std::string& body, const 
 
 net::awaitable<bool> connect(HttpConnection& c, const HttpUrl& url, const RouterContext& ctx,
                              beast::error_code& ec) {
-  c.stream.expires_after(seconds(ctx.options.connect_timeout_s));
+  c.stream.expires_after(seconds_to_duration(ctx.options.connect_timeout_s));
   auto token = net::redirect_error(net::use_awaitable, ec);
   const net::ip::address address = net::ip::make_address(url.host, ec);
   if (!ec) {
@@ -70,7 +65,7 @@ net::awaitable<AttemptResult> relay_whole(beast::tcp_stream& client, const HttpR
                                           const RouterContext& ctx) {
   std::string body;
   for (;;) {
-    c.stream.expires_after(seconds(ctx.options.stall_timeout_s));
+    c.stream.expires_after(seconds_to_duration(ctx.options.stall_timeout_s));
     const std::string_view piece = co_await answer.read_piece();
     if (piece.empty()) break;
     if (body.size() + piece.size() > kMaxBufferedAnswer) {
@@ -127,7 +122,7 @@ net::awaitable<AttemptResult> relay_stream(beast::tcp_stream& client, const Http
   beast::error_code ec;
   bool broken = false;
   for (;;) {
-    c.stream.expires_after(seconds(ctx.options.stall_timeout_s));
+    c.stream.expires_after(seconds_to_duration(ctx.options.stall_timeout_s));
     const std::string_view piece = co_await answer.read_piece();
     if (piece.empty()) break;
     events.clear();
@@ -192,7 +187,7 @@ net::awaitable<AttemptResult> attempt_at_replica(beast::tcp_stream& client, cons
   co_await net::async_write(c.stream, net::buffer(text),
                             net::redirect_error(net::use_awaitable, ec));
   if (ec) co_return retryable("cannot send to " + replica.text() + ": " + ec.message());
-  c.stream.expires_after(seconds(ctx.options.first_byte_timeout_s));
+  c.stream.expires_after(seconds_to_duration(ctx.options.first_byte_timeout_s));
   HttpResponseStream answer(c);
   if (!co_await answer.read_header()) {
     co_return retryable(replica.text() + " did not answer: " + answer.ec().message());

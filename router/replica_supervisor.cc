@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iostream>
 #include <stdexcept>
+#include "common/util/clock.h"
 
 namespace infergate {
 
@@ -75,9 +76,8 @@ void ReplicaSupervisor::restart(int replica, const std::string& how, ReplicaSet&
   set.down(replica);
   std::cerr << "router: replica " << replica << " " << how << "; restarting it in "
             << settings_.restart_delay_s << " s" << std::endl;
-  const auto until = std::chrono::steady_clock::now() +
-                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                         std::chrono::duration<double>(settings_.restart_delay_s));
+  const auto until =
+      std::chrono::steady_clock::now() + seconds_to_duration(settings_.restart_delay_s);
   while (!stopping_ && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(kWatchPeriod);
   }

@@ -60,18 +60,14 @@ std::optional<HttpResponse> answer_directly(const HttpRequest& req, RouterContex
   return std::nullopt;
 }
 
-std::chrono::steady_clock::duration seconds(double s) {
-  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(s));
-}
-
 // A replica for one attempt, waiting in the bounded queue while every healthy one is full.
 // Else the refusal to send.
 net::awaitable<std::optional<ReplicaLease>> lease_replica(const RoutedRequest& r,
                                                           const std::vector<int>& tried,
                                                           RouterContext& ctx,
                                                           std::optional<ApiError>& refusal) {
-  const auto deadline = std::chrono::steady_clock::now() + seconds(ctx.options.queue_timeout_s);
+  const auto deadline =
+      std::chrono::steady_clock::now() + seconds_to_duration(ctx.options.queue_timeout_s);
   bool queued = false;
   for (;;) {
     NoReplica why = NoReplica::kNoneHealthy;

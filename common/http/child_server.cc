@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/util/clock.h"
+
 namespace infergate {
 
 namespace {
@@ -63,9 +65,7 @@ ChildServer::ChildServer(std::string name, const std::vector<std::string>& argv,
   }
   out_fd_ = fds[0];
   fcntl(out_fd_, F_SETFL, fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(start_timeout_s));
+  const auto deadline = std::chrono::steady_clock::now() + seconds_to_duration(start_timeout_s);
   while (url_.host.empty()) {
     const std::string end = ended();
     if (!end.empty()) {
@@ -126,9 +126,7 @@ std::string ChildServer::ended() {
 void ChildServer::terminate(double grace_s) {
   if (reaped_ || pid_ <= 0) return;
   kill(pid_, SIGTERM);
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(grace_s));
+  const auto deadline = std::chrono::steady_clock::now() + seconds_to_duration(grace_s);
   while (ended().empty()) {
     if (std::chrono::steady_clock::now() > deadline) {
       kill(pid_, SIGKILL);

@@ -3,6 +3,7 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include "common/util/clock.h"
 
 namespace infergate {
 
@@ -38,8 +39,7 @@ HttpResponse text_response(const HttpRequest& req, const std::string& content_ty
 }
 
 void arm_write_timeout(boost::beast::tcp_stream& stream, double timeout_s) {
-  stream.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(timeout_s)));
+  stream.expires_after(seconds_to_duration(timeout_s));
 }
 
 net::awaitable<void> send(boost::beast::tcp_stream& stream, HttpResponse res,

@@ -1,4 +1,5 @@
 #include "common/http/read_deadline.h"
+#include "common/util/clock.h"
 
 namespace infergate {
 
@@ -11,8 +12,7 @@ void ReadDeadline::arm(double seconds) {
   disarm();
   live_ = std::make_shared<bool>(true);
   expired_ = false;
-  timer_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(seconds)));
+  timer_.expires_after(seconds_to_duration(seconds));
   timer_.async_wait([this, live = live_](boost::system::error_code ec) {
     if (ec || !*live) return;
     expired_ = true;

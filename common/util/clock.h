@@ -15,6 +15,11 @@ inline int64_t now_ns() {
       .count();
 }
 
+// A timeout or delay given in seconds (flags, settings) as the steady clock's duration.
+inline Clock::duration seconds_to_duration(double seconds) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 // CPU time of the calling thread, ns (CLOCK_THREAD_CPUTIME_ID: time spent waiting for a core or
 // stolen by a hypervisor does not count).
 inline int64_t thread_cpu_ns() {
