@@ -204,29 +204,39 @@ void Engine::inject_decode_delay(const SchedulerOutput& out) {
   counters_.injected_delay_ns += now_ns() - start;
 }
 
-std::vector<std::vector<std::byte>> Engine::export_prefix_kv(
-    std::span<const int32_t> tokens) const {
-  std::vector<std::vector<std::byte>> out;
-  for (const int32_t block : kv_->cached_prefix_blocks(tokens)) {
-    std::vector<std::byte>& bytes = out.emplace_back(executor_->kv_block_nbytes());
-    executor_->read_kv_block(block, bytes);
+int Engine::cached_prefix_blocks(std::span<const int32_t> tokens) const {
+  return int(kv_->cached_prefix_blocks(tokens).size());
+}
+
+KvBlocks Engine::export_prefix_kv(std::span<const int32_t> tokens, int first_block) const {
+  const std::vector<int32_t> cached = kv_->cached_prefix_blocks(tokens);
+  KvBlocks out;
+  out.block_nbytes = executor_->kv_block_nbytes();
+  out.first_block = std::max(first_block, 0);
+  out.num_blocks = std::max(int(cached.size()) - out.first_block, 0);
+  out.bytes.resize(size_t(out.num_blocks) * out.block_nbytes);
+  for (int i = 0; i < out.num_blocks; ++i) {
+    executor_->read_kv_block(cached[size_t(out.first_block + i)],
+                             std::span(out.bytes).subspan(size_t(i) * out.block_nbytes,
+                                                          out.block_nbytes));
   }
   return out;
 }
 
-int Engine::import_prefix_kv(std::span<const int32_t> tokens,
-                             const std::vector<std::vector<std::byte>>& blocks) {
+int Engine::import_prefix_kv(std::span<const int32_t> tokens, const KvBlocks& blocks) {
   const size_t nbytes = executor_->kv_block_nbytes();
-  for (size_t i = 0; i < blocks.size(); ++i) {
-    if (blocks[i].size() != nbytes) {
-      throw std::invalid_argument("KV block " + std::to_string(i) + " is " +
-                                  std::to_string(blocks[i].size()) + " bytes; this engine's are " +
-                                  std::to_string(nbytes) +
-                                  " (another model, block size or KV dtype?)");
-    }
+  if (blocks.block_nbytes != nbytes || blocks.first_block < 0 ||
+      blocks.bytes.size() != size_t(blocks.num_blocks) * blocks.block_nbytes) {
+    throw std::invalid_argument("KV blocks of " + std::to_string(blocks.block_nbytes) +
+                                " bytes; this engine's are " + std::to_string(nbytes) +
+                                " (another model, block size or KV dtype?)");
   }
-  return kv_->import_prefix(tokens, int(blocks.size()), [&](int i, int32_t block) {
-    executor_->write_kv_block(block, blocks[size_t(i)]);
+  const int end = blocks.first_block + blocks.num_blocks;
+  return kv_->import_prefix(tokens, end, [&](int i, int32_t block) {
+    if (i < blocks.first_block) return false;  // evicted here since the sender was told
+    executor_->write_kv_block(
+        block, std::span(blocks.bytes).subspan(size_t(i - blocks.first_block) * nbytes, nbytes));
+    return true;
   });
 }
 

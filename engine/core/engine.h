@@ -19,6 +19,7 @@
 
 #include "engine/core/engine_config.h"
 #include "engine/core/executor.h"
+#include "engine/core/kv_blocks.h"
 #include "engine/core/scheduler.h"
 #include "engine/core/step_cpu_time.h"
 #include "engine/kv/kv_cache_manager.h"
@@ -97,15 +98,16 @@ class Engine {
   bool has_unfinished() const;
 
   // Prefill/decode handoff between engines of the same model, block size and KV dtype (local
-  // CPU executor, prefix caching on). export_prefix_kv: the KV of `tokens`' leading full blocks
-  // this engine holds in its prefix cache (after a request with that prompt ran), one buffer per
-  // block. import_prefix_kv: adopts such blocks as cached here, so a request whose prompt starts
-  // with `tokens` computes only the rest; blocks already cached here are not written again.
-  // Returns the blocks written. Both throw std::logic_error for an executor that cannot, and
-  // import throws std::invalid_argument for a buffer of another size.
-  std::vector<std::vector<std::byte>> export_prefix_kv(std::span<const int32_t> tokens) const;
-  int import_prefix_kv(std::span<const int32_t> tokens,
-                       const std::vector<std::vector<std::byte>>& blocks);
+  // CPU executor, prefix caching on). cached_prefix_blocks: how many of `tokens`' leading full
+  // blocks this engine holds in its prefix cache. export_prefix_kv: their KV from block
+  // `first_block` on (none when fewer are cached). import_prefix_kv: adopts such blocks as cached
+  // here, so a request whose prompt starts with `tokens` computes only the rest; blocks already
+  // cached here are not written again, and a block before `first_block` that is not cached here
+  // ends the import there. Returns the blocks written. Both throw std::logic_error for an
+  // executor that cannot, and import throws std::invalid_argument for blocks of another size.
+  int cached_prefix_blocks(std::span<const int32_t> tokens) const;
+  KvBlocks export_prefix_kv(std::span<const int32_t> tokens, int first_block = 0) const;
+  int import_prefix_kv(std::span<const int32_t> tokens, const KvBlocks& blocks);
 
   // Runs prompts to completion (ids "generate-N") and returns their tokens in order.
   std::vector<GenerateResult> generate(const std::vector<std::vector<int32_t>>& prompts,

@@ -57,7 +57,7 @@ class ContiguousKvCacheManager final : public KvCacheManager {
 
   std::vector<int32_t> cached_prefix_blocks(std::span<const int32_t>) const override { return {}; }
   int import_prefix(std::span<const int32_t>, int,
-                    const std::function<void(int, int32_t)>&) override {
+                    const std::function<bool(int, int32_t)>&) override {
     return 0;
   }
   int num_blocks() const override { return num_blocks_; }

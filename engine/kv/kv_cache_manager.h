@@ -41,10 +41,10 @@ class KvCacheManager {
   // Adopts the KV of `tokens`' first `num_blocks` full blocks from another engine: each block
   // not cached here is taken from the pool, `fill(i, block)` writes block i's KV into it, and it
   // joins the prefix cache, so a request with this prefix computes only what follows. Stops
-  // early when the pool has no free block. Returns how many blocks were filled; without a
-  // prefix cache, none.
+  // early when the pool has no free block or `fill` returns false (it has no KV for block i).
+  // Returns how many blocks were filled; without a prefix cache, none.
   virtual int import_prefix(std::span<const int32_t> tokens, int num_blocks,
-                            const std::function<void(int, int32_t)>& fill) = 0;
+                            const std::function<bool(int, int32_t)>& fill) = 0;
 
   virtual int num_blocks() const = 0;
   virtual int block_size() const = 0;

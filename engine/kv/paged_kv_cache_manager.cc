@@ -104,7 +104,7 @@ class PagedKvCacheManager final : public KvCacheManager {
   }
 
   int import_prefix(std::span<const int32_t> tokens, int num_blocks,
-                    const std::function<void(int, int32_t)>& fill) override {
+                    const std::function<bool(int, int32_t)>& fill) override {
     if (!prefix_caching_) return 0;
     num_blocks = std::min(num_blocks, int(tokens.size()) / block_size_);
     std::vector<int32_t> held;  // referenced until the end, so none is evicted mid-import
@@ -120,7 +120,10 @@ class PagedKvCacheManager final : public KvCacheManager {
       } else {
         if (pool_.num_free_blocks() == 0) break;
         id = pool_.allocate();
-        fill(i, id);
+        if (!fill(i, id)) {
+          pool_.release(id);
+          break;
+        }
         pool_.cache(id, h, parent, block);
         ++filled;
       }

@@ -1,5 +1,7 @@
 #include "engine/service/engine_service.h"
 
+#include <utility>
+
 namespace infergate {
 
 namespace {
@@ -20,16 +22,26 @@ EngineService::EngineService(std::unique_ptr<Engine> engine)
 EngineService::~EngineService() { stop(); }
 
 void EngineService::submit(RequestId id, std::vector<int32_t> prompt, SamplingParams params,
-                           EventSink sink) {
+                           EventSink sink, KvHandoff handoff) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!stopping_) {
-      queue_.push_back({std::move(id), std::move(prompt), std::move(params), std::move(sink)});
+      queue_.push_back({std::move(id), std::move(prompt), std::move(params), std::move(sink),
+                        std::move(handoff)});
       wake_.notify_one();
       return;
     }
   }
   sink(shutting_down(std::move(id)));
+}
+
+void EngineService::count_cached_prefix(std::vector<int32_t> tokens,
+                                        std::function<void(int)> done) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    prefix_counts_.push_back({std::move(tokens), std::move(done)});
+  }
+  wake_.notify_one();
 }
 
 void EngineService::abort(const RequestId& id) {
@@ -57,8 +69,13 @@ EngineStats EngineService::stats() const {
 void EngineService::admit(std::vector<Submission>& batch) {
   for (Submission& s : batch) {
     try {
+      Admitted admitted{std::move(s.sink), {}, 0};
+      if (s.handoff.import) {
+        admitted.kv_blocks_imported = engine_->import_prefix_kv(s.prompt, *s.handoff.import);
+      }
+      if (s.handoff.export_prompt_kv) admitted.exported_prompt = s.prompt;
       engine_->add_request(s.id, std::move(s.prompt), s.params);
-      sinks_.emplace(s.id, std::move(s.sink));
+      admitted_.emplace(s.id, std::move(admitted));
     } catch (const std::exception& e) {  // refused: tell that session, keep serving the others
       ServiceEvent refused;
       refused.output.id = s.id;
@@ -70,33 +87,51 @@ void EngineService::admit(std::vector<Submission>& batch) {
   batch.clear();
 }
 
+void EngineService::count_prefixes(std::vector<PrefixCount>& counts) {
+  for (PrefixCount& c : counts) c.done(engine_->cached_prefix_blocks(c.tokens));
+  counts.clear();
+}
+
 void EngineService::publish(std::vector<RequestOutput> outputs) {
   {  // before the outputs: a client that has its answer must not then read older gauges
     std::lock_guard<std::mutex> lock(stats_mutex_);
     stats_ = engine_->stats();
   }
   for (RequestOutput& o : outputs) {
-    auto it = sinks_.find(o.id);
-    if (it == sinks_.end()) continue;
+    auto it = admitted_.find(o.id);
+    if (it == admitted_.end()) continue;
+    Admitted& a = it->second;
     const bool finished = o.finished;
-    it->second(ServiceEvent{std::move(o), Refusal::kNone, ""});
-    if (finished) sinks_.erase(it);
+    ServiceEvent event{std::move(o), Refusal::kNone, "", std::exchange(a.kv_blocks_imported, 0),
+                       nullptr};
+    if (finished && !a.exported_prompt.empty() &&
+        event.output.finish_reason != FinishReason::kAbort) {
+      event.exported_kv =
+          std::make_shared<KvBlocks>(engine_->export_prefix_kv(a.exported_prompt));
+    }
+    a.sink(std::move(event));
+    if (finished) admitted_.erase(it);
   }
 }
 
 void EngineService::loop() {
   std::vector<Submission> batch;
   std::vector<RequestId> aborts;
+  std::vector<PrefixCount> counts;
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       if (!engine_->has_unfinished()) {
-        wake_.wait(lock, [&] { return stopping_ || !queue_.empty() || !aborts_.empty(); });
+        wake_.wait(lock, [&] {
+          return stopping_ || !queue_.empty() || !aborts_.empty() || !prefix_counts_.empty();
+        });
       }
       if (stopping_) break;
       batch.swap(queue_);
       aborts.swap(aborts_);
+      counts.swap(prefix_counts_);
     }
+    count_prefixes(counts);
     admit(batch);
     for (const RequestId& id : aborts) engine_->abort(id);
     aborts.clear();
@@ -112,7 +147,13 @@ void EngineService::abort_all() {
     never_admitted.swap(queue_);
   }
   for (Submission& s : never_admitted) s.sink(shutting_down(s.id));
-  for (const auto& [id, sink] : sinks_) engine_->abort(id);
+  std::vector<PrefixCount> counts;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    counts.swap(prefix_counts_);
+  }
+  count_prefixes(counts);
+  for (const auto& [id, admitted] : admitted_) engine_->abort(id);
   publish(engine_->step());  // reports each abort once
 }
 

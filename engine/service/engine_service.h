@@ -31,6 +31,19 @@ struct ServiceEvent {
   RequestOutput output;
   Refusal refusal = Refusal::kNone;
   std::string error;
+  // Prefill/decode handoff (KvHandoff): on the request's first event, the imported blocks the
+  // engine adopted; on its last, the prompt's KV blocks when asked to export them.
+  int kv_blocks_imported = 0;
+  std::shared_ptr<KvBlocks> exported_kv;
+};
+
+// A submission's part in a prefill/decode handoff (docs/disaggregation.md).
+struct KvHandoff {
+  // The last event carries the KV of the prompt's full blocks, read right after the final step
+  // (before any later step can evict them).
+  bool export_prompt_kv = false;
+  // Adopted as the prompt's cached prefix just before the request is admitted.
+  std::shared_ptr<const KvBlocks> import;
 };
 // Called on the engine thread: must not block (post the event to the session and return).
 using EventSink = std::function<void(ServiceEvent)>;
@@ -45,7 +58,11 @@ class EngineService {
   const Engine& engine() const { return *engine_; }
 
   // Thread-safe. The sink sees every output of the request, the last one with `finished`.
-  void submit(RequestId id, std::vector<int32_t> prompt, SamplingParams params, EventSink sink);
+  void submit(RequestId id, std::vector<int32_t> prompt, SamplingParams params, EventSink sink,
+              KvHandoff handoff = {});
+  // Thread-safe. Calls `done` on the engine thread (it must not block) with how many of
+  // `tokens`' leading full blocks the prefix cache holds before the next step.
+  void count_cached_prefix(std::vector<int32_t> tokens, std::function<void(int)> done);
   // Thread-safe. Frees the request's KV blocks at the next step; its sink gets the abort.
   void abort(const RequestId& id);
   // Aborts everything in flight (each sink gets its abort or a refusal) and joins the thread.
@@ -60,9 +77,20 @@ class EngineService {
     std::vector<int32_t> prompt;
     SamplingParams params;
     EventSink sink;
+    KvHandoff handoff;
+  };
+  struct PrefixCount {
+    std::vector<int32_t> tokens;
+    std::function<void(int)> done;
+  };
+  struct Admitted {
+    EventSink sink;
+    std::vector<int32_t> exported_prompt;  // non-empty: export its KV when it finishes
+    int kv_blocks_imported = 0;            // told on the first event, then 0
   };
   void loop();
   void admit(std::vector<Submission>& batch);
+  void count_prefixes(std::vector<PrefixCount>& counts);
   void publish(std::vector<RequestOutput> outputs);
   void abort_all();
 
@@ -71,8 +99,9 @@ class EngineService {
   std::condition_variable wake_;
   std::vector<Submission> queue_;
   std::vector<RequestId> aborts_;
+  std::vector<PrefixCount> prefix_counts_;
   bool stopping_ = false;
-  std::unordered_map<RequestId, EventSink> sinks_;  // admitted, not finished (engine thread)
+  std::unordered_map<RequestId, Admitted> admitted_;  // not finished (engine thread)
   mutable std::mutex stats_mutex_;
   EngineStats stats_;
   std::thread thread_;  // last: starts once everything above exists

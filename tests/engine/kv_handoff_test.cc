@@ -58,13 +58,15 @@ TEST_CASE("a prompt's KV handed to another engine decodes as one engine would", 
   const std::vector<int32_t> first = greedy(prefill, prompt, 1);  // prompt and first token
   REQUIRE(first.front() == expected.front());
   const auto blocks = prefill.export_prefix_kv(prompt);
-  REQUIRE(blocks.size() == size_t(45 / block_size));  // every full block of the prompt
+  REQUIRE(blocks.num_blocks == 45 / block_size);  // every full block of the prompt
+  CHECK(prefill.cached_prefix_blocks(prompt) == blocks.num_blocks);
   // 2 x layers x kv_heads x head_dim x dtype bytes per token (docs/engine.md)
-  CHECK(blocks[0].size() ==
+  CHECK(blocks.block_nbytes ==
         size_t(weights().config.kv_bytes_per_token(int(dtype_bytes(kv, 1))) * block_size));
+  CHECK(blocks.bytes.size() == blocks.block_nbytes * size_t(blocks.num_blocks));
 
   Engine decode(config, weights());
-  CHECK(decode.import_prefix_kv(prompt, blocks) == int(blocks.size()));
+  CHECK(decode.import_prefix_kv(prompt, blocks) == blocks.num_blocks);
   CHECK(greedy(decode, prompt, 12) == expected);
   // The imported blocks served the prompt (only the partial last block was computed here).
   CHECK(decode.stats().prefix_cache.hits == int64_t((44 / block_size) * block_size));
@@ -77,8 +79,7 @@ TEST_CASE("a decode engine holding part of the prefix takes only the missing blo
   const std::vector<int32_t> prompt = prompt_of(45, 2);
   Engine prefill(config, weights());
   greedy(prefill, prompt, 1);
-  const auto blocks = prefill.export_prefix_kv(prompt);
-  REQUIRE(blocks.size() == 6u);
+  REQUIRE(prefill.export_prefix_kv(prompt).num_blocks == 6);
 
   Engine colocated(config, weights());
   const std::vector<int32_t> expected = greedy(colocated, prompt, 10);
@@ -87,7 +88,12 @@ TEST_CASE("a decode engine holding part of the prefix takes only the missing blo
   std::vector<int32_t> earlier(prompt.begin(), prompt.begin() + 21);
   earlier.push_back(7);
   greedy(decode, earlier, 2);
-  CHECK(decode.import_prefix_kv(prompt, blocks) == 3);
+  const int cached = decode.cached_prefix_blocks(prompt);
+  REQUIRE(cached == 3);
+  const KvBlocks missing = prefill.export_prefix_kv(prompt, cached);
+  CHECK(missing.first_block == 3);
+  CHECK(missing.num_blocks == 3);
+  CHECK(decode.import_prefix_kv(prompt, missing) == 3);
   CHECK(greedy(decode, prompt, 10) == expected);
 }
 
@@ -99,8 +105,8 @@ TEST_CASE("imported KV is what the decode engine computes with", "[engine]") {
   Engine prefill(config, weights());
   greedy(prefill, prompt, 1);
   auto blocks = prefill.export_prefix_kv(prompt);
-  REQUIRE(blocks.size() == 2u);
-  for (auto& b : blocks) std::fill(b.begin(), b.end(), std::byte{0});  // zeroed K and V
+  REQUIRE(blocks.num_blocks == 2);
+  std::fill(blocks.bytes.begin(), blocks.bytes.end(), std::byte{0});  // zeroed K and V
   Engine decode(config, weights());
   REQUIRE(decode.import_prefix_kv(prompt, blocks) == 2);
   CHECK(greedy(decode, prompt, 8) != expected);  // attention over zeros: another answer
@@ -113,11 +119,28 @@ TEST_CASE("the KV handoff refuses blocks of another shape and needs a prefix cac
   const auto blocks = prefill.export_prefix_kv(prompt);
   Engine bf16(handoff_config(DType::kBF16, 16, true), weights());
   CHECK_THROWS_WITH(bf16.import_prefix_kv(prompt, blocks),
-                    Catch::Contains("KV block 0 is") && Catch::Contains("another model"));
+                    Catch::Contains("KV blocks of") && Catch::Contains("another model"));
   EngineConfig off = handoff_config(DType::kF32, 16, true);
   off.prefix_caching = false;
   Engine uncached(off, weights());
   CHECK(uncached.import_prefix_kv(prompt, blocks) == 0);
   greedy(uncached, prompt, 1);
-  CHECK(uncached.export_prefix_kv(prompt).empty());
+  CHECK(uncached.export_prefix_kv(prompt).num_blocks == 0);
+}
+
+TEST_CASE("an import stops at a block the decode engine was expected to hold but lost",
+          "[engine]") {
+  const EngineConfig config = handoff_config(DType::kF32, 7, true);
+  const std::vector<int32_t> prompt = prompt_of(45, 5);
+  Engine prefill(config, weights());
+  greedy(prefill, prompt, 1);
+  Engine colocated(config, weights());
+  const std::vector<int32_t> expected = greedy(colocated, prompt, 6);
+  // Sent from block 3 on, as if blocks 0-2 were cached here; they are not: nothing is adopted
+  // (a chain cannot skip a block) and the request computes the whole prompt itself.
+  Engine decode(config, weights());
+  CHECK(decode.import_prefix_kv(prompt, prefill.export_prefix_kv(prompt, 3)) == 0);
+  CHECK(decode.cached_prefix_blocks(prompt) == 0);
+  decode.check_invariants();
+  CHECK(greedy(decode, prompt, 6) == expected);
 }

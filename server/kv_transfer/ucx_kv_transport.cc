@@ -1,0 +1,481 @@
+#include "server/kv_transfer/ucx_kv_transport.h"
+
+#include <poll.h>
+#include <ucp/api/ucp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <list>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+namespace infergate {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr unsigned kReleaseMessage = 1;  // UCX active message id: "done reading export N"
+constexpr size_t kReadChunkBytes = size_t(1) << 20;
+
+void check(ucs_status_t status, const char* call) {
+  if (status != UCS_OK) {
+    throw std::runtime_error(std::string("UCX: ") + call + " failed: " +
+                             ucs_status_string(status));
+  }
+}
+
+Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+// A prefill worker's blocks, registered for remote reads until released or expired.
+struct Export {
+  std::vector<std::byte> bytes;
+  ucp_mem_h memh = nullptr;
+  Clock::time_point expires;
+};
+
+// An endpoint to one peer worker, reused by every read from it until it fails.
+struct Peer {
+  ucp_ep_h ep = nullptr;
+  bool failed = false;
+};
+
+struct FetchJob {
+  KvSource source;
+  int first = 0;
+  int count = 0;
+  Clock::time_point start, deadline;
+  std::function<void(KvFetchResult)> done;
+};
+
+// A read in progress: its chunks are posted as the pacing allows and each request is held until
+// UCX completes it (after a timeout too, since UCX may still write into the buffer).
+struct ActiveFetch {
+  FetchJob job;
+  std::shared_ptr<Peer> peer;
+  ucp_rkey_h rkey = nullptr;
+  std::vector<std::byte> buffer;
+  size_t posted = 0;  // bytes whose read was started
+  std::vector<void*> requests;
+  std::string error;
+  bool reported = false;
+};
+
+struct PendingSend {  // a release message until UCX is done with its header
+  void* request = nullptr;
+  std::unique_ptr<uint64_t> header;
+  std::shared_ptr<Peer> peer;
+};
+
+}  // namespace
+
+struct UcxKvTransport::State {
+  KvTransportOptions options;
+  ucp_context_h context = nullptr;
+  ucp_worker_h worker = nullptr;
+  std::string address;  // this worker's, as bytes
+  int event_fd = -1;
+
+  mutable std::mutex mutex;  // guards what other threads touch: exports, jobs, stats, stop
+  std::map<uint64_t, Export> exports;
+  uint64_t next_export = 1;
+  size_t exported_bytes = 0;
+  std::deque<FetchJob> jobs;
+  KvTransportStats stats;
+  bool stopping = false;
+
+  // The transport thread's alone.
+  std::unordered_map<std::string, std::shared_ptr<Peer>> peers;
+  std::list<ActiveFetch> active;
+  std::list<PendingSend> sends;
+  std::vector<std::shared_ptr<Peer>> retired;  // failed: closed once no read holds them
+  std::list<void*> closing;                    // their close requests
+  std::thread thread;
+
+  void run();
+  void start(FetchJob job);
+  std::shared_ptr<Peer> peer_for(const std::string& worker_address);
+  void advance(ActiveFetch& f, Clock::time_point now);
+  void post_chunks(ActiveFetch& f, Clock::time_point now);
+  void finish(ActiveFetch& f, Clock::time_point now);
+  void send_release(const std::shared_ptr<Peer>& peer, uint64_t export_id);
+  void drop_export_locked(std::map<uint64_t, Export>::iterator it);
+  void expire_exports(Clock::time_point now);
+  void reap_sends();
+  void close_retired();
+  void shut_down();
+};
+
+namespace {
+
+ucs_status_t on_release(void* arg, const void* header, size_t header_length, void*, size_t,
+                        const ucp_am_recv_param_t*) {
+  auto* state = static_cast<UcxKvTransport::State*>(arg);
+  if (header_length != sizeof(uint64_t)) return UCS_OK;  // not ours: ignore
+  uint64_t id = 0;
+  std::memcpy(&id, header, sizeof id);
+  std::lock_guard<std::mutex> lock(state->mutex);
+  auto it = state->exports.find(id);
+  if (it != state->exports.end()) {
+    state->drop_export_locked(it);
+    ++state->stats.exports_released;
+  }
+  return UCS_OK;
+}
+
+void on_peer_error(void* arg, ucp_ep_h, ucs_status_t) { static_cast<Peer*>(arg)->failed = true; }
+
+}  // namespace
+
+UcxKvTransport::UcxKvTransport(KvTransportOptions options) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.options = options;
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
+  params.mt_workers_shared = 1;  // expose() registers memory on the caller's thread
+  check(ucp_init(&params, nullptr, &s.context), "ucp_init");
+  ucp_worker_params_t wp{};
+  wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  wp.thread_mode = UCS_THREAD_MODE_SINGLE;  // only the transport thread touches the worker
+  try {
+    check(ucp_worker_create(s.context, &wp, &s.worker), "ucp_worker_create");
+    ucp_address_t* address = nullptr;
+    size_t length = 0;
+    check(ucp_worker_get_address(s.worker, &address, &length), "ucp_worker_get_address");
+    s.address.assign(reinterpret_cast<const char*>(address), length);
+    ucp_worker_release_address(s.worker, address);
+    check(ucp_worker_get_efd(s.worker, &s.event_fd), "ucp_worker_get_efd");
+    ucp_am_handler_param_t handler{};
+    handler.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                         UCP_AM_HANDLER_PARAM_FIELD_ARG;
+    handler.id = kReleaseMessage;
+    handler.cb = on_release;
+    handler.arg = &s;
+    check(ucp_worker_set_am_recv_handler(s.worker, &handler), "ucp_worker_set_am_recv_handler");
+  } catch (...) {
+    if (s.worker) ucp_worker_destroy(s.worker);
+    ucp_cleanup(s.context);
+    throw;
+  }
+  s.thread = std::thread([&s] { s.run(); });
+}
+
+UcxKvTransport::~UcxKvTransport() {
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->stopping = true;
+  }
+  ucp_worker_signal(state_->worker);
+  state_->thread.join();
+}
+
+std::optional<KvSource> UcxKvTransport::expose(std::vector<std::byte> bytes, size_t block_nbytes,
+                                               int num_blocks) {
+  State& s = *state_;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.exported_bytes + bytes.size() > s.options.max_exported_bytes) {
+      ++s.stats.exports_refused;
+      return std::nullopt;
+    }
+  }
+  if (bytes.empty()) bytes.resize(1);  // UCX registers no empty region; nothing reads it
+  Export e;
+  e.bytes = std::move(bytes);
+  ucp_mem_map_params_t mp{};
+  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  mp.address = e.bytes.data();
+  mp.length = e.bytes.size();
+  check(ucp_mem_map(s.context, &mp, &e.memh), "ucp_mem_map");
+  void* rkey = nullptr;
+  size_t rkey_length = 0;
+  const ucs_status_t packed = ucp_rkey_pack(s.context, e.memh, &rkey, &rkey_length);
+  if (packed != UCS_OK) ucp_mem_unmap(s.context, e.memh);
+  check(packed, "ucp_rkey_pack");
+  KvSource source;
+  source.worker = s.address;
+  source.rkey.assign(static_cast<const char*>(rkey), rkey_length);
+  ucp_rkey_buffer_release(rkey);
+  source.address = reinterpret_cast<uint64_t>(e.bytes.data());
+  source.block_nbytes = block_nbytes;
+  source.num_blocks = num_blocks;
+  e.expires = Clock::now() + seconds(s.options.export_ttl_s);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  source.export_id = s.next_export++;
+  s.exported_bytes += e.bytes.size();
+  ++s.stats.exports;
+  s.exports.emplace(source.export_id, std::move(e));
+  return source;
+}
+
+void UcxKvTransport::fetch(const KvSource& source, int first, int count, double timeout_s,
+                           std::function<void(KvFetchResult)> done) {
+  FetchJob job{source, first, count, Clock::now(), {}, std::move(done)};
+  job.deadline = job.start + seconds(timeout_s);
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->jobs.push_back(std::move(job));
+  }
+  ucp_worker_signal(state_->worker);
+}
+
+KvTransportStats UcxKvTransport::stats() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  KvTransportStats out = state_->stats;
+  out.exports_held = int64_t(state_->exports.size());
+  out.exported_bytes_held = int64_t(state_->exported_bytes);
+  return out;
+}
+
+void UcxKvTransport::State::run() {
+  for (;;) {
+    std::deque<FetchJob> started;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (stopping) break;
+      started.swap(jobs);
+    }
+    for (FetchJob& job : started) start(std::move(job));
+    while (ucp_worker_progress(worker) != 0) {
+    }
+    const Clock::time_point now = Clock::now();
+    for (auto it = active.begin(); it != active.end();) {
+      advance(*it, now);
+      if (!it->requests.empty() || !it->reported) {
+        ++it;
+        continue;
+      }
+      if (it->rkey) ucp_rkey_destroy(it->rkey);
+      it = active.erase(it);
+    }
+    reap_sends();
+    close_retired();
+    expire_exports(now);
+    // Sleep until UCX has an event or a job arrives (ucp_worker_signal); wake anyway to pace
+    // reads and check deadlines.
+    if (ucp_worker_arm(worker) == UCS_OK) {
+      pollfd fd{event_fd, POLLIN, 0};
+      const bool pacing = options.max_read_bytes_per_s > 0 && !active.empty();
+      poll(&fd, 1, pacing ? 1 : (active.empty() ? 50 : 5));
+    }
+  }
+  shut_down();
+}
+
+std::shared_ptr<Peer> UcxKvTransport::State::peer_for(const std::string& worker_address) {
+  auto it = peers.find(worker_address);
+  if (it != peers.end() && !it->second->failed) return it->second;
+  if (it != peers.end()) {
+    retired.push_back(it->second);
+    peers.erase(it);
+  }
+  auto peer = std::make_shared<Peer>();
+  ucp_ep_params_t ep{};
+  ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                  UCP_EP_PARAM_FIELD_ERR_HANDLER;
+  ep.address = reinterpret_cast<const ucp_address_t*>(worker_address.data());
+  ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+  ep.err_handler.cb = on_peer_error;
+  ep.err_handler.arg = peer.get();
+  const ucs_status_t status = ucp_ep_create(worker, &ep, &peer->ep);
+  if (status != UCS_OK) {
+    throw std::runtime_error(std::string("cannot reach the prefill worker: ucp_ep_create: ") +
+                             ucs_status_string(status));
+  }
+  peers[worker_address] = peer;
+  return peer;
+}
+
+void UcxKvTransport::State::start(FetchJob job) {
+  ActiveFetch& f = active.emplace_back();
+  f.job = std::move(job);
+  const KvSource& src = f.job.source;
+  if (f.job.first < 0 || f.job.count < 0 || f.job.first + f.job.count > src.num_blocks) {
+    f.error = "blocks [" + std::to_string(f.job.first) + ", " +
+              std::to_string(f.job.first + f.job.count) + ") are not all in an export of " +
+              std::to_string(src.num_blocks);
+    return;
+  }
+  try {
+    f.peer = peer_for(src.worker);
+  } catch (const std::exception& e) {
+    f.error = e.what();
+    return;
+  }
+  const ucs_status_t unpacked = ucp_ep_rkey_unpack(f.peer->ep, src.rkey.data(), &f.rkey);
+  if (unpacked != UCS_OK) {
+    f.error = std::string("the export's remote key: ") + ucs_status_string(unpacked);
+    return;
+  }
+  f.buffer.resize(size_t(f.job.count) * src.block_nbytes);
+}
+
+void UcxKvTransport::State::post_chunks(ActiveFetch& f, Clock::time_point now) {
+  const double rate = options.max_read_bytes_per_s;
+  const uint64_t base = f.job.source.address + uint64_t(f.job.first) * f.job.source.block_nbytes;
+  while (f.posted < f.buffer.size()) {
+    // Paced: a chunk may start once the bytes before it would have crossed the capped link.
+    if (rate > 0 && now < f.job.start + seconds(double(f.posted) / rate)) return;
+    const size_t n = std::min(kReadChunkBytes, f.buffer.size() - f.posted);
+    ucp_request_param_t param{};
+    void* r = ucp_get_nbx(f.peer->ep, f.buffer.data() + f.posted, n, base + f.posted, f.rkey,
+                          &param);
+    if (UCS_PTR_IS_ERR(r)) {
+      f.error = std::string("ucp_get_nbx: ") + ucs_status_string(UCS_PTR_STATUS(r));
+      return;
+    }
+    if (r != nullptr) f.requests.push_back(r);
+    f.posted += n;
+  }
+}
+
+void UcxKvTransport::State::advance(ActiveFetch& f, Clock::time_point now) {
+  std::erase_if(f.requests, [&](void* r) {
+    const ucs_status_t status = ucp_request_check_status(r);
+    if (status == UCS_INPROGRESS) return false;
+    if (status != UCS_OK && f.error.empty()) {
+      f.error = std::string("reading the export: ") + ucs_status_string(status);
+    }
+    ucp_request_free(r);
+    return true;
+  });
+  if (f.reported) return;
+  if (f.error.empty() && f.peer && f.peer->failed) f.error = "the prefill worker is unreachable";
+  if (f.error.empty() && f.rkey && f.posted < f.buffer.size()) post_chunks(f, now);
+  if (f.error.empty() && now >= f.job.deadline &&
+      (!f.requests.empty() || f.posted < f.buffer.size())) {
+    f.error = "timed out reading the KV blocks";
+    for (void* r : f.requests) ucp_request_cancel(worker, r);
+  }
+  if (!f.error.empty() || (f.requests.empty() && f.posted == f.buffer.size())) finish(f, now);
+}
+
+void UcxKvTransport::State::finish(ActiveFetch& f, Clock::time_point now) {
+  f.reported = true;
+  KvFetchResult result;
+  result.ok = f.error.empty();
+  result.error = f.error;
+  result.seconds = std::chrono::duration<double>(now - f.job.start).count();
+  if (result.ok) {
+    result.bytes = std::move(f.buffer);
+    send_release(f.peer, f.job.source.export_id);
+  } else if (f.peer && !f.peer->failed) {
+    f.peer->failed = true;  // a timed-out endpoint is not trusted again: the next read opens one
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++stats.fetches;
+    if (!result.ok) ++stats.fetch_failures;
+    stats.fetched_bytes += int64_t(result.bytes.size());
+    stats.fetch_seconds += result.seconds;
+  }
+  f.job.done(std::move(result));
+}
+
+void UcxKvTransport::State::send_release(const std::shared_ptr<Peer>& peer, uint64_t export_id) {
+  PendingSend send{nullptr, std::make_unique<uint64_t>(export_id), peer};
+  ucp_request_param_t param{};
+  void* r = ucp_am_send_nbx(peer->ep, kReleaseMessage, send.header.get(), sizeof(uint64_t),
+                            nullptr, 0, &param);
+  if (r == nullptr || UCS_PTR_IS_ERR(r)) return;  // sent, or lost: the export expires
+  send.request = r;
+  sends.push_back(std::move(send));
+}
+
+void UcxKvTransport::State::reap_sends() {
+  std::erase_if(sends, [](PendingSend& s) {
+    if (ucp_request_check_status(s.request) == UCS_INPROGRESS) return false;
+    ucp_request_free(s.request);
+    return true;
+  });
+}
+
+void UcxKvTransport::State::close_retired() {
+  std::erase_if(retired, [&](const std::shared_ptr<Peer>& peer) {
+    if (peer.use_count() > 1) return false;
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    void* r = ucp_ep_close_nbx(peer->ep, &param);
+    if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.push_back(r);
+    return true;
+  });
+  std::erase_if(closing, [](void* r) {
+    if (ucp_request_check_status(r) == UCS_INPROGRESS) return false;
+    ucp_request_free(r);
+    return true;
+  });
+}
+
+void UcxKvTransport::State::drop_export_locked(std::map<uint64_t, Export>::iterator it) {
+  ucp_mem_unmap(context, it->second.memh);
+  exported_bytes -= it->second.bytes.size();
+  exports.erase(it);
+}
+
+void UcxKvTransport::State::expire_exports(Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto it = exports.begin(); it != exports.end();) {
+    auto next = std::next(it);
+    if (it->second.expires <= now) {
+      drop_export_locked(it);
+      ++stats.exports_expired;
+    }
+    it = next;
+  }
+}
+
+void UcxKvTransport::State::shut_down() {
+  std::deque<FetchJob> never_started;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    never_started.swap(jobs);
+  }
+  for (FetchJob& job : never_started) {
+    ActiveFetch& f = active.emplace_back();
+    f.job = std::move(job);
+  }
+  for (ActiveFetch& f : active) {
+    for (void* r : f.requests) ucp_request_cancel(worker, r);
+    if (!f.reported) {
+      f.error = "the transport is shutting down";
+      finish(f, Clock::now());
+    }
+  }
+  // Force-closing every endpoint completes whatever is still in flight; then the worker goes.
+  for (auto& entry : peers) retired.push_back(entry.second);
+  for (const std::shared_ptr<Peer>& peer : retired) {
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    void* r = ucp_ep_close_nbx(peer->ep, &param);
+    if (r != nullptr && !UCS_PTR_IS_ERR(r)) {
+      const Clock::time_point give_up = Clock::now() + seconds(1);
+      while (ucp_request_check_status(r) == UCS_INPROGRESS && Clock::now() < give_up) {
+        ucp_worker_progress(worker);
+      }
+      ucp_request_free(r);
+    }
+  }
+  for (ActiveFetch& f : active) {
+    for (void* r : f.requests) ucp_request_free(r);
+    if (f.rkey) ucp_rkey_destroy(f.rkey);
+  }
+  for (PendingSend& send : sends) ucp_request_free(send.request);
+  for (void* r : closing) ucp_request_free(r);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    while (!exports.empty()) drop_export_locked(exports.begin());
+  }
+  ucp_worker_destroy(worker);
+  ucp_cleanup(context);
+}
+
+}  // namespace infergate
