@@ -40,7 +40,12 @@ const std::set<std::string> kServerFlags = {"workload",
                                             "header-timeout-s",
                                             "body-timeout-s",
                                             "idle-timeout-s",
-                                            "served-model-name"};
+                                            "served-model-name",
+                                            "role",
+                                            "kv-max-exported-mb",
+                                            "kv-export-ttl-s",
+                                            "kv-read-timeout-s",
+                                            "kv-read-rate-mb-s"};
 
 // A workload file's engine target: its model and engine config, so `serve` runs exactly what
 // `run` measures in-process. Flags for the same things would be ambiguous, so they are refused.
@@ -97,6 +102,26 @@ void check_server_flags(const po::variables_map& vm, int port, const ServerOptio
   check_range("header-timeout-s", o.header_timeout_s, 0, kMaxTimeoutSeconds, true);
   check_range("body-timeout-s", o.body_timeout_s, 0, kMaxTimeoutSeconds, true);
   check_range("idle-timeout-s", o.idle_timeout_s, 0, kMaxTimeoutSeconds, true);
+  if (o.role != "colocated" && o.role != "prefill" && o.role != "decode") {
+    throw std::invalid_argument("--role " + o.role +
+                                " is not one of colocated, prefill, decode");
+  }
+  check_range("kv-export-ttl-s", o.kv_transport.export_ttl_s, 0, kMaxTimeoutSeconds, true);
+  check_range("kv-read-timeout-s", o.kv_read_timeout_s, 0, kMaxTimeoutSeconds, true);
+  if (o.kv_read_timeout_s >= o.kv_transport.export_ttl_s) {
+    // A prefill worker must not drop an export a decode worker may still be reading.
+    throw std::invalid_argument("--kv-read-timeout-s " + number(o.kv_read_timeout_s) +
+                                " must be below --kv-export-ttl-s " +
+                                number(o.kv_transport.export_ttl_s));
+  }
+}
+
+// The KV transport's sizes, given in MB on the command line.
+void apply_kv_flags(double max_exported_mb, double read_rate_mb_s, ServerOptions& o) {
+  check_range("kv-max-exported-mb", max_exported_mb, 0, 1e6, true);
+  check_range("kv-read-rate-mb-s", read_rate_mb_s, 0, 1e6);
+  o.kv_transport.max_exported_bytes = size_t(max_exported_mb * 1e6);
+  o.kv_transport.max_read_bytes_per_s = read_rate_mb_s * 1e6;
 }
 
 // --served-model-name NAME...: the names the API answers to, the first reported (as vLLM's).
@@ -126,6 +151,7 @@ int serve_command(int argc, char** argv) {
   int port = options.port;
   uint64_t model_seed = 0;
   EngineConfig config;
+  double kv_max_exported_mb = 1024, kv_read_rate_mb_s = 0;
   po::options_description desc("infergate serve [options]");
   desc.add_options()("help,h", "show this help")(
       "host", po::value(&options.host)->default_value(options.host), "address to listen on")(
@@ -152,11 +178,26 @@ int serve_command(int argc, char** argv) {
                 "take the model and engine config from this workload file's engine target")(
       "model", po::value(&model)->default_value(model),
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
-      "model-seed", po::value(&model_seed)->default_value(0), "seed of synthetic weights");
+      "model-seed", po::value(&model_seed)->default_value(0), "seed of synthetic weights")(
+      "role", po::value(&options.role)->default_value(options.role),
+      "colocated, prefill or decode: a prefill worker exports prompt KV, a decode worker reads "
+      "it (docs/disaggregation.md)")(
+      "kv-max-exported-mb", po::value(&kv_max_exported_mb)->default_value(kv_max_exported_mb),
+      "prefill: KV held for decode workers; beyond, requests get no export")(
+      "kv-export-ttl-s",
+      po::value(&options.kv_transport.export_ttl_s)
+          ->default_value(options.kv_transport.export_ttl_s),
+      "prefill: an export no decode worker released is dropped after this")(
+      "kv-read-timeout-s",
+      po::value(&options.kv_read_timeout_s)->default_value(options.kv_read_timeout_s),
+      "decode: a KV read taking longer falls back to computing the prompt here")(
+      "kv-read-rate-mb-s", po::value(&kv_read_rate_mb_s)->default_value(kv_read_rate_mb_s),
+      "decode: cap KV reads at this many MB/s to stand for a slower link (0: no cap)");
   add_engine_options(desc);
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   check_server_flags(*parsed, port, options);
+  apply_kv_flags(kv_max_exported_mb, kv_read_rate_mb_s, options);
   options.port = static_cast<uint16_t>(port);
   std::vector<std::string> names = served_names(*parsed);
 

@@ -7,6 +7,7 @@
 
 #include "server/event_channel.h"
 #include "server/generation_progress.h"
+#include "server/kv_handoff.h"
 
 namespace infergate {
 
@@ -33,16 +34,39 @@ class PendingSlot {
   bool taken_;
 };
 
+// A request's part in the prefill/decode handoff (server/kv_handoff.h), when it has one.
+struct Handoff {
+  std::shared_ptr<KvReadRecord> read;  // decode side: filled before the first event
+  std::shared_ptr<KvBlocks> exported;  // prefill side: from the last event
+  int64_t arrival_ns = 0;
+
+  void note(ServiceEvent& e, ServerContext& ctx) {
+    if (e.exported_kv) exported = std::move(e.exported_kv);
+    if (read && e.kv_blocks_imported > 0) {
+      read->imported_blocks += e.kv_blocks_imported;
+      ctx.metrics.kv_blocks_imported(e.kv_blocks_imported);
+    }
+  }
+};
+
 std::shared_ptr<EventChannel> submit(const CompletionRequest& cr, const RequestId& id,
-                                     ServerContext& ctx, net::any_io_executor executor) {
+                                     ServerContext& ctx, net::any_io_executor executor,
+                                     Handoff& handoff) {
   auto channel = std::make_shared<EventChannel>(std::move(executor));
   // A resumed request prefills what it had generated and goes on from there.
   std::vector<int32_t> prompt = cr.prompt;
   prompt.insert(prompt.end(), cr.resumed.begin(), cr.resumed.end());
   SamplingParams sampling = cr.sampling;
   sampling.max_tokens -= int(cr.resumed.size());
-  ctx.service.submit(id, prompt, sampling,
-                     [channel](ServiceEvent e) { channel->push(std::move(e)); });
+  EventSink sink = [channel](ServiceEvent e) { channel->push(std::move(e)); };
+  if (!cr.kv_source.is_null()) {
+    handoff.read = std::make_shared<KvReadRecord>();
+    submit_after_kv_read(ctx, cr, id, std::move(prompt), sampling, std::move(sink), handoff.read,
+                         handoff.arrival_ns);
+  } else {
+    ctx.service.submit(id, std::move(prompt), sampling, std::move(sink),
+                       KvHandoff{cr.kv_export, nullptr});
+  }
   return channel;
 }
 
@@ -56,21 +80,24 @@ ApiError refusal(const ServiceEvent& e) { return ApiError(refusal_status(e), e.e
 // Non-streaming: collects the whole answer, then responds once.
 net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRequest& cr,
                                       const RequestId& id, ServerContext& ctx,
-                                      GenerationProgress& progress) {
-  auto channel = submit(cr, id, ctx, co_await net::this_coro::executor);
+                                      GenerationProgress& progress, Handoff& handoff) {
+  auto channel = submit(cr, id, ctx, co_await net::this_coro::executor, handoff);
   std::vector<int32_t> ids;
   std::string text;
   for (;;) {
     for (ServiceEvent& e : co_await channel->next()) {
       if (e.refusal != Refusal::kNone) co_return error_response(req, refusal(e));
+      handoff.note(e, ctx);
       const GenerationProgress::Step step = progress.advance(e.output);
       ids.insert(ids.end(), step.ids.begin(), step.ids.end());
       text += step.text;
       if (step.stopped_by_string) ctx.service.abort(id);
       if (step.done) {
-        co_return json_response(
-            req, http::status::ok,
-            progress.renderer().completion(text, ids, step.reason, progress.prompt_tokens()));
+        nlohmann::json body =
+            progress.renderer().completion(text, ids, step.reason, progress.prompt_tokens());
+        if (cr.kv_export) body["kv_transfer"] = expose_prompt_kv(ctx, handoff.exported);
+        if (handoff.read) body["kv_transfer"] = kv_read_record_json(*handoff.read);
+        co_return json_response(req, http::status::ok, body);
       }
     }
   }
@@ -80,8 +107,9 @@ net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRe
 // gone: the request is aborted so its KV blocks return at once. Returns false then.
 net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest& req,
                                    const CompletionRequest& cr, const RequestId& id,
-                                   ServerContext& ctx, GenerationProgress& progress) {
-  auto channel = submit(cr, id, ctx, co_await net::this_coro::executor);
+                                   ServerContext& ctx, GenerationProgress& progress,
+                                   Handoff& handoff) {
+  auto channel = submit(cr, id, ctx, co_await net::this_coro::executor, handoff);
   beast::error_code ec;
   const auto write = [&](const std::string& data) -> net::awaitable<void> {
     if (ec) co_return;
@@ -100,7 +128,8 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
   co_await send_event_stream_header(stream, req, ec, ctx.options.idle_timeout_s);
   CompletionRenderer& render = progress.renderer();
   for (;;) {
-    for (const ServiceEvent& e : events) {
+    for (ServiceEvent& e : events) {
+      handoff.note(e, ctx);
       const GenerationProgress::Step step = progress.advance(e.output);
       if (step.stopped_by_string) ctx.service.abort(id);
       if (!step.done) {
@@ -111,7 +140,9 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
       // The last chunk, the usage and [DONE] go out in one write: a server killed in between
       // cannot leave a client (or the router resuming the stream elsewhere) with a finished
       // answer whose usage never comes.
-      std::string end = sse_event(render.chunk(step.text, step.ids, step.reason));
+      nlohmann::json last = render.chunk(step.text, step.ids, step.reason);
+      if (handoff.read) last["kv_transfer"] = kv_read_record_json(*handoff.read);
+      std::string end = sse_event(last);
       if (cr.include_usage) {
         end +=
             sse_event(render.usage_chunk(progress.prompt_tokens(), progress.completion_tokens()));
@@ -155,8 +186,9 @@ net::awaitable<bool> serve_generation(beast::tcp_stream& stream, const HttpReque
       (cr.api == ApiKind::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(ctx.next_request++);
   ctx.metrics.request_admitted(int(cr.prompt.size()));
   GenerationProgress progress(cr, id, ctx, arrival_ns);
-  if (cr.stream) co_return co_await stream_answer(stream, req, cr, id, ctx, progress);
-  HttpResponse res = co_await complete(req, cr, id, ctx, progress);
+  Handoff handoff{nullptr, nullptr, arrival_ns};
+  if (cr.stream) co_return co_await stream_answer(stream, req, cr, id, ctx, progress, handoff);
+  HttpResponse res = co_await complete(req, cr, id, ctx, progress, handoff);
   if (res.result_int() >= 400) ctx.metrics.request_refused(res.result_int());
   co_await send(stream, std::move(res), ec, ctx.options.idle_timeout_s);
   co_return !ec && req.keep_alive();

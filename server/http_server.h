@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "common/http/http_listener.h"
 #include "server/server_context.h"
@@ -22,6 +23,7 @@ class HttpServer {
   void stop() { listener_.stop(); }
 
  private:
+  std::unique_ptr<UcxKvTransport> kv_transport_;  // with a prefill or decode role
   ServerContext context_;
   HttpListener listener_;
 };

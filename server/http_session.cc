@@ -15,6 +15,7 @@
 #include "common/http/request_reader.h"
 #include "common/util/clock.h"
 #include "server/generation_handler.h"
+#include "server/kv_handoff.h"
 #include "server/openai/chat_request.h"
 
 namespace infergate {
@@ -56,8 +57,11 @@ std::optional<HttpResponse> answer_directly(const HttpRequest& req, ServerContex
   const std::string_view path = route->path;
   if (path == "/health") return text_response(req, "text/plain", "ok");
   if (path == "/metrics") {
+    const KvTransportStats transport_stats =
+        ctx.kv_transport ? ctx.kv_transport->stats() : KvTransportStats{};
     return text_response(req, "text/plain; version=0.0.4; charset=utf-8",
-                         ctx.metrics.render(ctx.model.name, ctx.service.stats()));
+                         ctx.metrics.render(ctx.model.name, ctx.service.stats(),
+                                            ctx.kv_transport ? &transport_stats : nullptr));
   }
   if (path == "/v1/models") return json_response(req, http::status::ok, models_json(ctx));
   return std::nullopt;
@@ -65,10 +69,13 @@ std::optional<HttpResponse> answer_directly(const HttpRequest& req, ServerContex
 
 std::variant<CompletionRequest, ApiError> parse_generation(const HttpRequest& req,
                                                            std::string_view path,
-                                                           const ServedModel& model) {
+                                                           const ServerContext& ctx) {
   try {
-    if (path == "/v1/chat/completions") return parse_chat_request(req.body(), model);
-    return parse_completion_request(req.body(), model);
+    CompletionRequest r = path == "/v1/chat/completions"
+                              ? parse_chat_request(req.body(), ctx.model)
+                              : parse_completion_request(req.body(), ctx.model);
+    check_kv_transfer_role(r, ctx);
+    return r;
   } catch (const ApiError& e) {
     return e;
   }
@@ -95,7 +102,7 @@ net::awaitable<void> serve_session(net::ip::tcp::socket socket, ServerContext& c
     bool keep = req.keep_alive();
     std::optional<HttpResponse> direct = answer_directly(req, ctx);
     if (!direct) {
-      auto parsed = parse_generation(req, request_path(req), ctx.model);
+      auto parsed = parse_generation(req, request_path(req), ctx);
       if (auto* refused = std::get_if<ApiError>(&parsed)) {
         ctx.metrics.request_refused(refused->status());
         direct = error_response(req, *refused);

@@ -8,6 +8,7 @@
 
 #include "common/http/request_reader.h"
 #include "engine/service/engine_service.h"
+#include "server/kv_transfer/ucx_kv_transport.h"
 #include "server/openai/completion_request.h"
 #include "server/server_metrics.h"
 
@@ -25,6 +26,11 @@ struct ServerOptions : HttpReadLimits {
   // Connections beyond this many open ones are answered 503 and closed at once, so a client
   // cannot starve the server of file descriptors (the accept loop also survives EMFILE).
   int max_connections = 4096;
+  // Prefill/decode disaggregation (docs/disaggregation.md): "colocated" (neither), "prefill"
+  // (exports prompt KV) or "decode" (reads it). The last two start a UCX transport.
+  std::string role = "colocated";
+  KvTransportOptions kv_transport;
+  double kv_read_timeout_s = 10;  // a decode worker's read; beyond, it computes the prompt
 };
 
 struct ServerContext {
@@ -36,6 +42,7 @@ struct ServerContext {
   std::atomic<int> pending_requests = 0;
   std::atomic<int> open_connections = 0;
   ServerMetrics metrics;
+  UcxKvTransport* kv_transport = nullptr;  // with --role prefill or decode
 };
 
 }  // namespace infergate

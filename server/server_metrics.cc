@@ -38,6 +38,39 @@ struct Exposition {
   }
 };
 
+// The prefill/decode handoff (docs/disaggregation.md): exports on a prefill worker, reads on a
+// decode worker.
+struct KvReadCounts {
+  int64_t reads, fallbacks, bytes, microseconds, imported;
+};
+
+void render_kv_transfer(Exposition& e, const KvTransportStats& t, const KvReadCounts& r) {
+  e.header("infergate:kv_transfer_exports_total", "counter",
+           "Prompt KV exports by what became of them.");
+  e.sample("infergate:kv_transfer_exports_total", double(t.exports), "outcome=\"exposed\"");
+  e.sample("infergate:kv_transfer_exports_total", double(t.exports_released),
+           "outcome=\"released\"");
+  e.sample("infergate:kv_transfer_exports_total", double(t.exports_expired),
+           "outcome=\"expired\"");
+  e.sample("infergate:kv_transfer_exports_total", double(t.exports_refused),
+           "outcome=\"refused\"");
+  e.scalar("infergate:kv_transfer_exports_held", "gauge",
+           "Exports held for a decode worker to read.", double(t.exports_held));
+  e.scalar("infergate:kv_transfer_exported_bytes_held", "gauge", "Bytes of the held exports.",
+           double(t.exported_bytes_held));
+  e.header("infergate:kv_transfer_reads_total", "counter",
+           "Decode-side KV reads: done, or fallen back to computing the prompt.");
+  e.sample("infergate:kv_transfer_reads_total", double(r.reads), "outcome=\"ok\"");
+  e.sample("infergate:kv_transfer_reads_total", double(r.fallbacks),
+           "outcome=\"fallback\"");
+  e.scalar("infergate:kv_transfer_read_bytes_total", "counter", "KV bytes read.",
+           double(r.bytes));
+  e.scalar("infergate:kv_transfer_read_seconds_total", "counter",
+           "Time spent reading KV (each read's, summed).", double(r.microseconds) / 1e6);
+  e.scalar("infergate:kv_transfer_imported_blocks_total", "counter",
+           "KV blocks adopted into the prefix cache.", double(r.imported));
+}
+
 }  // namespace
 
 ServerMetrics::ServerMetrics() : ttft_(ttft_buckets()), itl_(itl_buckets()), e2e_(e2e_buckets()) {}
@@ -68,7 +101,16 @@ void ServerMetrics::request_refused(int http_status) {
     ++refused_4xx_;
 }
 
-std::string ServerMetrics::render(const std::string& model, const EngineStats& stats) const {
+void ServerMetrics::kv_read(bool fell_back, int64_t bytes, double seconds) {
+  ++(fell_back ? kv_read_fallbacks_ : kv_reads_);
+  kv_read_bytes_ += bytes;
+  kv_read_microseconds_ += int64_t(seconds * 1e6);
+}
+
+void ServerMetrics::kv_blocks_imported(int blocks) { kv_blocks_imported_ += blocks; }
+
+std::string ServerMetrics::render(const std::string& model, const EngineStats& stats,
+                                  const KvTransportStats* transport) const {
   Exposition e{"model_name=\"" + prometheus_label_value(model) + "\"", ""};
   const std::string& labels = e.labels;
   e.scalar("infergate:num_requests_running", "gauge", "Requests in the running batch.",
@@ -104,6 +146,11 @@ std::string ServerMetrics::render(const std::string& model, const EngineStats& s
   e.text += itl_.render("infergate:inter_token_latency_seconds", labels);
   e.header("infergate:e2e_request_latency_seconds", "histogram", "End-to-end request latency.");
   e.text += e2e_.render("infergate:e2e_request_latency_seconds", labels);
+  if (transport) {
+    render_kv_transfer(e, *transport,
+                       {kv_reads_, kv_read_fallbacks_, kv_read_bytes_, kv_read_microseconds_,
+                        kv_blocks_imported_});
+  }
   return e.text;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/core/engine.h"
+#include "server/kv_transfer/ucx_kv_transport.h"
 #include "server/prometheus_histogram.h"
 
 namespace infergate {
@@ -23,9 +24,15 @@ class ServerMetrics {
   void tokens_generated(int count);
   void request_finished(FinishReason reason, double seconds_since_arrival);
   void request_refused(int http_status);  // 4xx/5xx answered instead of a completion
+  // A decode worker's KV read for one request (server/kv_handoff.h): done, or fallen back to
+  // computing the prompt here.
+  void kv_read(bool fell_back, int64_t bytes, double seconds);
+  void kv_blocks_imported(int blocks);
 
-  // The exposition, with gauges and engine counters from `stats` (labels model_name=`model`).
-  std::string render(const std::string& model, const EngineStats& stats) const;
+  // The exposition, with gauges and engine counters from `stats` (labels model_name=`model`),
+  // and the KV transport's when the server has one (--role prefill or decode).
+  std::string render(const std::string& model, const EngineStats& stats,
+                     const KvTransportStats* transport = nullptr) const;
 
  private:
   PrometheusHistogram ttft_, itl_, e2e_;
@@ -33,6 +40,8 @@ class ServerMetrics {
   std::atomic<int64_t> finished_stop_ = 0, finished_length_ = 0, finished_abort_ = 0,
                        finished_error_ = 0;
   std::atomic<int64_t> refused_4xx_ = 0, refused_429_ = 0, refused_5xx_ = 0;
+  std::atomic<int64_t> kv_reads_ = 0, kv_read_fallbacks_ = 0, kv_read_bytes_ = 0,
+                       kv_read_microseconds_ = 0, kv_blocks_imported_ = 0;
 };
 
 }  // namespace infergate

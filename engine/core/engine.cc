@@ -208,6 +208,8 @@ int Engine::cached_prefix_blocks(std::span<const int32_t> tokens) const {
   return int(kv_->cached_prefix_blocks(tokens).size());
 }
 
+size_t Engine::kv_block_nbytes() const { return executor_->kv_block_nbytes(); }
+
 KvBlocks Engine::export_prefix_kv(std::span<const int32_t> tokens, int first_block) const {
   const std::vector<int32_t> cached = kv_->cached_prefix_blocks(tokens);
   KvBlocks out;

@@ -106,6 +106,7 @@ class Engine {
   // ends the import there. Returns the blocks written. Both throw std::logic_error for an
   // executor that cannot, and import throws std::invalid_argument for blocks of another size.
   int cached_prefix_blocks(std::span<const int32_t> tokens) const;
+  size_t kv_block_nbytes() const;  // one block's KV, every layer's K and V
   KvBlocks export_prefix_kv(std::span<const int32_t> tokens, int first_block = 0) const;
   int import_prefix_kv(std::span<const int32_t> tokens, const KvBlocks& blocks);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,10 @@ struct CompletionRequest {
   // (the router migrating it, docs/router.md). They are prefilled after the prompt, count toward
   // max_tokens and the usage, and are not sent again.
   std::vector<int32_t> resumed;
+  // infergate's `kv_transfer` (docs/disaggregation.md): export the prompt's KV for a decode
+  // worker, or read it from the prefill worker described by `kv_source` (null: neither).
+  bool kv_export = false;
+  nlohmann::json kv_source;
 };
 
 // Throws ApiError (400, or 404 for another model's name) on malformed JSON, unknown fields,

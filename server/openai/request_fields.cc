@@ -169,6 +169,27 @@ void read_resumed(const json& j, const ServedModel& model, CompletionRequest& r)
   }
 }
 
+// `kv_transfer`: {"export": true} (a prefill worker's part, answered whole) or {"source": {...}}
+// (a decode worker's; the source is the server's to read, server/kv_handoff.h).
+void read_kv_transfer(const json& j, CompletionRequest& r) {
+  if (!j.contains("kv_transfer")) return;
+  const json& v = j["kv_transfer"];
+  const bool exports = v.is_object() && v.size() == 1 && v.contains("export") &&
+                       v["export"].is_boolean() && v["export"].get<bool>();
+  const bool reads = v.is_object() && v.size() == 1 && v.contains("source") &&
+                     v["source"].is_object();
+  if (!exports && !reads) {
+    throw bad_field("kv_transfer",
+                    "'kv_transfer' must be {\"export\": true} or {\"source\": {...}} (the "
+                    "prefill/decode handoff, docs/disaggregation.md)");
+  }
+  if (exports && r.stream) {
+    throw bad_field("kv_transfer", "'kv_transfer.export' needs a request that does not stream");
+  }
+  r.kv_export = exports;
+  if (reads) r.kv_source = v["source"];
+}
+
 }  // namespace
 
 void read_shared_fields(const json& j, const ServedModel& model, CompletionRequest& r) {
@@ -176,6 +197,7 @@ void read_shared_fields(const json& j, const ServedModel& model, CompletionReque
   if (j.contains("stop")) r.stop = read_stop(j["stop"]);
   read_stream_options(j, r);
   read_resumed(j, model, r);
+  read_kv_transfer(j, r);
   check_fits(model, r);
   try {
     r.sampling.validate();
