@@ -103,8 +103,7 @@ void check_server_flags(const po::variables_map& vm, int port, const ServerOptio
   check_range("body-timeout-s", o.body_timeout_s, 0, kMaxTimeoutSeconds, true);
   check_range("idle-timeout-s", o.idle_timeout_s, 0, kMaxTimeoutSeconds, true);
   if (o.role != "colocated" && o.role != "prefill" && o.role != "decode") {
-    throw std::invalid_argument("--role " + o.role +
-                                " is not one of colocated, prefill, decode");
+    throw std::invalid_argument("--role " + o.role + " is not one of colocated, prefill, decode");
   }
   check_range("kv-export-ttl-s", o.kv_transport.export_ttl_s, 0, kMaxTimeoutSeconds, true);
   check_range("kv-read-timeout-s", o.kv_read_timeout_s, 0, kMaxTimeoutSeconds, true);

@@ -21,8 +21,8 @@ std::unique_ptr<UcxKvTransport> kv_transport(const ServerOptions& o) {
 
 HttpServer::HttpServer(ServerOptions options, EngineService& service, ServedModel model)
     : kv_transport_(kv_transport(options)),
-      context_{service, std::move(model), options, int64_t(std::time(nullptr)), {}, {}, {}, {},
-               kv_transport_.get()},
+      context_{service, std::move(model),   options, int64_t(std::time(nullptr)), {}, {}, {},
+               {},      kv_transport_.get()},
       listener_(
           listen_options(options), context_.open_connections,
           {[this](boost::asio::ip::tcp::socket s) { return serve_session(std::move(s), context_); },

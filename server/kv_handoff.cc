@@ -10,9 +10,12 @@
 namespace infergate {
 
 nlohmann::json kv_read_record_json(const KvReadRecord& r) {
-  nlohmann::json j = {{"cached_blocks", r.cached_blocks},   {"blocks_read", r.blocks_read},
-                      {"bytes", r.bytes},                   {"read_s", r.read_s},
-                      {"before_admit_s", r.before_admit_s}, {"imported_blocks", r.imported_blocks}};
+  nlohmann::json j = {{"cached_blocks", r.cached_blocks},
+                      {"blocks_read", r.blocks_read},
+                      {"bytes", r.bytes},
+                      {"read_s", r.read_s},
+                      {"before_admit_s", r.before_admit_s},
+                      {"imported_blocks", r.imported_blocks}};
   j["fallback"] = r.fallback.empty() ? nlohmann::json() : nlohmann::json(r.fallback);
   return j;
 }
@@ -20,13 +23,19 @@ nlohmann::json kv_read_record_json(const KvReadRecord& r) {
 void check_kv_transfer_role(const CompletionRequest& request, const ServerContext& ctx) {
   const std::string& role = ctx.options.role;
   if (request.kv_export && role != "prefill") {
-    throw ApiError(400, "'kv_transfer.export' needs a server started with --role prefill (this "
-                        "one's is " + role + ")", "kv_transfer");
+    throw ApiError(400,
+                   "'kv_transfer.export' needs a server started with --role prefill (this "
+                   "one's is " +
+                       role + ")",
+                   "kv_transfer");
   }
   if (!request.kv_source.is_null()) {
     if (role != "decode") {
-      throw ApiError(400, "'kv_transfer.source' needs a server started with --role decode (this "
-                          "one's is " + role + ")", "kv_transfer");
+      throw ApiError(400,
+                     "'kv_transfer.source' needs a server started with --role decode (this "
+                     "one's is " +
+                         role + ")",
+                     "kv_transfer");
     }
     try {
       kv_source_from_json(request.kv_source, "kv_transfer.source");
@@ -43,16 +52,15 @@ void submit_after_kv_read(ServerContext& ctx, const CompletionRequest& request, 
   const Engine& engine = ctx.service.engine();
   const int prompt_blocks =
       std::min(source.num_blocks, int(request.prompt.size()) / engine.config().block_size);
-  const auto admit = [&ctx, id, prompt, sampling, sink, record, arrival_ns](
-                         std::shared_ptr<KvBlocks> blocks) {
+  const auto admit = [&ctx, id, prompt, sampling, sink, record,
+                      arrival_ns](std::shared_ptr<KvBlocks> blocks) {
     record->before_admit_s = double(now_ns() - arrival_ns) * 1e-9;
     ctx.metrics.kv_read(!record->fallback.empty(), record->bytes, record->read_s);
     ctx.service.submit(id, prompt, sampling, sink, KvHandoff{false, std::move(blocks)});
   };
   if (source.block_nbytes != engine.kv_block_nbytes()) {
-    record->fallback = "the prefill worker's KV blocks are " +
-                       std::to_string(source.block_nbytes) + " bytes, this worker's " +
-                       std::to_string(engine.kv_block_nbytes()) +
+    record->fallback = "the prefill worker's KV blocks are " + std::to_string(source.block_nbytes) +
+                       " bytes, this worker's " + std::to_string(engine.kv_block_nbytes()) +
                        " (another model, block size or KV dtype?)";
     admit(nullptr);
     return;
@@ -61,27 +69,26 @@ void submit_after_kv_read(ServerContext& ctx, const CompletionRequest& request, 
   UcxKvTransport& transport = *ctx.kv_transport;
   const double timeout_s = ctx.options.kv_read_timeout_s;
   // On the engine thread: how much is cached here decides what to read.
-  ctx.service.count_cached_prefix(
-      std::move(prefix), [=, &transport](int cached) {
-        record->cached_blocks = std::min(cached, prompt_blocks);
-        const int first = record->cached_blocks, count = prompt_blocks - first;
-        transport.fetch(source, first, count, timeout_s, [=](KvFetchResult r) {
-          record->read_s = r.seconds;
-          if (!r.ok) {
-            record->fallback = r.error;
-            admit(nullptr);
-            return;
-          }
-          record->blocks_read = count;
-          record->bytes = int64_t(r.bytes.size());
-          auto blocks = std::make_shared<KvBlocks>();
-          blocks->block_nbytes = source.block_nbytes;
-          blocks->first_block = first;
-          blocks->num_blocks = count;
-          blocks->bytes = std::move(r.bytes);
-          admit(std::move(blocks));
-        });
-      });
+  ctx.service.count_cached_prefix(std::move(prefix), [=, &transport](int cached) {
+    record->cached_blocks = std::min(cached, prompt_blocks);
+    const int first = record->cached_blocks, count = prompt_blocks - first;
+    transport.fetch(source, first, count, timeout_s, [=](KvFetchResult r) {
+      record->read_s = r.seconds;
+      if (!r.ok) {
+        record->fallback = r.error;
+        admit(nullptr);
+        return;
+      }
+      record->blocks_read = count;
+      record->bytes = int64_t(r.bytes.size());
+      auto blocks = std::make_shared<KvBlocks>();
+      blocks->block_nbytes = source.block_nbytes;
+      blocks->first_block = first;
+      blocks->num_blocks = count;
+      blocks->bytes = std::move(r.bytes);
+      admit(std::move(blocks));
+    });
+  });
 }
 
 nlohmann::json expose_prompt_kv(ServerContext& ctx, const std::shared_ptr<KvBlocks>& blocks) {

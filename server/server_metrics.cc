@@ -50,10 +50,8 @@ void render_kv_transfer(Exposition& e, const KvTransportStats& t, const KvReadCo
   e.sample("infergate:kv_transfer_exports_total", double(t.exports), "outcome=\"exposed\"");
   e.sample("infergate:kv_transfer_exports_total", double(t.exports_released),
            "outcome=\"released\"");
-  e.sample("infergate:kv_transfer_exports_total", double(t.exports_expired),
-           "outcome=\"expired\"");
-  e.sample("infergate:kv_transfer_exports_total", double(t.exports_refused),
-           "outcome=\"refused\"");
+  e.sample("infergate:kv_transfer_exports_total", double(t.exports_expired), "outcome=\"expired\"");
+  e.sample("infergate:kv_transfer_exports_total", double(t.exports_refused), "outcome=\"refused\"");
   e.scalar("infergate:kv_transfer_exports_held", "gauge",
            "Exports held for a decode worker to read.", double(t.exports_held));
   e.scalar("infergate:kv_transfer_exported_bytes_held", "gauge", "Bytes of the held exports.",
@@ -61,10 +59,8 @@ void render_kv_transfer(Exposition& e, const KvTransportStats& t, const KvReadCo
   e.header("infergate:kv_transfer_reads_total", "counter",
            "Decode-side KV reads: done, or fallen back to computing the prompt.");
   e.sample("infergate:kv_transfer_reads_total", double(r.reads), "outcome=\"ok\"");
-  e.sample("infergate:kv_transfer_reads_total", double(r.fallbacks),
-           "outcome=\"fallback\"");
-  e.scalar("infergate:kv_transfer_read_bytes_total", "counter", "KV bytes read.",
-           double(r.bytes));
+  e.sample("infergate:kv_transfer_reads_total", double(r.fallbacks), "outcome=\"fallback\"");
+  e.scalar("infergate:kv_transfer_read_bytes_total", "counter", "KV bytes read.", double(r.bytes));
   e.scalar("infergate:kv_transfer_read_seconds_total", "counter",
            "Time spent reading KV (each read's, summed).", double(r.microseconds) / 1e6);
   e.scalar("infergate:kv_transfer_imported_blocks_total", "counter",

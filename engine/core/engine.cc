@@ -218,9 +218,9 @@ KvBlocks Engine::export_prefix_kv(std::span<const int32_t> tokens, int first_blo
   out.num_blocks = std::max(int(cached.size()) - out.first_block, 0);
   out.bytes.resize(size_t(out.num_blocks) * out.block_nbytes);
   for (int i = 0; i < out.num_blocks; ++i) {
-    executor_->read_kv_block(cached[size_t(out.first_block + i)],
-                             std::span(out.bytes).subspan(size_t(i) * out.block_nbytes,
-                                                          out.block_nbytes));
+    executor_->read_kv_block(
+        cached[size_t(out.first_block + i)],
+        std::span(out.bytes).subspan(size_t(i) * out.block_nbytes, out.block_nbytes));
   }
   return out;
 }

@@ -106,8 +106,7 @@ void EngineService::publish(std::vector<RequestOutput> outputs) {
                        nullptr};
     if (finished && !a.exported_prompt.empty() &&
         event.output.finish_reason != FinishReason::kAbort) {
-      event.exported_kv =
-          std::make_shared<KvBlocks>(engine_->export_prefix_kv(a.exported_prompt));
+      event.exported_kv = std::make_shared<KvBlocks>(engine_->export_prefix_kv(a.exported_prompt));
     }
     a.sink(std::move(event));
     if (finished) admitted_.erase(it);

@@ -41,14 +41,15 @@ std::string from_hex(const nlohmann::json& j, const std::string& path, const cha
   std::string bytes(hex.size() / 2, '\0');
   for (size_t i = 0; i < bytes.size(); ++i) {
     const int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) throw std::invalid_argument(where + " has a character that is not 0-9a-f");
+    if (hi < 0 || lo < 0)
+      throw std::invalid_argument(where + " has a character that is not 0-9a-f");
     bytes[i] = char(hi * 16 + lo);
   }
   return bytes;
 }
 
-uint64_t bounded(const nlohmann::json& j, const std::string& path, const char* name,
-                 uint64_t min, uint64_t max) {
+uint64_t bounded(const nlohmann::json& j, const std::string& path, const char* name, uint64_t min,
+                 uint64_t max) {
   const nlohmann::json& v = field(j, path, name);
   if (!v.is_number_unsigned() || v.get<uint64_t>() < min || v.get<uint64_t>() > max) {
     throw std::invalid_argument(path + "." + name + " must be an integer in [" +
@@ -60,9 +61,9 @@ uint64_t bounded(const nlohmann::json& j, const std::string& path, const char* n
 }  // namespace
 
 nlohmann::json kv_source_to_json(const KvSource& s) {
-  return {{"worker", to_hex(s.worker)},       {"rkey", to_hex(s.rkey)},
-          {"address", s.address},             {"export_id", s.export_id},
-          {"block_nbytes", s.block_nbytes},   {"num_blocks", s.num_blocks}};
+  return {{"worker", to_hex(s.worker)},     {"rkey", to_hex(s.rkey)},
+          {"address", s.address},           {"export_id", s.export_id},
+          {"block_nbytes", s.block_nbytes}, {"num_blocks", s.num_blocks}};
 }
 
 KvSource kv_source_from_json(const nlohmann::json& j, const std::string& path) {

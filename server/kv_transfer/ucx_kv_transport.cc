@@ -24,8 +24,7 @@ constexpr size_t kReadChunkBytes = size_t(1) << 20;
 
 void check(ucs_status_t status, const char* call) {
   if (status != UCS_OK) {
-    throw std::runtime_error(std::string("UCX: ") + call + " failed: " +
-                             ucs_status_string(status));
+    throw std::runtime_error(std::string("UCX: ") + call + " failed: " + ucs_status_string(status));
   }
 }
 
@@ -325,8 +324,8 @@ void UcxKvTransport::State::post_chunks(ActiveFetch& f, Clock::time_point now) {
     if (rate > 0 && now < f.job.start + seconds(double(f.posted) / rate)) return;
     const size_t n = std::min(kReadChunkBytes, f.buffer.size() - f.posted);
     ucp_request_param_t param{};
-    void* r = ucp_get_nbx(f.peer->ep, f.buffer.data() + f.posted, n, base + f.posted, f.rkey,
-                          &param);
+    void* r =
+        ucp_get_nbx(f.peer->ep, f.buffer.data() + f.posted, n, base + f.posted, f.rkey, &param);
     if (UCS_PTR_IS_ERR(r)) {
       f.error = std::string("ucp_get_nbx: ") + ucs_status_string(UCS_PTR_STATUS(r));
       return;
@@ -382,8 +381,8 @@ void UcxKvTransport::State::finish(ActiveFetch& f, Clock::time_point now) {
 void UcxKvTransport::State::send_release(const std::shared_ptr<Peer>& peer, uint64_t export_id) {
   PendingSend send{nullptr, std::make_unique<uint64_t>(export_id), peer};
   ucp_request_param_t param{};
-  void* r = ucp_am_send_nbx(peer->ep, kReleaseMessage, send.header.get(), sizeof(uint64_t),
-                            nullptr, 0, &param);
+  void* r = ucp_am_send_nbx(peer->ep, kReleaseMessage, send.header.get(), sizeof(uint64_t), nullptr,
+                            0, &param);
   if (r == nullptr || UCS_PTR_IS_ERR(r)) return;  // sent, or lost: the export expires
   send.request = r;
   sends.push_back(std::move(send));

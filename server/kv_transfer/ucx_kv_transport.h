@@ -30,9 +30,9 @@ struct KvTransportOptions {
 
 struct KvFetchResult {
   bool ok = false;
-  std::string error;              // why not, when !ok
-  std::vector<std::byte> bytes;   // the blocks read, end to end
-  double seconds = 0;             // from the call to the last byte (or the failure)
+  std::string error;             // why not, when !ok
+  std::vector<std::byte> bytes;  // the blocks read, end to end
+  double seconds = 0;            // from the call to the last byte (or the failure)
 };
 
 struct KvTransportStats {
@@ -58,8 +58,7 @@ class UcxKvTransport {
 
   // Prefill side, any thread: holds `bytes` (num_blocks blocks of block_nbytes) for a decode
   // worker to read. nullopt when holding them would pass max_exported_bytes.
-  std::optional<KvSource> expose(std::vector<std::byte> bytes, size_t block_nbytes,
-                                 int num_blocks);
+  std::optional<KvSource> expose(std::vector<std::byte> bytes, size_t block_nbytes, int num_blocks);
 
   // Decode side, any thread: reads blocks [first, first + count) of `source`, then releases the
   // export at its worker. `done` runs on the transport's thread, at the latest timeout_s after

@@ -176,8 +176,8 @@ void read_kv_transfer(const json& j, CompletionRequest& r) {
   const json& v = j["kv_transfer"];
   const bool exports = v.is_object() && v.size() == 1 && v.contains("export") &&
                        v["export"].is_boolean() && v["export"].get<bool>();
-  const bool reads = v.is_object() && v.size() == 1 && v.contains("source") &&
-                     v["source"].is_object();
+  const bool reads =
+      v.is_object() && v.size() == 1 && v.contains("source") && v["source"].is_object();
   if (!exports && !reads) {
     throw bad_field("kv_transfer",
                     "'kv_transfer' must be {\"export\": true} or {\"source\": {...}} (the "

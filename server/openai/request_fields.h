@@ -21,8 +21,8 @@ nlohmann::json parse_request_object(std::string_view body, const std::set<std::s
 
 // The fields both endpoints take.
 inline const std::set<std::string> kSharedRequestFields = {
-    "model", "max_tokens", "temperature",     "top_p",          "top_k",
-    "seed",  "ignore_eos", "stream",          "stream_options", "stop_token_ids",
+    "model", "max_tokens", "temperature",      "top_p",          "top_k",
+    "seed",  "ignore_eos", "stream",           "stream_options", "stop_token_ids",
     "stop",  "n",          "resume_token_ids", "kv_transfer"};
 
 // Reads the shared fields into `r` (r.prompt must be set: the length checks need it), then

@@ -15,7 +15,8 @@ namespace {
 
 std::vector<std::byte> pattern(int blocks, size_t block_nbytes) {
   std::vector<std::byte> bytes(size_t(blocks) * block_nbytes);
-  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::byte((i * 131 + i / block_nbytes) % 251);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = std::byte((i * 131 + i / block_nbytes) % 251);
   return bytes;
 }
 
@@ -79,8 +80,7 @@ TEST_CASE("blocks outside the export are refused without reading", "[kv_transfer
   CHECK(prefill.stats().exports_held == 1);  // not released: it expires
 }
 
-TEST_CASE("exports past the byte limit are refused and unreleased ones expire",
-          "[kv_transfer]") {
+TEST_CASE("exports past the byte limit are refused and unreleased ones expire", "[kv_transfer]") {
   KvTransportOptions options;
   options.max_exported_bytes = 1000;
   options.export_ttl_s = 0.2;
@@ -106,7 +106,8 @@ TEST_CASE("a read from a prefill worker that is gone fails within its timeout", 
   }
   const auto start = std::chrono::steady_clock::now();
   const KvFetchResult gone = fetch(decode, *source, 0, 4, 2.0);
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK_FALSE(gone.ok);
   CHECK_FALSE(gone.error.empty());
   CHECK(took < 4.0);
