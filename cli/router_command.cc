@@ -70,7 +70,7 @@ std::string self_executable() {
   return path.string();
 }
 
-// The serve flags for replicas the router starts; it sets --host and --port itself.
+// The serve flags for replicas the router starts; it sets --host, --port and --role itself.
 std::vector<std::string> serve_args(const std::vector<std::string>& unrecognized) {
   for (const std::string& a : unrecognized) {
     if (a == "--host" || a == "--port" || a.starts_with("--host=") || a.starts_with("--port=")) {
@@ -78,8 +78,18 @@ std::vector<std::string> serve_args(const std::vector<std::string>& unrecognized
                                   " is the router's own; its replicas listen on loopback "
                                   "ports it picks");
     }
+    if (a == "--role" || a.starts_with("--role=")) {
+      throw std::invalid_argument(a +
+                                  " is the router's to set: --prefill-replicas N makes N prefill "
+                                  "workers and --replicas M decode workers");
+    }
   }
   return unrecognized;
+}
+
+std::vector<std::string> with_role(std::vector<std::string> args, const char* role) {
+  args.insert(args.end(), {"--role", role});
+  return args;
 }
 
 }  // namespace
@@ -88,7 +98,8 @@ int router_command(int argc, char** argv) {
   RouterOptions o;
   int port = o.listen.port;
   int replicas = 0;
-  std::vector<std::string> backends;
+  int prefill_replicas = 0;
+  std::vector<std::string> backends, prefill_backends;
   std::string policy = to_string(o.replicas.policy);
   SupervisorSettings supervisor;
   po::options_description desc(
@@ -99,6 +110,12 @@ int router_command(int argc, char** argv) {
       "not know (--model, engine flags) goes to them")(
       "backend", po::value(&backends)->multitoken(),
       "URL...: front OpenAI-compatible servers started elsewhere (http://HOST:PORT)")(
+      "prefill-replicas", po::value(&prefill_replicas),
+      "disaggregate: start N prefill workers besides the --replicas decode workers "
+      "(docs/disaggregation.md)")(
+      "prefill-backend", po::value(&prefill_backends)->multitoken(),
+      "URL...: disaggregate: prefill workers started elsewhere (`serve --role prefill`); "
+      "--backend then names decode workers (`serve --role decode`)")(
       "policy", po::value(&policy)->default_value(policy),
       "round-robin, least-outstanding or prefix-aware")(
       "host", po::value(&o.listen.host)->default_value(o.listen.host), "address to listen on")(
@@ -179,6 +196,12 @@ int router_command(int argc, char** argv) {
   po::notify(vm);
   const std::vector<std::string> unrecognized =
       po::collect_unrecognized(parsed.options, po::include_positional);
+  if (prefill_replicas > 0 && replicas == 0) {
+    throw std::invalid_argument("--prefill-replicas needs --replicas (the decode workers)");
+  }
+  if (!prefill_backends.empty() && backends.empty()) {
+    throw std::invalid_argument("--prefill-backend needs --backend (the decode workers)");
+  }
   if ((replicas > 0) == !backends.empty()) {
     throw std::invalid_argument("give either --replicas N or --backend URL... (not both)");
   }
@@ -187,28 +210,44 @@ int router_command(int argc, char** argv) {
                                 " (serve flags go to replicas the router starts, with --replicas)");
   }
   check_range("replicas", replicas, 0, kMaxReplicas);
+  check_range("prefill-replicas", prefill_replicas, 0, kMaxReplicas);
+  check_range<size_t>("prefill-backend", prefill_backends.size(), 0, kMaxReplicas);
   check_range<size_t>("backend", backends.size(), 0, kMaxReplicas);
   check_options(o, port);
   o.listen.port = static_cast<uint16_t>(port);
   o.replicas.policy = parse_routing_policy(policy);
 
-  std::unique_ptr<ReplicaSupervisor> children;
-  std::vector<HttpUrl> urls;
+  std::unique_ptr<ReplicaSupervisor> children, prefill_children;
+  std::vector<HttpUrl> urls, prefill_urls;
   if (replicas > 0) {
     supervisor.program = self_executable();
-    supervisor.serve_args = serve_args(unrecognized);
+    const std::vector<std::string> args = serve_args(unrecognized);
+    if (prefill_replicas > 0) {  // prefill workers take the first CPUs when pinned
+      SupervisorSettings prefill = supervisor;
+      prefill.serve_args = with_role(args, "prefill");
+      prefill.replicas = prefill_replicas;
+      prefill_children = std::make_unique<ReplicaSupervisor>(prefill);
+      prefill_urls = prefill_children->urls();
+      supervisor.first_cpu = prefill_replicas;
+    }
+    supervisor.serve_args = prefill_replicas > 0 ? with_role(args, "decode") : args;
     supervisor.replicas = replicas;
     children = std::make_unique<ReplicaSupervisor>(supervisor);
     urls = children->urls();
   } else {
     for (const std::string& b : backends) urls.push_back(parse_http_url(b));
+    for (const std::string& b : prefill_backends) prefill_urls.push_back(parse_http_url(b));
   }
   ReplicaSet set(urls, o.replicas);
+  std::unique_ptr<ReplicaSet> prefill_set;
+  if (!prefill_urls.empty()) prefill_set = std::make_unique<ReplicaSet>(prefill_urls, o.replicas);
   if (children) children->watch(set);
-  RouterServer server(o, set);
+  if (prefill_children) prefill_children->watch(*prefill_set);
+  RouterServer server(o, set, prefill_set.get());
   server.stop_on_signals();
   std::cout << "listening on http://" << o.listen.host << ":" << server.port() << std::endl;
   server.run();
+  if (prefill_children) prefill_children->stop();
   if (children) children->stop();
   return 0;
 }

@@ -39,14 +39,14 @@ net::awaitable<bool> replica_answers_health(const HttpUrl& url, double timeout_s
 
 namespace {
 
-net::awaitable<void> check_replica_health(RouterContext& ctx, int replica) {
+net::awaitable<void> check_replica_health(RouterContext& ctx, ReplicaSet& set, int replica) {
   net::steady_timer timer(co_await net::this_coro::executor);
   for (;;) {
     const auto next =
         std::chrono::steady_clock::now() + seconds_to_duration(ctx.options.health_interval_s);
-    const HttpUrl url = ctx.replicas.url(replica);
+    const HttpUrl url = set.url(replica);
     const bool ok = co_await replica_answers_health(url, ctx.options.health_timeout_s);
-    ctx.replicas.health_checked(replica, url, ok);
+    set.health_checked(replica, url, ok);
     timer.expires_at(next);
     boost::system::error_code ignored;
     co_await timer.async_wait(net::redirect_error(net::use_awaitable, ignored));
@@ -56,8 +56,10 @@ net::awaitable<void> check_replica_health(RouterContext& ctx, int replica) {
 }  // namespace
 
 void start_health_checks(net::io_context& io, RouterContext& ctx) {
-  for (size_t i = 0; i < ctx.replicas.size(); ++i) {
-    net::co_spawn(net::make_strand(io), check_replica_health(ctx, int(i)), net::detached);
+  for (ReplicaSet* set : {&ctx.replicas, ctx.prefill}) {
+    for (size_t i = 0; set && i < set->size(); ++i) {
+      net::co_spawn(net::make_strand(io), check_replica_health(ctx, *set, int(i)), net::detached);
+    }
   }
 }
 

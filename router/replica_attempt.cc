@@ -39,8 +39,10 @@ std::string request_text(const HttpRequest& req, const std::string& body, const 
   return http_post_json(url, path, ctx.options.backend_api_key, body);
 }
 
-net::awaitable<bool> connect(HttpConnection& c, const HttpUrl& url, const RouterContext& ctx,
-                             beast::error_code& ec) {
+}  // namespace
+
+net::awaitable<bool> connect_to_replica(HttpConnection& c, const HttpUrl& url,
+                                        const RouterContext& ctx, beast::error_code& ec) {
   c.stream.expires_after(seconds_to_duration(ctx.options.connect_timeout_s));
   auto token = net::redirect_error(net::use_awaitable, ec);
   const net::ip::address address = net::ip::make_address(url.host, ec);
@@ -58,6 +60,8 @@ net::awaitable<bool> connect(HttpConnection& c, const HttpUrl& url, const Router
   c.stream.socket().set_option(tcp::no_delay(true), ec);
   co_return !ec;
 }
+
+namespace {
 
 // The answer, read whole (a non-streamed completion, an error, /v1/models).
 net::awaitable<AttemptResult> relay_whole(beast::tcp_stream& client, const HttpRequest& req,
@@ -180,7 +184,7 @@ net::awaitable<AttemptResult> attempt_at_replica(beast::tcp_stream& client, cons
                                                  RouterContext& ctx) {
   HttpConnection c(co_await net::this_coro::executor);
   beast::error_code ec;
-  if (!co_await connect(c, replica, ctx, ec)) {
+  if (!co_await connect_to_replica(c, replica, ctx, ec)) {
     co_return retryable("cannot connect to " + replica.text() + ": " + ec.message());
   }
   const std::string text = request_text(req, body, replica, ctx);

@@ -13,6 +13,7 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <string>
 
+#include "common/http/http_connection.h"
 #include "common/http/http_responses.h"
 #include "router/relayed_stream.h"
 #include "router/router_context.h"
@@ -32,6 +33,11 @@ struct AttemptResult {
   std::string detail;  // why it failed, for the client's 502 and the log
   bool replica_ok = false;
 };
+
+// A connection to a replica within --connect-timeout-s (TCP_NODELAY); false with `ec` if not.
+boost::asio::awaitable<bool> connect_to_replica(HttpConnection& c, const HttpUrl& url,
+                                                const RouterContext& ctx,
+                                                boost::beast::error_code& ec);
 
 // Sends `body` (the client's, or a resume of it) to `replica` on req's method and path.
 boost::asio::awaitable<AttemptResult> attempt_at_replica(

@@ -34,7 +34,7 @@ std::unique_ptr<ChildServer> ReplicaSupervisor::start_replica(int replica) const
     for (int c = 0; c < CPU_SETSIZE; ++c) {
       if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
     }
-    if (!cpus.empty()) cpu = cpus[size_t(replica) % cpus.size()];
+    if (!cpus.empty()) cpu = cpus[size_t(settings_.first_cpu + replica) % cpus.size()];
   }
   return std::make_unique<ChildServer>("replica " + std::to_string(replica), argv,
                                        settings_.start_timeout_s, cpu);

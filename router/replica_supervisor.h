@@ -23,7 +23,8 @@ struct SupervisorSettings {
   int replicas = 1;
   double start_timeout_s = 300;
   double restart_delay_s = 1;
-  bool pin_cpus = false;  // replica i runs on CPU i mod the CPUs this process may use
+  bool pin_cpus = false;  // replica i runs on CPU first_cpu + i mod the CPUs this process may use
+  int first_cpu = 0;      // another supervisor's replicas take the CPUs before
 };
 
 class ReplicaSupervisor {

@@ -35,9 +35,11 @@ struct RouterOptions : HttpReadLimits {
 
 struct RouterContext {
   RouterOptions options;
-  ReplicaSet& replicas;
+  ReplicaSet& replicas;  // the decode workers when `prefill` is set
+  ReplicaSet* prefill;   // prefill/decode disaggregation: the prefill workers (else null)
   RouterMetrics metrics;
   SlotWaiters waiters;
+  SlotWaiters prefill_waiters;  // for a prefill worker with room
   std::atomic<int> open_connections = 0;
 };
 

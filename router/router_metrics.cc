@@ -47,7 +47,15 @@ void RouterMetrics::resumed(double seconds) {
   }
 }
 
-std::string RouterMetrics::render(const std::vector<ReplicaSnapshot>& replicas, int queued) const {
+void RouterMetrics::prefilled(bool fell_back, int attempts, double seconds, int64_t kv_bytes) {
+  ++(fell_back ? prefill_fallbacks_ : prefills_);
+  prefill_attempts_ += attempts;
+  prefill_ns_ += int64_t(seconds * 1e9);
+  prefill_kv_bytes_ += kv_bytes;
+}
+
+std::string RouterMetrics::render(const std::vector<ReplicaSnapshot>& replicas, int queued,
+                                  const std::vector<ReplicaSnapshot>& prefill) const {
   const std::string p = "infergate_router:";
   std::string out;
   help(out, p + "requests_total", "counter", "Requests answered, by outcome.");
@@ -93,11 +101,31 @@ std::string RouterMetrics::render(const std::vector<ReplicaSnapshot>& replicas, 
        "replica's (oracle), over all prompt blocks routed (the router's model of the caches).");
   line(out, p + "prefix_hit_rate", "kind=\"achieved\"", ratio(matched, blocks));
   line(out, p + "prefix_hit_rate", "kind=\"oracle\"", ratio(best, blocks));
+  if (!prefill.empty()) {
+    help(out, p + "prefills_total", "counter",
+         "Prefill phases (disaggregated): KV exported for the decode worker, or fallen back to "
+         "the decode worker computing the prompt.");
+    line(out, p + "prefills_total", "outcome=\"exported\"", double(prefills_));
+    line(out, p + "prefills_total", "outcome=\"fallback\"", double(prefill_fallbacks_));
+    help(out, p + "prefill_attempts_total", "counter", "Requests sent to prefill workers.");
+    line(out, p + "prefill_attempts_total", "", double(prefill_attempts_));
+    help(out, p + "prefill_seconds_sum", "counter",
+         "From sending to a prefill worker to its answer, summed over exported prefills.");
+    line(out, p + "prefill_seconds_sum", "", double(prefill_ns_) * 1e-9);
+    help(out, p + "prefill_kv_bytes_total", "counter", "KV bytes the prefill workers exported.");
+    line(out, p + "prefill_kv_bytes_total", "", double(prefill_kv_bytes_));
+  }
+  // Decode (or colocated) replicas are numbered 0.., prefill workers "prefill-0"..
   const auto per_replica = [&](const char* name, const char* type, const char* text, auto value) {
     help(out, p + name, type, text);
     for (size_t i = 0; i < replicas.size(); ++i) {
       line(out, p + name, "replica=\"" + std::to_string(i) + "\",url=\"" + replicas[i].url + "\"",
            double(value(replicas[i])));
+    }
+    for (size_t i = 0; i < prefill.size(); ++i) {
+      line(out, p + name,
+           "replica=\"prefill-" + std::to_string(i) + "\",url=\"" + prefill[i].url + "\"",
+           double(value(prefill[i])));
     }
   };
   per_replica("replica_healthy", "gauge", "1 while the replica is in rotation.",

@@ -25,8 +25,12 @@ class RouterMetrics {
   void resumed(double seconds);
   void migration_failed() { ++migrations_failed_; }  // no replica could go on
   void client_gone() { ++clients_gone_; }
+  // Prefill/decode: one request's prefill phase (prefill_phase.h).
+  void prefilled(bool fell_back, int attempts, double seconds, int64_t kv_bytes);
 
-  std::string render(const std::vector<ReplicaSnapshot>& replicas, int queued) const;
+  // `prefill`: the prefill workers' (empty unless disaggregated).
+  std::string render(const std::vector<ReplicaSnapshot>& replicas, int queued,
+                     const std::vector<ReplicaSnapshot>& prefill = {}) const;
 
  private:
   static constexpr size_t kReasons = size_t(RouteReason::kOnlyOneHealthy) + 1;
@@ -36,6 +40,8 @@ class RouterMetrics {
   std::atomic<int64_t> retries_ = 0, broken_streams_ = 0, clients_gone_ = 0;
   std::atomic<int64_t> migrations_ = 0, migrations_failed_ = 0;
   std::atomic<int64_t> migration_delay_ns_ = 0, migration_delay_max_ns_ = 0;
+  std::atomic<int64_t> prefills_ = 0, prefill_fallbacks_ = 0, prefill_attempts_ = 0,
+                       prefill_ns_ = 0, prefill_kv_bytes_ = 0;
 };
 
 }  // namespace infergate

@@ -5,8 +5,8 @@
 
 namespace infergate {
 
-RouterServer::RouterServer(RouterOptions options, ReplicaSet& replicas)
-    : context_{options, replicas, {}, {}, {}},
+RouterServer::RouterServer(RouterOptions options, ReplicaSet& replicas, ReplicaSet* prefill)
+    : context_{options, replicas, prefill, {}, {}, {}, {}},
       listener_(options.listen, context_.open_connections,
                 {[this](boost::asio::ip::tcp::socket s) {
                    return serve_router_session(std::move(s), context_);

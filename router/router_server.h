@@ -12,8 +12,9 @@ namespace infergate {
 
 class RouterServer {
  public:
-  // Binds at once (throws std::runtime_error naming the address if it cannot).
-  RouterServer(RouterOptions options, ReplicaSet& replicas);
+  // Binds at once (throws std::runtime_error naming the address if it cannot). With `prefill`,
+  // requests are disaggregated: prefilled there, decoded at `replicas`.
+  RouterServer(RouterOptions options, ReplicaSet& replicas, ReplicaSet* prefill = nullptr);
 
   uint16_t port() const { return listener_.port(); }
   void stop_on_signals() { listener_.stop_on_signals(); }

@@ -13,6 +13,7 @@
 #include "common/http/http_routes.h"
 #include "common/http/request_reader.h"
 #include "common/util/clock.h"
+#include "router/prefill_phase.h"
 #include "router/replica_attempt.h"
 #include "router/routed_request.h"
 
@@ -33,16 +34,27 @@ constexpr HttpRoute kRoutes[] = {
     {"/v1/chat/completions", http::verb::post, true},
 };
 
-HttpResponse health(const HttpRequest& req, const RouterContext& ctx) {
-  int healthy = 0;
+nlohmann::json replica_list(const ReplicaSet& set, int& healthy) {
   nlohmann::json list = nlohmann::json::array();
-  for (const ReplicaSnapshot& r : ctx.replicas.snapshot()) {
+  for (const ReplicaSnapshot& r : set.snapshot()) {
     healthy += r.healthy ? 1 : 0;
     nlohmann::json entry = {{"url", r.url}, {"healthy", r.healthy}, {"outstanding", r.outstanding}};
     if (r.pid != 0) entry["pid"] = r.pid;
     list.push_back(entry);
   }
-  const nlohmann::json body = {{"healthy_replicas", healthy}, {"replicas", list}};
+  return list;
+}
+
+// 200 while a request can be answered: a healthy replica (disaggregated: a healthy decode
+// worker; without a prefill worker it computes prompts itself).
+HttpResponse health(const HttpRequest& req, const RouterContext& ctx) {
+  int healthy = 0, healthy_prefill = 0;
+  nlohmann::json body = {{"replicas", replica_list(ctx.replicas, healthy)}};
+  body["healthy_replicas"] = healthy;
+  if (ctx.prefill) {
+    body["prefill_replicas"] = replica_list(*ctx.prefill, healthy_prefill);
+    body["healthy_prefill_replicas"] = healthy_prefill;
+  }
   return json_response(req, healthy > 0 ? http::status::ok : http::status::service_unavailable,
                        body);
 }
@@ -54,8 +66,10 @@ std::optional<HttpResponse> answer_directly(const HttpRequest& req, RouterContex
   const std::string_view path = route->path;
   if (path == "/health") return health(req, ctx);
   if (path == "/metrics") {
-    return text_response(req, "text/plain; version=0.0.4; charset=utf-8",
-                         ctx.metrics.render(ctx.replicas.snapshot(), ctx.waiters.waiting()));
+    return text_response(
+        req, "text/plain; version=0.0.4; charset=utf-8",
+        ctx.metrics.render(ctx.replicas.snapshot(), ctx.waiters.waiting(),
+                           ctx.prefill ? ctx.prefill->snapshot() : std::vector<ReplicaSnapshot>{}));
   }
   return std::nullopt;
 }
@@ -103,6 +117,15 @@ net::awaitable<bool> forward(beast::tcp_stream& stream, const HttpRequest& req,
   std::string last_failure;
   RelayedStream relayed;
   beast::error_code ec;
+  // Disaggregated: the prompt is computed at a prefill worker first; only the first decode
+  // attempt may read its KV (one that failed may have read and released it).
+  std::string first_body;
+  if (ctx.prefill && req.method() == http::verb::post) {
+    const PrefillOutcome prefill = co_await run_prefill(request_path(req), req.body(), routed, ctx);
+    ctx.metrics.prefilled(prefill.source.is_null(), prefill.attempts, prefill.prefill_s,
+                          prefill.kv_bytes);
+    if (!prefill.source.is_null()) first_body = decode_body(req.body(), prefill.source);
+  }
   // Failures in a row without progress; a replica that relayed tokens before failing resets it.
   for (int failures = 0; failures < ctx.options.max_attempts;) {
     std::optional<ApiError> refusal;
@@ -118,8 +141,12 @@ net::awaitable<bool> forward(beast::tcp_stream& stream, const HttpRequest& req,
     }
     ctx.metrics.routed(lease->decision.reason);
     const size_t relayed_before = relayed.ids().size();
-    const AttemptResult result = co_await attempt_at_replica(
-        stream, req, relayed.resume_body(req.body()), lease->url, routed.stream, relayed, ctx);
+    // Named, not a conditional's temporary inside co_await: GCC 12 destroys such a temporary
+    // twice.
+    std::string body = std::exchange(first_body, {});
+    if (body.empty()) body = relayed.resume_body(req.body());
+    const AttemptResult result =
+        co_await attempt_at_replica(stream, req, body, lease->url, routed.stream, relayed, ctx);
     ctx.replicas.finish(lease->replica, result.replica_ok);
     ctx.waiters.wake_one();
     switch (result.outcome) {

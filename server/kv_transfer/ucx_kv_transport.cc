@@ -319,10 +319,14 @@ void UcxKvTransport::State::start(FetchJob job) {
 void UcxKvTransport::State::post_chunks(ActiveFetch& f, Clock::time_point now) {
   const double rate = options.max_read_bytes_per_s;
   const uint64_t base = f.job.source.address + uint64_t(f.job.first) * f.job.source.block_nbytes;
+  // Capped, chunks are small enough to pace smoothly (5 ms of the link, at least 4 KiB).
+  const size_t chunk =
+      rate > 0 ? std::clamp(size_t(rate * 0.005), size_t(4096), kReadChunkBytes) : kReadChunkBytes;
   while (f.posted < f.buffer.size()) {
-    // Paced: a chunk may start once the bytes before it would have crossed the capped link.
-    if (rate > 0 && now < f.job.start + seconds(double(f.posted) / rate)) return;
-    const size_t n = std::min(kReadChunkBytes, f.buffer.size() - f.posted);
+    const size_t n = std::min(chunk, f.buffer.size() - f.posted);
+    // Paced: a chunk starts once it would have crossed the capped link, so a read of B bytes
+    // takes at least B / rate.
+    if (rate > 0 && now < f.job.start + seconds(double(f.posted + n) / rate)) return;
     ucp_request_param_t param{};
     void* r =
         ucp_get_nbx(f.peer->ep, f.buffer.data() + f.posted, n, base + f.posted, f.rkey, &param);

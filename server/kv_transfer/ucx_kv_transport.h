@@ -24,7 +24,8 @@ struct KvTransportOptions {
   size_t max_exported_bytes = size_t(1) << 30;  // held for decode workers; beyond, none exported
   double export_ttl_s = 60;  // an export not released within this is dropped (reads time out first)
   // Caps the rate of this transport's reads (0: none), to measure a slower link on one machine
-  // (pd-slow-link); the reads are split into chunks spaced to keep to it.
+  // (pd-slow-link): a read is split into chunks, each started once the bytes up to its end
+  // would have crossed the capped link.
   double max_read_bytes_per_s = 0;
 };
 

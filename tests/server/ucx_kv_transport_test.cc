@@ -123,6 +123,7 @@ TEST_CASE("a capped read rate spaces the read out", "[kv_transfer]") {
   REQUIRE(source);
   const KvFetchResult r = fetch(decode, *source, 0, 8);
   REQUIRE(r.ok);
-  // The last of 8 chunks may start once 7 MiB would have crossed the link.
-  CHECK(r.seconds >= 7.0 * double(block) / 40e6);
+  // Each chunk starts once the bytes up to its end would have crossed the link.
+  CHECK(r.seconds >= 8.0 * double(block) / 40e6);
+  CHECK(r.seconds < 8.0 * double(block) / 40e6 + 2.0);
 }
