@@ -70,6 +70,12 @@ net::awaitable<PrefillAttempt> prefill_at(const HttpUrl& url, std::string_view p
 
 }  // namespace
 
+nlohmann::json prefill_record(const PrefillOutcome& o) {
+  nlohmann::json j = {{"prefill_s", o.prefill_s}, {"prefill_attempts", o.attempts}};
+  j["prefill_fallback"] = o.source.is_null() ? nlohmann::json(o.fallback) : nlohmann::json();
+  return j;
+}
+
 std::string prefill_body(std::string_view body) {
   nlohmann::json j = nlohmann::json::parse(body);
   j["max_tokens"] = 1;

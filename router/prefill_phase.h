@@ -30,6 +30,10 @@ struct PrefillOutcome {
 boost::asio::awaitable<PrefillOutcome> run_prefill(std::string_view path, std::string_view body,
                                                    const RoutedRequest& routed, RouterContext& ctx);
 
+// The router's part of the answer's `kv_transfer` record: prefill_s, prefill_attempts and, when
+// the decode worker computed the prompt, prefill_fallback (why).
+nlohmann::json prefill_record(const PrefillOutcome& outcome);
+
 // What the prefill worker is sent: the request for one token, whole, exporting its KV.
 std::string prefill_body(std::string_view body);
 // What the decode worker is sent first: the request with kv_transfer.source added.

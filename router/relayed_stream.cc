@@ -4,6 +4,16 @@ namespace infergate {
 
 using nlohmann::json;
 
+namespace {
+
+void merge_kv_transfer(json& answer, const json& router_part) {
+  json& record = answer["kv_transfer"];
+  if (!record.is_object()) record = json::object();
+  for (const auto& [key, value] : router_part.items()) record[key] = value;
+}
+
+}  // namespace
+
 std::optional<std::string> RelayedStream::relay(const std::string& data) {
   if (data == "[DONE]") {
     done_sent_ = finished_ = true;
@@ -22,7 +32,13 @@ std::optional<std::string> RelayedStream::relay(const std::string& data) {
       }
     }
     const auto reason = choice.find("finish_reason");
-    if (reason != choice.end() && !reason->is_null()) finished_ = true;
+    if (reason != choice.end() && !reason->is_null()) {
+      finished_ = true;
+      if (!kv_transfer_.is_null()) {
+        merge_kv_transfer(event, kv_transfer_);
+        if (migrations_ == 0) return event.dump(-1, ' ', false, json::error_handler_t::replace);
+      }
+    }
   }
   if (migrations_ == 0) {
     if (id_.is_null() && event.contains("id")) {
@@ -34,6 +50,14 @@ std::optional<std::string> RelayedStream::relay(const std::string& data) {
   if (!id_.is_null()) event["id"] = id_;
   if (!created_.is_null()) event["created"] = created_;
   return event.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string RelayedStream::with_kv_transfer(std::string body) const {
+  if (kv_transfer_.is_null()) return body;
+  json answer = json::parse(body, nullptr, false);
+  if (!answer.is_object() || !answer.contains("choices")) return body;  // an error, say
+  merge_kv_transfer(answer, kv_transfer_);
+  return answer.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string RelayedStream::resume_body(std::string_view original) const {

@@ -38,6 +38,12 @@ class RelayedStream {
   // was). Throws nlohmann::json::exception for a body that is not JSON (checked before).
   std::string resume_body(std::string_view original) const;
 
+  // Disaggregated: the router's part of the request's `kv_transfer` record (its prefill phase),
+  // merged into the answer's last chunk beside the decode worker's part.
+  void add_to_last_chunk(nlohmann::json kv_transfer) { kv_transfer_ = std::move(kv_transfer); }
+  // Merges it into a whole (non-streamed) answer's body, a JSON object; others unchanged.
+  std::string with_kv_transfer(std::string body) const;
+
  private:
   bool started_ = false;
   bool finished_ = false;
@@ -46,6 +52,7 @@ class RelayedStream {
   int64_t broke_ns_ = 0;
   std::vector<int32_t> ids_;
   nlohmann::json id_, created_;  // the first replica's
+  nlohmann::json kv_transfer_;   // null unless disaggregated
 };
 
 }  // namespace infergate

@@ -66,7 +66,7 @@ namespace {
 // The answer, read whole (a non-streamed completion, an error, /v1/models).
 net::awaitable<AttemptResult> relay_whole(beast::tcp_stream& client, const HttpRequest& req,
                                           HttpConnection& c, HttpResponseStream& answer,
-                                          const RouterContext& ctx) {
+                                          const RelayedStream& relayed, const RouterContext& ctx) {
   std::string body;
   for (;;) {
     c.stream.expires_after(seconds_to_duration(ctx.options.stall_timeout_s));
@@ -90,7 +90,7 @@ net::awaitable<AttemptResult> relay_whole(beast::tcp_stream& client, const HttpR
   HttpResponse res(http::status(status), req.version());
   res.set(http::field::content_type, content_type);
   res.keep_alive(req.keep_alive());
-  res.body() = std::move(body);
+  res.body() = status == 200 ? relayed.with_kv_transfer(std::move(body)) : std::move(body);
   res.prepare_payload();
   beast::error_code ec;
   co_await send(client, std::move(res), ec, ctx.options.idle_timeout_s);
@@ -205,7 +205,7 @@ net::awaitable<AttemptResult> attempt_at_replica(beast::tcp_stream& client, cons
     co_return retryable(replica.text() + " answered " + std::to_string(answer.status()) +
                         " to a resume, not a stream (it may not be infergate serve)");
   }
-  co_return co_await relay_whole(client, req, c, answer, ctx);
+  co_return co_await relay_whole(client, req, c, answer, relayed, ctx);
 }
 
 net::awaitable<void> end_stream_with_error(beast::tcp_stream& client, const std::string& detail,

@@ -125,6 +125,7 @@ net::awaitable<bool> forward(beast::tcp_stream& stream, const HttpRequest& req,
     ctx.metrics.prefilled(prefill.source.is_null(), prefill.attempts, prefill.prefill_s,
                           prefill.kv_bytes);
     if (!prefill.source.is_null()) first_body = decode_body(req.body(), prefill.source);
+    relayed.add_to_last_chunk(prefill_record(prefill));
   }
   // Failures in a row without progress; a replica that relayed tokens before failing resets it.
   for (int failures = 0; failures < ctx.options.max_attempts;) {

@@ -30,7 +30,7 @@ struct ServerOptions : HttpReadLimits {
   // (exports prompt KV) or "decode" (reads it). The last two start a UCX transport.
   std::string role = "colocated";
   KvTransportOptions kv_transport;
-  double kv_read_timeout_s = 10;  // a decode worker's read; beyond, it computes the prompt
+  double kv_read_timeout_s = 5;  // a decode worker's read; beyond, it computes the prompt
 };
 
 struct ServerContext {

@@ -167,6 +167,7 @@ class LoadRun {
     if (e.input_tokens > 0) r.input_tokens = e.input_tokens;
     r.cached_tokens = std::max(r.cached_tokens, e.cached_tokens);
     r.preemptions = std::max(r.preemptions, e.preemptions);
+    if (e.kv_transfer) r.kv_transfer = std::move(e.kv_transfer);
     if (!e.finished) return;
     r.finished_ns = e.finished_ns;
     r.status = e.status;

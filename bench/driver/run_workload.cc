@@ -51,14 +51,15 @@ class TargetFactory {
     if (spec_.type == "router") replica_workload_ = std::make_unique<ReplicaWorkloadFile>(spec_);
   }
 
-  // `point`: the sweep point's value when the sweep is over the router's replicas.
-  std::unique_ptr<Target> make(const std::optional<double>& replicas = std::nullopt) const {
+  // `router`: a router target's workers at this sweep point.
+  std::unique_ptr<Target> make(const RouterTargetSpec& router) const {
     if (spec_.type == "echo") return std::make_unique<EchoTarget>(spec_.echo_token_delay_us);
     if (spec_.type == "openai") return std::make_unique<OpenAiTarget>(endpoint_);
     if (spec_.type == "router") {
-      return std::make_unique<RouterTarget>(self_executable(), spec_,
-                                            replicas ? int(*replicas) : spec_.router.replicas,
-                                            replica_workload_->path(), faults_);
+      TargetSpec point = spec_;
+      point.router = router;
+      return std::make_unique<RouterTarget>(self_executable(), point, replica_workload_->path(),
+                                            faults_);
     }
     // Converting again is a no-op (converted once above); the dtype stays in the config so
     // the other ranks of a multi-rank engine convert their own copies alike.
@@ -177,15 +178,25 @@ std::string point_label(const Workload& w, const nlohmann::json& value, int rep,
   return label;
 }
 
+// A router target's workers at one sweep point: the swept field set to the point's value.
+RouterTargetSpec router_for_point(const Workload& w, const nlohmann::json& value) {
+  RouterTargetSpec r = w.target.router;
+  if (!w.sweep) return r;
+  const std::string& field = w.sweep->field;
+  if (field == kSweepReplicas) r.replicas = value.get<int>();
+  if (field == kSweepPrefillReplicas) r.prefill_replicas = value.get<int>();
+  if (field == kSweepKvReadRate) r.kv_read_rate_mb_s = value.get<double>();
+  return r;
+}
+
 RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
                                 const std::vector<BenchRequest>& dataset, const LoadSpec& load,
-                                const std::optional<double>& replicas, int repetition,
-                                const RunOptions& o, NvtxTraceRecorder* trace,
-                                ProgressPrinter& progress) {
+                                const RouterTargetSpec& router, int repetition, const RunOptions& o,
+                                NvtxTraceRecorder* trace, ProgressPrinter& progress) {
   // Freed heap pages go back to the OS, so each repetition's peak RSS starts from the same floor
   // instead of the previous repetition's leftovers (see run_workload).
   ::malloc_trim(0);
-  std::unique_ptr<Target> target = factory.make(replicas);
+  std::unique_ptr<Target> target = factory.make(router);
   Target* t = target.get();
   ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
                           [t](ResourceSample& s) { s.extra = to_json(t->stats()); });
@@ -280,9 +291,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
   ResultsFile results;
   for (const nlohmann::json& value : values) {
     const LoadSpec load = load_for_point(w, value);
-    const std::optional<double> replicas = w.sweep && w.sweep->field == kSweepReplicas
-                                               ? std::optional(value.get<double>())
-                                               : std::nullopt;
+    const RouterTargetSpec router = router_for_point(w, value);
     PointResult& point = results.points.emplace_back();
     point.sweep = w.sweep ? nlohmann::json{{"field", w.sweep->field}, {"value", value}}
                           : nlohmann::json(nullptr);
@@ -290,7 +299,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
       RepetitionResult rep =
-          run_repetition(w, factory, dataset, load, replicas, r, o, trace.get(), progress);
+          run_repetition(w, factory, dataset, load, router, r, o, trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));

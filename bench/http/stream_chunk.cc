@@ -63,6 +63,8 @@ StreamChunk parse_stream_chunk(std::string_view data) {
   const auto choices = j.find("choices");
   if (choices != j.end() && choices->is_array() && !choices->empty()) read_choice((*choices)[0], c);
   c.usage = read_usage(j);
+  if (const auto kv = j.find("kv_transfer"); kv != j.end())
+    c.kv_transfer = kv_transfer_from_json(*kv);
   return c;
 }
 

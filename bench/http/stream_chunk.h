@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "bench/metrics/kv_transfer_record.h"
+
 namespace infergate {
 
 struct StreamUsage {
@@ -21,6 +23,7 @@ struct StreamChunk {
   bool has_text = false;      // non-empty `text` (completions) or `delta.content` (chat)
   std::string finish_reason;  // "" while the completion goes on
   std::optional<StreamUsage> usage;
+  std::optional<KvTransferRecord> kv_transfer;  // infergate's disaggregated answers, last chunk
   std::string error;  // an {"error": ...} event, or a payload that is not a JSON object
 };
 

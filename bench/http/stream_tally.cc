@@ -10,12 +10,14 @@ void StreamTally::add(int64_t t_ns, const StreamChunk& chunk) {
     arrivals_.push_back({t_ns, chunk.token_ids, chunk.has_text});
   }
   if (chunk.usage) usage_ = chunk.usage;
+  if (chunk.kv_transfer) kv_transfer_ = chunk.kv_transfer;
   if (!chunk.finish_reason.empty()) finish_reason_ = chunk.finish_reason;
 }
 
 TallyResult StreamTally::finish(int64_t end_ns) const {
   TallyResult r;
   r.counted_by_ids = saw_token_ids_;
+  r.kv_transfer = kv_transfer_;
   if (usage_) {
     r.usage_tokens = usage_->completion_tokens;
     r.prompt_tokens = usage_->prompt_tokens;

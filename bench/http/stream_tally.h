@@ -21,6 +21,7 @@ struct TallyResult {
   bool counted_by_ids = false;          // the stream carried token_ids
   // usage disagrees with the stream: another token_ids total, or fewer tokens than text chunks
   bool mismatch = false;
+  std::optional<KvTransferRecord> kv_transfer;  // the stream's, if it carried one
 };
 
 class StreamTally {
@@ -47,6 +48,7 @@ class StreamTally {
   std::vector<Arrival> arrivals_;  // chunks that carried output
   bool saw_token_ids_ = false;
   std::optional<StreamUsage> usage_;
+  std::optional<KvTransferRecord> kv_transfer_;
   std::string finish_reason_;
 };
 

@@ -5,8 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "bench/metrics/kv_transfer_record.h"
 
 namespace infergate {
 
@@ -27,7 +30,8 @@ struct RequestRecord {
   int cached_tokens = 0;  // prompt tokens served from the prefix cache
   int preemptions = 0;
   RequestStatus status = RequestStatus::kOk;
-  std::string error;  // for kError
+  std::string error;                            // for kError
+  std::optional<KvTransferRecord> kv_transfer;  // a disaggregated request's handoff
 };
 
 }  // namespace infergate

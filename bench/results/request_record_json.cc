@@ -21,6 +21,7 @@ nlohmann::json record_to_json(const RequestRecord& r, int64_t origin_ns) {
                       {"cached_tokens", r.cached_tokens},
                       {"preemptions", r.preemptions}};
   if (!r.error.empty()) j["error"] = r.error;
+  if (r.kv_transfer) j["kv_transfer"] = kv_transfer_to_json(*r.kv_transfer);
   return j;
 }
 

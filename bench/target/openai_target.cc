@@ -214,6 +214,7 @@ class OpenAiTarget::Loop {
     TargetEvent e = classify(index, x, tally);
     e.token_times_ns = tally.token_times_ns;
     e.input_tokens = tally.prompt_tokens;
+    e.kv_transfer = tally.kv_transfer;
     if (e.status != RequestStatus::kOk) return e;
     e.finished_ns = x.last_event_ns;
     if (!tally.usage_tokens) stats_.usage_missing();

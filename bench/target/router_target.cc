@@ -2,12 +2,14 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "bench/http/http_get_json.h"
+#include "common/results/request_samples.h"
 #include "common/util/clock.h"
 
 namespace infergate {
@@ -38,14 +40,18 @@ double value_of(const std::map<std::string, double>& m, const std::string& key) 
   return it == m.end() ? 0 : it->second;
 }
 
-// Waits until `replicas` replicas are healthy; throws naming what the router said last.
-void wait_healthy(const HttpUrl& url, int replicas) {
+// Waits until `replicas` (decode) and `prefill` workers are healthy; throws naming what the router
+// said last.
+void wait_healthy(const HttpUrl& url, int replicas, int prefill) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::string last;
   while (std::chrono::steady_clock::now() < deadline) {
     try {
       const nlohmann::json h = http_get_json(url, "/health", "", kAskTimeoutS);
-      if (h.value("healthy_replicas", 0) == replicas) return;
+      if (h.value("healthy_replicas", 0) == replicas &&
+          h.value("healthy_prefill_replicas", 0) == prefill) {
+        return;
+      }
       last = h.dump();
     } catch (const std::exception& e) {
       last = e.what();
@@ -56,27 +62,76 @@ void wait_healthy(const HttpUrl& url, int replicas) {
                            std::to_string(replicas) + " healthy replicas within 60 s: " + last);
 }
 
+int decode_workers(const RouterTargetSpec& r) { return r.replicas - r.prefill_replicas; }
+
 std::vector<std::string> router_argv(const std::string& program, const TargetSpec& spec,
-                                     int replicas, const std::string& replica_workload) {
+                                     const std::string& replica_workload) {
   std::vector<std::string> argv = {
-      program, "router", "--replicas", std::to_string(replicas), "--port", "0", "--policy",
-      spec.router.policy, "--restart-delay-s", std::to_string(spec.router.restart_delay_s),
-      "--health-interval-s", "0.2",
+      program, "router", "--replicas", std::to_string(decode_workers(spec.router)), "--port", "0",
+      "--policy", spec.router.policy, "--restart-delay-s",
+      std::to_string(spec.router.restart_delay_s), "--health-interval-s", "0.2",
       // token prompts hashed by the replicas' KV block
       "--token-block-size", std::to_string(spec.engine.block_size), "--replica-start-timeout-s",
       std::to_string(int(kStartTimeoutS)), "--workload", replica_workload};
   if (spec.router.pin_replicas) argv.push_back("--pin-replicas");
+  if (spec.router.prefill_replicas > 0) {
+    argv.insert(argv.end(), {"--prefill-replicas", std::to_string(spec.router.prefill_replicas)});
+    if (spec.router.kv_read_rate_mb_s > 0) {  // a serve flag: the router hands it to the workers
+      argv.insert(argv.end(),
+                  {"--kv-read-rate-mb-s", std::to_string(spec.router.kv_read_rate_mb_s)});
+    }
+  }
   return argv;
+}
+
+// One worker list of the router's /health.
+std::vector<RouterRecord::Replica> live_workers(const nlohmann::json& list) {
+  std::vector<RouterRecord::Replica> out;
+  for (const nlohmann::json& r : list) {
+    RouterRecord::Replica x;
+    x.url = r.at("url").get<std::string>();
+    x.in_flight = r.value("outstanding", int64_t(0));
+    x.healthy = r.value("healthy", false);
+    out.push_back(x);
+  }
+  return out;
+}
+
+// A worker list's counters off /metrics (`prefix`: "" for decode workers, "prefill-").
+std::vector<RouterRecord::Replica> worker_counters(const nlohmann::json& list,
+                                                   const std::map<std::string, double>& m,
+                                                   const std::string& prefix) {
+  const std::string p = "infergate_router:";
+  std::vector<RouterRecord::Replica> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    RouterRecord::Replica x;
+    x.url = list[i].at("url").get<std::string>();
+    const std::string labels =
+        "{replica=\"" + prefix + std::to_string(i) + "\",url=\"" + x.url + "\"}";
+    x.routed = int64_t(value_of(m, p + "replica_routed_total" + labels));
+    x.succeeded = int64_t(value_of(m, p + "replica_succeeded_total" + labels));
+    x.failed = int64_t(value_of(m, p + "replica_failed_total" + labels));
+    x.restarts = int64_t(value_of(m, p + "replica_restarts_total" + labels));
+    x.prefix_hit_rate = value_of(m, p + "replica_prefix_hit_rate" + labels);
+    out.push_back(x);
+  }
+  return out;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return linear_percentile(v, p);
 }
 
 }  // namespace
 
-RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec, int replicas,
+RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec,
                            const std::string& replica_workload, std::vector<FaultSpec> faults)
-    : policy_(spec.router.policy), faults_(std::move(faults)) {
-  router_ = std::make_unique<ChildServer>(
-      "router", router_argv(program, spec, replicas, replica_workload), kStartTimeoutS);
-  wait_healthy(router_->url(), replicas);
+    : policy_(spec.router.policy), workers_(spec.router), faults_(std::move(faults)) {
+  router_ = std::make_unique<ChildServer>("router", router_argv(program, spec, replica_workload),
+                                          kStartTimeoutS);
+  wait_healthy(router_->url(), decode_workers(workers_), workers_.prefill_replicas);
   TargetSpec client = spec;
   client.type = "openai";
   client.url = router_->url().text();
@@ -90,7 +145,11 @@ RouterTarget::~RouterTarget() {
 
 void RouterTarget::start(TargetEventSink sink) {
   started_ns_ = now_ns();
-  client_->start(std::move(sink));
+  // Each answer's handoff record, for the repetition's disaggregation figures.
+  client_->start([this, sink = std::move(sink)](TargetEvent&& e) {
+    if (e.finished && e.status == RequestStatus::kOk && e.kv_transfer) note_handoff(e);
+    sink(std::move(e));
+  });
   monitor_thread_ = std::thread([this] { monitor(); });
 }
 
@@ -134,18 +193,27 @@ void RouterTarget::monitor() {
   }
 }
 
+void RouterTarget::note_handoff(const TargetEvent& e) {
+  const KvTransferRecord& k = *e.kv_transfer;
+  Handoff h{k.read_ms, k.prefill_ms, k.bytes, !k.read_fallback.empty(), k.blocks_read > 0, 0};
+  if (!e.token_times_ns.empty() && e.sent_ns > 0 && e.token_times_ns.front() > e.sent_ns) {
+    h.ttft_share = k.read_ms / (double(e.token_times_ns.front() - e.sent_ns) * 1e-6);
+  }
+  const std::lock_guard lock(mutex_);
+  handoffs_.push_back(h);
+}
+
 void RouterTarget::poll_replicas() {
   RouterRecord live;
   live.live = true;
   live.policy = policy_;
   try {
     const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
-    for (const nlohmann::json& r : h.at("replicas")) {
-      RouterRecord::Replica x;
-      x.url = r.at("url").get<std::string>();
-      x.in_flight = r.value("outstanding", int64_t(0));
-      x.healthy = r.value("healthy", false);
-      live.replicas.push_back(x);
+    live.replicas = live_workers(h.at("replicas"));
+    if (workers_.prefill_replicas > 0) {
+      live.disaggregation.emplace();
+      live.disaggregation->kv_read_rate_cap_mb_s = workers_.kv_read_rate_mb_s;
+      live.disaggregation->prefill = live_workers(h.at("prefill_replicas"));
     }
   } catch (const std::exception&) {
     return;  // 503 while no replica is healthy is not an answer with replicas: keep the last
@@ -210,19 +278,41 @@ RouterRecord RouterTarget::read_router() const {
         value_of(m, p + "migration_delay_seconds_sum") * 1e3 / double(r.migrations);
   }
   r.migration_delay_max_ms = value_of(m, p + "migration_delay_seconds_max") * 1e3;
-  const nlohmann::json& replicas = h.at("replicas");
-  for (size_t i = 0; i < replicas.size(); ++i) {
-    RouterRecord::Replica x;
-    x.url = replicas[i].at("url").get<std::string>();
-    const std::string labels = "{replica=\"" + std::to_string(i) + "\",url=\"" + x.url + "\"}";
-    x.routed = int64_t(value_of(m, p + "replica_routed_total" + labels));
-    x.succeeded = int64_t(value_of(m, p + "replica_succeeded_total" + labels));
-    x.failed = int64_t(value_of(m, p + "replica_failed_total" + labels));
-    x.restarts = int64_t(value_of(m, p + "replica_restarts_total" + labels));
-    x.prefix_hit_rate = value_of(m, p + "replica_prefix_hit_rate" + labels);
-    r.replicas.push_back(x);
+  r.replicas = worker_counters(h.at("replicas"), m, "");
+  if (workers_.prefill_replicas > 0) {
+    r.disaggregation = handoff_figures();
+    r.disaggregation->prefill = worker_counters(h.at("prefill_replicas"), m, "prefill-");
+    r.disaggregation->prefills_exported =
+        int64_t(value_of(m, p + "prefills_total{outcome=\"exported\"}"));
+    r.disaggregation->prefill_fallbacks =
+        int64_t(value_of(m, p + "prefills_total{outcome=\"fallback\"}"));
   }
   return r;
+}
+
+RouterRecord::Disaggregation RouterTarget::handoff_figures() const {
+  RouterRecord::Disaggregation d;
+  d.kv_read_rate_cap_mb_s = workers_.kv_read_rate_mb_s;
+  std::vector<double> read_ms, prefill_ms, shares;
+  double read_s = 0;
+  const std::lock_guard lock(mutex_);
+  for (const Handoff& h : handoffs_) {
+    if (h.read_fallback) ++d.read_fallbacks;
+    if (h.prefill_ms > 0) prefill_ms.push_back(h.prefill_ms);
+    if (!h.read) continue;
+    ++d.reads;
+    d.kv_bytes += h.bytes;
+    read_s += h.read_ms * 1e-3;
+    read_ms.push_back(h.read_ms);
+    if (h.ttft_share > 0) shares.push_back(h.ttft_share);
+  }
+  if (read_s > 0) d.bandwidth_mb_s = double(d.kv_bytes) / read_s * 1e-6;
+  d.read_ms_p50 = percentile(read_ms, 50);
+  d.read_ms_p95 = percentile(read_ms, 95);
+  d.prefill_ms_p50 = percentile(prefill_ms, 50);
+  d.prefill_ms_p95 = percentile(prefill_ms, 95);
+  d.ttft_share_p50 = percentile(shares, 50);
+  return d;
 }
 
 TargetStats RouterTarget::stats() const {

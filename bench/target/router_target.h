@@ -23,9 +23,10 @@ namespace infergate {
 class RouterTarget final : public Target {
  public:
   // Starts the router (running `program` with `replica_workload` for its replicas: a workload
-  // file whose engine target they serve) and waits until all `replicas` are in rotation.
-  // Throws std::runtime_error when the router or a replica cannot start.
-  RouterTarget(const std::string& program, const TargetSpec& spec, int replicas,
+  // file whose engine target they serve) with spec.router's workers (prefill workers among them
+  // when disaggregated) and waits until all are in rotation. Throws std::runtime_error when the
+  // router or a replica cannot start.
+  RouterTarget(const std::string& program, const TargetSpec& spec,
                const std::string& replica_workload, std::vector<FaultSpec> faults);
   ~RouterTarget() override;
 
@@ -43,8 +44,19 @@ class RouterTarget final : public Target {
   void poll_replicas();
   RouterRecord::Fault kill_replica(int replica);
   RouterRecord read_router() const;
+  // A disaggregated answer's handoff record (kv_transfer), for the figures.
+  void note_handoff(const TargetEvent& e);
+  RouterRecord::Disaggregation handoff_figures() const;
+
+  struct Handoff {
+    double read_ms, prefill_ms;
+    int64_t bytes;
+    bool read_fallback, read;
+    double ttft_share;  // 0: unknown
+  };
 
   std::string policy_;
+  RouterTargetSpec workers_;
   std::vector<FaultSpec> faults_;
   std::unique_ptr<ChildServer> router_;
   std::unique_ptr<OpenAiTarget> client_;
@@ -57,6 +69,7 @@ class RouterTarget final : public Target {
   std::vector<RouterRecord::Fault> injected_;
   std::optional<RouterRecord> final_;
   std::optional<RouterRecord> live_;  // the last poll's
+  std::vector<Handoff> handoffs_;
   std::thread monitor_thread_;
 };
 

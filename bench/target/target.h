@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct TargetEvent {
   // prompt's token count as the target counted it (an HTTP server's usage.prompt_tokens).
   int64_t sent_ns = 0;
   int input_tokens = 0;
+  std::optional<KvTransferRecord> kv_transfer;  // a disaggregated request's handoff (last event)
 };
 
 // The final event of a request that produced no (more) tokens: an error or an abort.

@@ -48,6 +48,10 @@ struct RouterTargetSpec {
   std::string policy = "prefix-aware";  // round-robin | least-outstanding | prefix-aware
   double restart_delay_s = 1;           // a killed replica comes back after this
   bool pin_replicas = false;            // replica i on CPU i (mod the CPUs the run may use)
+  // Disaggregated when >= 1: that many of the replicas are prefill workers, the rest decode
+  // workers (docs/disaggregation.md); 0: every replica does both.
+  int prefill_replicas = 0;
+  double kv_read_rate_mb_s = 0;  // the decode workers' KV reads capped at this (0: no cap)
 };
 
 struct TargetSpec {
@@ -90,9 +94,13 @@ struct LoadSpec {
 };
 
 inline constexpr const char* kSweepReplicas = "target.router.replicas";
+inline constexpr const char* kSweepPrefillReplicas = "target.router.prefill_replicas";
+inline constexpr const char* kSweepKvReadRate = "target.router.kv_read_rate_mb_s";
+inline constexpr double kMaxKvReadRateMbS = 1e6;
 
 struct SweepSpec {
-  std::string field;  // load.rate | load.concurrency | target.router.replicas (router targets)
+  std::string field;  // load.rate | load.concurrency | target.router.{replicas, prefill_replicas,
+                      // kv_read_rate_mb_s} (router targets)
   std::vector<double> values;
 };
 

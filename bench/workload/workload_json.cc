@@ -29,6 +29,11 @@ json target_to_json(const TargetSpec& t) {
                    {"policy", t.router.policy},
                    {"restart_delay_s", t.router.restart_delay_s},
                    {"pin_replicas", t.router.pin_replicas}};
+    // Only when set, so colocated router workloads keep the hash their baselines have.
+    if (t.router.prefill_replicas > 0) j["router"]["prefill_replicas"] = t.router.prefill_replicas;
+    if (t.router.kv_read_rate_mb_s > 0) {
+      j["router"]["kv_read_rate_mb_s"] = t.router.kv_read_rate_mb_s;
+    }
   }
   return j;
 }
@@ -81,7 +86,7 @@ json load_to_json(const LoadSpec& l) {
 json sweep_to_json(const SweepSpec& s) {
   json values = json::array();
   for (const double v : s.values) {
-    if (s.field == "load.concurrency") {
+    if (s.field != "load.rate" && s.field != kSweepKvReadRate) {  // counts
       values.push_back(static_cast<int>(v));
     } else {
       values.push_back(v);

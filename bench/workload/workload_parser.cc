@@ -162,6 +162,8 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
       router.get_choice("policy", s.policy, {"round-robin", "least-outstanding", "prefix-aware"});
   s.restart_delay_s = router.get_double("restart_delay_s", s.restart_delay_s);
   s.pin_replicas = router.get_bool("pin_replicas", s.pin_replicas);
+  s.prefill_replicas = router.get_int("prefill_replicas", s.prefill_replicas);
+  s.kv_read_rate_mb_s = router.get_double("kv_read_rate_mb_s", s.kv_read_rate_mb_s);
   router.finish();
   r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size"});
   r.finish();
@@ -169,6 +171,12 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
                "must be in [1, " + std::to_string(kMaxRouterReplicas) + "]");
   router.check(s.restart_delay_s > 0 && s.restart_delay_s <= kMaxTimeoutS, "restart_delay_s",
                "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
+  router.check(s.prefill_replicas >= 0 && s.prefill_replicas < s.replicas, "prefill_replicas",
+               "must be in [0, router.replicas - 1 = " + std::to_string(s.replicas - 1) +
+                   "] (0: colocated; the other workers decode)");
+  router.check(s.kv_read_rate_mb_s >= 0 && s.kv_read_rate_mb_s <= kMaxKvReadRateMbS,
+               "kv_read_rate_mb_s",
+               "must be >= 0 and <= " + number_text(kMaxKvReadRateMbS) + " (MB/s; 0: no cap)");
   r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
           "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
   t.model = read_model(r, base_dir);
@@ -219,11 +227,16 @@ std::vector<FaultSpec> read_faults(JsonObjectReader& top, const TargetSpec& targ
         top.file(), top.path_of("faults"), json_text(*v),
         "an array of at most " + std::to_string(kMaxFaults) + " faults");
   }
-  // Every sweep point must have the replica a fault kills.
+  // Every sweep point must have the replica a fault kills: a decode worker when disaggregated.
   int replicas = target.router.replicas;
   if (sweep && sweep->field == kSweepReplicas) {
     replicas = int(*std::min_element(sweep->values.begin(), sweep->values.end()));
   }
+  int prefill = target.router.prefill_replicas;
+  if (sweep && sweep->field == kSweepPrefillReplicas) {
+    prefill = int(*std::max_element(sweep->values.begin(), sweep->values.end()));
+  }
+  replicas -= prefill;
   std::vector<FaultSpec> faults;
   for (size_t i = 0; i < v->size(); ++i) {
     JsonObjectReader r((*v)[i], top.path_of("faults") + "[" + std::to_string(i) + "]", top.file());
@@ -396,44 +409,62 @@ LoadSpec read_load(JsonObjectReader& top) {
   return l;
 }
 
-double read_sweep_value(const JsonObjectReader& r, const json& e, const std::string& path,
-                        bool integer) {
-  const bool typed = integer ? e.is_number_integer() : e.is_number();
-  if (!typed) {
-    throw WorkloadError::wrong_type(r.file(), path, json_text(e),
-                                    integer ? "an integer" : "a number");
+// What one sweep field's values may be.
+struct SweepRule {
+  bool integers = false;
+  double min = 0;
+  bool min_open = false;  // values must be above min (else at least min)
+  double max = 0;
+  std::string what;  // "requests/s", "concurrencies", ...
+
+  bool admits(double v) const { return (min_open ? v > min : v >= min) && v <= max; }
+  std::string range() const {
+    return std::string(min_open ? "> " : ">= ") + number_text(min) + " and <= " + number_text(max);
   }
-  const double v = e.get<double>();
-  const bool ok = integer ? v >= 1 && v <= kMaxConcurrency : v > 0 && v <= kMaxRate;
-  if (!ok) {
-    throw WorkloadError::out_of_range(
-        r.file(), path, json_text(e),
-        integer ? "must be in [1, " + number_text(int64_t(kMaxConcurrency)) + "]"
-                : "must be > 0 and <= " + number_text(kMaxRate) + " (requests/s)");
+};
+
+SweepRule sweep_rule(const std::string& field, const TargetSpec& target) {
+  if (field == "load.rate") return {false, 0, true, kMaxRate, "requests/s"};
+  if (field == "load.concurrency")
+    return {true, 1, false, double(kMaxConcurrency), "concurrencies"};
+  if (field == kSweepReplicas) return {true, 1, false, double(kMaxRouterReplicas), "replicas"};
+  if (field == kSweepPrefillReplicas) {
+    return {true, 0, false, double(target.router.replicas - 1),
+            "prefill workers, fewer than router.replicas"};
   }
-  return v;
+  return {false, 0, false, kMaxKvReadRateMbS, "MB/s, 0 for no cap"};  // kSweepKvReadRate
 }
 
-std::vector<double> read_sweep_values(JsonObjectReader& r, bool integers) {
-  const std::string rule = integers ? "a non-empty array of integers >= 1 (concurrencies, replicas)"
-                                    : "a non-empty array of numbers > 0 (requests/s)";
+std::vector<double> read_sweep_values(JsonObjectReader& r, const SweepRule& rule) {
+  const std::string expected = "a non-empty array of " +
+                               std::string(rule.integers ? "integers " : "numbers ") +
+                               rule.range() + " (" + rule.what + ")";
   const json* v = r.find("values");
-  if (v == nullptr) throw WorkloadError::missing(r.file(), r.path_of("values"), rule);
+  if (v == nullptr) throw WorkloadError::missing(r.file(), r.path_of("values"), expected);
   if (!v->is_array() || v->empty()) {
-    throw WorkloadError::wrong_type(r.file(), r.path_of("values"), json_text(*v), rule);
+    throw WorkloadError::wrong_type(r.file(), r.path_of("values"), json_text(*v), expected);
   }
   std::vector<double> values;
   for (size_t i = 0; i < v->size(); ++i) {
     const std::string path = r.path_of("values") + "[" + std::to_string(i) + "]";
-    const double value = read_sweep_value(r, (*v)[i], path, integers);
+    const json& e = (*v)[i];
+    if (!(rule.integers ? e.is_number_integer() : e.is_number())) {
+      throw WorkloadError::wrong_type(r.file(), path, json_text(e),
+                                      rule.integers ? "an integer" : "a number");
+    }
+    const double value = e.get<double>();
+    if (!rule.admits(value)) {
+      throw WorkloadError::out_of_range(r.file(), path, json_text(e),
+                                        "must be " + rule.range() + " (" + rule.what + ")");
+    }
     // A point given twice would be measured twice and merged into one in the results.
     const auto same = std::find(values.begin(), values.end(), value);
     if (same != values.end()) {
       const std::string first =
           r.path_of("values") + "[" + std::to_string(same - values.begin()) + "]";
       throw WorkloadError(
-          r.file(), path, json_text((*v)[i]), "distinct values",
-          json_text((*v)[i]) + " is a duplicate of " + first + " (each sweep point once)");
+          r.file(), path, json_text(e), "distinct values",
+          json_text(e) + " is a duplicate of " + first + " (each sweep point once)");
     }
     values.push_back(value);
   }
@@ -447,22 +478,29 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   r.allow({"field", "values"});
   r.finish();
   // The swept field must be the one the load mode uses: a rate means nothing to a closed loop.
-  // A router target may sweep its number of replicas instead.
+  // A router target may sweep its workers instead.
   const std::string field = load.mode == "open" ? "load.rate" : "load.concurrency";
   const bool router = target.type == "router";
-  const std::string allowed = field + " (load.mode is " + json_quoted(load.mode) + ")" +
-                              (router ? " or " + std::string(kSweepReplicas) : "");
+  const std::vector<std::string> router_fields = {kSweepReplicas, kSweepPrefillReplicas,
+                                                  kSweepKvReadRate};
+  std::string allowed = field + " (load.mode is " + json_quoted(load.mode) + ")";
+  if (router) {
+    for (const std::string& f : router_fields) allowed += ", " + f;
+  }
   r.check(r.has("field"), "field", "must be " + allowed);
   SweepSpec s;
   s.field = r.get_string("field", "");
-  if (s.field != field && !(router && s.field == kSweepReplicas)) {
+  const bool router_field = router && std::find(router_fields.begin(), router_fields.end(),
+                                                s.field) != router_fields.end();
+  if (s.field != field && !router_field) {
     throw WorkloadError::not_allowed(r.file(), r.path_of("field"), json_quoted(s.field), allowed);
   }
-  s.values = read_sweep_values(r, s.field != "load.rate");
-  if (s.field == kSweepReplicas) {
-    for (size_t i = 0; i < s.values.size(); ++i) {
-      r.check(s.values[i] >= 1 && s.values[i] <= kMaxRouterReplicas, "values",
-              "each must be in [1, " + std::to_string(kMaxRouterReplicas) + "] (replicas)");
+  s.values = read_sweep_values(r, sweep_rule(s.field, target));
+  if (s.field == kSweepReplicas) {  // each point keeps its prefill workers and a decode worker
+    for (double v : s.values) {
+      r.check(v > target.router.prefill_replicas, "values",
+              "each must be above router.prefill_replicas (" +
+                  std::to_string(target.router.prefill_replicas) + "): some worker must decode");
     }
   }
   return s;

@@ -81,10 +81,10 @@ nlohmann::json http_client_json(const HttpClientRecord& s) {
             {"mismatch_examples", s.mismatch_examples}}}};
 }
 
-nlohmann::json router_json(const RouterRecord& r) {
+nlohmann::json replicas_json(const std::vector<RouterRecord::Replica>& list, bool live) {
   nlohmann::json replicas = nlohmann::json::array();
-  for (const RouterRecord::Replica& x : r.replicas) {
-    if (r.live) {
+  for (const RouterRecord::Replica& x : list) {
+    if (live) {
       replicas.push_back({{"url", x.url}, {"in_flight", x.in_flight}, {"healthy", x.healthy}});
       continue;
     }
@@ -95,7 +95,31 @@ nlohmann::json router_json(const RouterRecord& r) {
                         {"restarts", x.restarts},
                         {"prefix_hit_rate", x.prefix_hit_rate}});
   }
-  if (r.live) return {{"policy", r.policy}, {"replicas", replicas}};
+  return replicas;
+}
+
+nlohmann::json disaggregation_json(const RouterRecord::Disaggregation& d, bool live) {
+  nlohmann::json j = {{"prefill_replicas", replicas_json(d.prefill, live)},
+                      {"kv_read_rate_cap_mb_s", d.kv_read_rate_cap_mb_s}};
+  if (live) return j;
+  j["prefills"] = {{"exported", d.prefills_exported}, {"fallback", d.prefill_fallbacks}};
+  j["reads"] = d.reads;
+  j["read_fallbacks"] = d.read_fallbacks;
+  j["kv_bytes"] = d.kv_bytes;
+  j["bandwidth_mb_s"] = d.bandwidth_mb_s;
+  j["read_ms"] = {{"p50", d.read_ms_p50}, {"p95", d.read_ms_p95}};
+  j["prefill_ms"] = {{"p50", d.prefill_ms_p50}, {"p95", d.prefill_ms_p95}};
+  j["ttft_share_p50"] = d.ttft_share_p50;
+  return j;
+}
+
+nlohmann::json router_json(const RouterRecord& r) {
+  const nlohmann::json replicas = replicas_json(r.replicas, r.live);
+  if (r.live) {
+    nlohmann::json j = {{"policy", r.policy}, {"replicas", replicas}};
+    if (r.disaggregation) j["disaggregation"] = disaggregation_json(*r.disaggregation, true);
+    return j;
+  }
   nlohmann::json faults = nlohmann::json::array();
   for (const RouterRecord::Fault& f : r.faults) {
     nlohmann::json j = {{"kill_replica", f.replica},
@@ -105,17 +129,20 @@ nlohmann::json router_json(const RouterRecord& r) {
     if (!f.error.empty()) j["error"] = f.error;
     faults.push_back(j);
   }
-  return {{"policy", r.policy},
-          {"replicas", replicas},
-          {"prefix_hit_rate",
-           {{"achieved", r.prefix_hit_rate_achieved}, {"oracle", r.prefix_hit_rate_oracle}}},
-          {"retries", r.retries},
-          {"broken_streams", r.broken_streams},
-          {"migrations", r.migrations},
-          {"migrations_failed", r.migrations_failed},
-          {"migration_delay_ms",
-           {{"mean", r.migration_delay_mean_ms}, {"max", r.migration_delay_max_ms}}},
-          {"faults", faults}};
+  nlohmann::json j = {
+      {"policy", r.policy},
+      {"replicas", replicas},
+      {"prefix_hit_rate",
+       {{"achieved", r.prefix_hit_rate_achieved}, {"oracle", r.prefix_hit_rate_oracle}}},
+      {"retries", r.retries},
+      {"broken_streams", r.broken_streams},
+      {"migrations", r.migrations},
+      {"migrations_failed", r.migrations_failed},
+      {"migration_delay_ms",
+       {{"mean", r.migration_delay_mean_ms}, {"max", r.migration_delay_max_ms}}},
+      {"faults", faults}};
+  if (r.disaggregation) j["disaggregation"] = disaggregation_json(*r.disaggregation, false);
+  return j;
 }
 
 }  // namespace

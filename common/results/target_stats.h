@@ -92,6 +92,23 @@ struct RouterRecord {
   int64_t retries = 0, broken_streams = 0, migrations = 0, migrations_failed = 0;
   double migration_delay_mean_ms = 0, migration_delay_max_ms = 0;
   std::vector<Fault> faults;
+  // Prefill/decode disaggregation (docs/disaggregation.md): the prefill workers and the KV
+  // handoff over the repetition's requests (warm-up included), from the answers' kv_transfer
+  // records and the router's counters.
+  struct Disaggregation {
+    double kv_read_rate_cap_mb_s = 0;  // the decode workers' cap (0: none)
+    std::vector<Replica> prefill;      // the prefill workers, as `replicas` the decode workers
+    int64_t prefills_exported = 0, prefill_fallbacks = 0;  // the router's counts
+    int64_t reads = 0;                                     // answers whose decode worker read KV
+    int64_t read_fallbacks = 0;  // reads that failed: the prompt was computed there
+    int64_t kv_bytes = 0;        // read in all
+    double bandwidth_mb_s = 0;   // kv_bytes over the summed read time
+    double read_ms_p50 = 0, read_ms_p95 = 0;
+    double prefill_ms_p50 = 0, prefill_ms_p95 = 0;
+    // The read's share of the request's time to first token (from leaving the harness), median.
+    double ttft_share_p50 = 0;
+  };
+  std::optional<Disaggregation> disaggregation;
 };
 
 // What a target reports: an engine's counters, an HTTP client's (and a router's), or nothing.

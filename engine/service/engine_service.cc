@@ -69,13 +69,13 @@ EngineStats EngineService::stats() const {
 void EngineService::admit(std::vector<Submission>& batch) {
   for (Submission& s : batch) {
     try {
-      Admitted admitted{std::move(s.sink), {}, 0};
-      if (s.handoff.import) {
-        admitted.kv_blocks_imported = engine_->import_prefix_kv(s.prompt, *s.handoff.import);
-      }
-      if (s.handoff.export_prompt_kv) admitted.exported_prompt = s.prompt;
+      const int imported =
+          s.handoff.import ? engine_->import_prefix_kv(s.prompt, *s.handoff.import) : 0;
+      std::vector<int32_t> exported;
+      if (s.handoff.export_prompt_kv) exported = s.prompt;
       engine_->add_request(s.id, std::move(s.prompt), s.params);
-      admitted_.emplace(s.id, std::move(admitted));
+      // The sink moves only once the request is in: a refusal above still needs it.
+      admitted_.emplace(s.id, Admitted{std::move(s.sink), std::move(exported), imported});
     } catch (const std::exception& e) {  // refused: tell that session, keep serving the others
       ServiceEvent refused;
       refused.output.id = s.id;

@@ -21,6 +21,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr unsigned kReleaseMessage = 1;  // UCX active message id: "done reading export N"
 constexpr size_t kReadChunkBytes = size_t(1) << 20;
+// Every export ends in a canary word, cleared before the export is dropped and read after the
+// blocks: a reader that finds it intact read the blocks while they were still exported, so an
+// export dropped mid-read (expired) can never pass for KV.
+constexpr uint64_t kCanaryMagic = 0x6b76657870727421;  // "kvexprt!"
+uint64_t canary_of(uint64_t export_id) { return export_id ^ kCanaryMagic; }
 
 void check(ucs_status_t status, const char* call) {
   if (status != UCS_OK) {
@@ -62,6 +67,8 @@ struct ActiveFetch {
   std::vector<std::byte> buffer;
   size_t posted = 0;  // bytes whose read was started
   std::vector<void*> requests;
+  bool canary_posted = false;  // the canary is read once every block has arrived
+  uint64_t canary = 0;
   std::string error;
   bool reported = false;
 };
@@ -83,7 +90,7 @@ struct UcxKvTransport::State {
 
   mutable std::mutex mutex;  // guards what other threads touch: exports, jobs, stats, stop
   std::map<uint64_t, Export> exports;
-  uint64_t next_export = 1;
+  std::atomic<uint64_t> next_export = 1;
   size_t exported_bytes = 0;
   std::deque<FetchJob> jobs;
   KvTransportStats stats;
@@ -102,6 +109,7 @@ struct UcxKvTransport::State {
   std::shared_ptr<Peer> peer_for(const std::string& worker_address);
   void advance(ActiveFetch& f, Clock::time_point now);
   void post_chunks(ActiveFetch& f, Clock::time_point now);
+  void post_canary(ActiveFetch& f);
   void finish(ActiveFetch& f, Clock::time_point now);
   void send_release(const std::shared_ptr<Peer>& peer, uint64_t export_id);
   void drop_export_locked(std::map<uint64_t, Export>::iterator it);
@@ -185,7 +193,16 @@ std::optional<KvSource> UcxKvTransport::expose(std::vector<std::byte> bytes, siz
       return std::nullopt;
     }
   }
-  if (bytes.empty()) bytes.resize(1);  // UCX registers no empty region; nothing reads it
+  if (bytes.size() != block_nbytes * size_t(num_blocks)) {
+    throw std::invalid_argument("an export of " + std::to_string(num_blocks) + " blocks of " +
+                                std::to_string(block_nbytes) + " bytes cannot hold " +
+                                std::to_string(bytes.size()) + " bytes");
+  }
+  const uint64_t id = s.next_export.fetch_add(1);
+  const uint64_t canary = canary_of(id);
+  const size_t data_bytes = bytes.size();
+  bytes.resize(data_bytes + sizeof canary);
+  std::memcpy(bytes.data() + data_bytes, &canary, sizeof canary);
   Export e;
   e.bytes = std::move(bytes);
   ucp_mem_map_params_t mp{};
@@ -207,8 +224,8 @@ std::optional<KvSource> UcxKvTransport::expose(std::vector<std::byte> bytes, siz
   source.num_blocks = num_blocks;
   e.expires = Clock::now() + seconds(s.options.export_ttl_s);
   std::lock_guard<std::mutex> lock(s.mutex);
-  source.export_id = s.next_export++;
-  s.exported_bytes += e.bytes.size();
+  source.export_id = id;
+  s.exported_bytes += data_bytes;
   ++s.stats.exports;
   s.exports.emplace(source.export_id, std::move(e));
   return source;
@@ -280,7 +297,8 @@ std::shared_ptr<Peer> UcxKvTransport::State::peer_for(const std::string& worker_
   ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                   UCP_EP_PARAM_FIELD_ERR_HANDLER;
   ep.address = reinterpret_cast<const ucp_address_t*>(worker_address.data());
-  ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+  ep.err_mode =
+      options.peer_failure_detection ? UCP_ERR_HANDLING_MODE_PEER : UCP_ERR_HANDLING_MODE_NONE;
   ep.err_handler.cb = on_peer_error;
   ep.err_handler.arg = peer.get();
   const ucs_status_t status = ucp_ep_create(worker, &ep, &peer->ep);
@@ -339,6 +357,19 @@ void UcxKvTransport::State::post_chunks(ActiveFetch& f, Clock::time_point now) {
   }
 }
 
+void UcxKvTransport::State::post_canary(ActiveFetch& f) {
+  f.canary_posted = true;
+  const KvSource& src = f.job.source;
+  ucp_request_param_t param{};
+  void* r = ucp_get_nbx(f.peer->ep, &f.canary, sizeof f.canary,
+                        src.address + src.block_nbytes * uint64_t(src.num_blocks), f.rkey, &param);
+  if (UCS_PTR_IS_ERR(r)) {
+    f.error = std::string("ucp_get_nbx: ") + ucs_status_string(UCS_PTR_STATUS(r));
+  } else if (r != nullptr) {
+    f.requests.push_back(r);
+  }
+}
+
 void UcxKvTransport::State::advance(ActiveFetch& f, Clock::time_point now) {
   std::erase_if(f.requests, [&](void* r) {
     const ucs_status_t status = ucp_request_check_status(r);
@@ -352,12 +383,24 @@ void UcxKvTransport::State::advance(ActiveFetch& f, Clock::time_point now) {
   if (f.reported) return;
   if (f.error.empty() && f.peer && f.peer->failed) f.error = "the prefill worker is unreachable";
   if (f.error.empty() && f.rkey && f.posted < f.buffer.size()) post_chunks(f, now);
+  if (f.error.empty() && f.rkey && !f.canary_posted && f.posted == f.buffer.size() &&
+      f.requests.empty()) {
+    post_canary(f);
+    return;  // not finished before the canary is in
+  }
   if (f.error.empty() && now >= f.job.deadline &&
       (!f.requests.empty() || f.posted < f.buffer.size())) {
     f.error = "timed out reading the KV blocks";
     for (void* r : f.requests) ucp_request_cancel(worker, r);
   }
-  if (!f.error.empty() || (f.requests.empty() && f.posted == f.buffer.size())) finish(f, now);
+  if (f.error.empty() && f.canary_posted && f.requests.empty() &&
+      f.canary != canary_of(f.job.source.export_id)) {
+    f.error =
+        "the export was dropped before the read ended (expired, or the prefill worker "
+        "restarted)";
+  }
+  const bool read = f.canary_posted && f.requests.empty();
+  if (!f.error.empty() || read) finish(f, now);
 }
 
 void UcxKvTransport::State::finish(ActiveFetch& f, Clock::time_point now) {
@@ -418,8 +461,12 @@ void UcxKvTransport::State::close_retired() {
 }
 
 void UcxKvTransport::State::drop_export_locked(std::map<uint64_t, Export>::iterator it) {
+  std::vector<std::byte>& bytes = it->second.bytes;
+  const uint64_t cleared = 0;
+  std::memcpy(bytes.data() + bytes.size() - sizeof cleared, &cleared, sizeof cleared);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // cleared before the memory is reused
   ucp_mem_unmap(context, it->second.memh);
-  exported_bytes -= it->second.bytes.size();
+  exported_bytes -= it->second.bytes.size() - sizeof(uint64_t);
   exports.erase(it);
 }
 

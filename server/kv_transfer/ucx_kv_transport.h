@@ -4,7 +4,7 @@
 // buffer of its own, then sends the prefill worker a release message. One thread per transport
 // owns the UCX worker and progresses it: it also serves the reads on the prefill side (UCX
 // emulates them over TCP with messages) and drops exports nobody released within their time to
-// live. Peer failure detection is on, so a dead peer fails a read instead of hanging it.
+// live. Every read has a deadline, so a peer that never answers costs its timeout, never a hang.
 #pragma once
 
 #include <atomic>
@@ -27,6 +27,10 @@ struct KvTransportOptions {
   // (pd-slow-link): a read is split into chunks, each started once the bytes up to its end
   // would have crossed the capped link.
   double max_read_bytes_per_s = 0;
+  // UCX's peer failure detection on the read endpoints. In UCX 1.13 it rules out shared memory
+  // (only TCP detects a dead peer), so it is off by default: a read from a dead or vanished
+  // prefill worker then fails (CMA reports it) or times out, and its endpoint is dropped.
+  bool peer_failure_detection = false;
 };
 
 struct KvFetchResult {

@@ -47,6 +47,26 @@ TEST_CASE("router targets: defaults, the resolved form and faults") {
       router_doc({{"sweep", {{"field", "target.router.replicas"}, {"values", {1, 2, 4}}}}}),
       "w.json");
   CHECK(sweep.sweep->values == std::vector<double>{1, 2, 4});
+
+  // Disaggregated: in the resolved form (and the hash) only when set.
+  const Workload pd = parse_workload(
+      router_doc(
+          {{"target",
+            {{"router", {{"replicas", 3}, {"prefill_replicas", 1}, {"kv_read_rate_mb_s", 250}}}}},
+           {"sweep", {{"field", "target.router.prefill_replicas"}, {"values", {0, 1, 2}}}}}),
+      "w.json");
+  CHECK(pd.target.router.prefill_replicas == 1);
+  CHECK(pd.target.router.kv_read_rate_mb_s == 250);
+  CHECK(pd.resolved["target"]["router"]["prefill_replicas"] == 1);
+  CHECK(pd.resolved["target"]["router"]["kv_read_rate_mb_s"] == 250);
+  CHECK_FALSE(w.resolved["target"]["router"].contains("prefill_replicas"));
+  CHECK(parse_workload(pd.resolved, "resolved.json").resolved == pd.resolved);
+  const Workload slow = parse_workload(
+      router_doc(
+          {{"target", {{"router", {{"prefill_replicas", 1}}}}},
+           {"sweep", {{"field", "target.router.kv_read_rate_mb_s"}, {"values", {0, 50.5}}}}}),
+      "w.json");
+  CHECK(slow.sweep->values == std::vector<double>{0, 50.5});
 }
 
 TEST_CASE("router targets and faults: bad fields are refused at their JSON path") {
@@ -69,7 +89,19 @@ TEST_CASE("router targets and faults: bad fields are refused at their JSON path"
       {{{"faults", {{{"kill", 0}, {"at_s", 1}}}}}, {"$.faults[0].kill"}},
       {{{"faults", 3}}, {"$.faults", "an array of at most 64 faults"}},
       {{{"sweep", {{"field", "target.router.replicas"}, {"values", {1, 100}}}}},
-       {"$.sweep.values", "[1, 64]"}},
+       {"$.sweep.values[1]: 100 is out of range", "<= 64 (replicas)"}},
+      {{{"target", {{"router", {{"prefill_replicas", 2}}}}}},
+       {"$.target.router.prefill_replicas: 2 is out of range", "[0, router.replicas - 1 = 1]"}},
+      {{{"target", {{"router", {{"kv_read_rate_mb_s", -1}}}}}},
+       {"$.target.router.kv_read_rate_mb_s", "MB/s; 0: no cap"}},
+      {{{"sweep", {{"field", "target.router.prefill_replicas"}, {"values", {0, 2}}}}},
+       {"$.sweep.values[1]: 2 is out of range", "<= 1 (prefill workers"}},
+      {{{"target", {{"router", {{"replicas", 3}, {"prefill_replicas", 1}}}}},
+        {"sweep", {{"field", "target.router.replicas"}, {"values", {1, 2}}}}},
+       {"$.sweep.values", "above router.prefill_replicas (1)"}},
+      {{{"target", {{"router", {{"replicas", 2}, {"prefill_replicas", 1}}}}},
+        {"faults", {{{"kill_replica", 1}, {"at_s", 1}}}}},
+       {"$.faults[0].kill_replica: 1 is out of range", "[0, 0]"}},
       {{{"sweep", {{"field", "target.router.replicas"}, {"values", {1, 2}}}},
         {"faults", {{{"kill_replica", 1}, {"at_s", 1}}}}},
        {"$.faults[0].kill_replica: 1 is out of range", "[0, 0]"}},

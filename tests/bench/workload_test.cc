@@ -357,7 +357,8 @@ const std::vector<BadCase>& bad_cases() {
       {.label = "a sweep concurrency past the limit",
        .patch = R"({"load": {"mode": "closed", "rate": null, "arrival": null},
            "sweep": {"field": "load.concurrency", "values": [1, 100000]}})",
-       .expected = {"$.sweep.values[1]: 100000 is out of range (must be in [1, 65536])"}},
+       .expected = {"$.sweep.values[1]: 100000 is out of range (must be >= 1 and <= 65536 "
+                    "(concurrencies))"}},
       // ---- what the JSON itself can do ----
       {.label = "100000 nested arrays in the description",
        .patch = "",

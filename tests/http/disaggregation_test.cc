@@ -130,6 +130,9 @@ TEST_CASE(
     const json& read = cold["kv_transfer"];
     INFO(read.dump());
     CHECK(read["fallback"].is_null());
+    CHECK(read["prefill_fallback"].is_null());
+    CHECK(read["prefill_attempts"] == 1);
+    CHECK(read["prefill_s"].get<double>() > 0);
     CHECK(read["cached_blocks"] == 0);
     CHECK(read["blocks_read"] == length / block);
     CHECK(read["imported_blocks"] == length / block);
@@ -219,7 +222,11 @@ TEST_CASE("disaggregated: with the prefill worker killed, decode workers compute
     const json body = greedy(token_prompt(40, seed), 5);
     const json answer = complete(router->url(), body);
     CHECK(ids_of(answer) == ids_of(complete(colocated->url(), body)));
-    CHECK(answer.contains("kv_transfer") == false);  // the decode worker got no source
+    // The decode worker got no source: the record is the router's alone, saying why.
+    INFO(answer["kv_transfer"].dump());
+    CHECK(answer["kv_transfer"]["prefill_fallback"].get<std::string>().find("prefill worker") !=
+          std::string::npos);
+    CHECK_FALSE(answer["kv_transfer"].contains("blocks_read"));
   }
   CHECK(metric(router->url(), "infergate_router:prefills_total{outcome=\"fallback\"}") == 3);
   CHECK(router->terminate() == 0);

@@ -114,6 +114,27 @@ TEST_CASE("a read from a prefill worker that is gone fails within its timeout", 
   INFO(gone.error);
 }
 
+TEST_CASE("an export dropped while it is read never passes for KV", "[kv_transfer]") {
+  KvTransportOptions short_lived, slow;
+  short_lived.export_ttl_s = 0.1;
+  slow.max_read_bytes_per_s = 100e3;  // 64 KiB take 0.65 s: the export expires mid-read
+  UcxKvTransport prefill(short_lived), decode(slow);
+  const size_t block = 16 * 1024;  // small enough to stay on the heap once freed
+  const std::optional<KvSource> source = prefill.expose(pattern(4, block), block, 4);
+  REQUIRE(source);
+  const KvFetchResult r = fetch(decode, *source, 0, 4);
+  CHECK_FALSE(r.ok);
+  CHECK(r.bytes.empty());
+  INFO(r.error);
+  CHECK(prefill.stats().exports_expired == 1);
+}
+
+TEST_CASE("an export must hold exactly its blocks", "[kv_transfer]") {
+  UcxKvTransport prefill({});
+  CHECK_THROWS_WITH(prefill.expose(pattern(2, 64), 64, 3),
+                    "an export of 3 blocks of 64 bytes cannot hold 128 bytes");
+}
+
 TEST_CASE("a capped read rate spaces the read out", "[kv_transfer]") {
   KvTransportOptions capped;
   capped.max_read_bytes_per_s = 40e6;  // 40 MB/s: 8 MiB take at least 0.2 s

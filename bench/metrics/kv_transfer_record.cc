@@ -1,0 +1,50 @@
+#include "bench/metrics/kv_transfer_record.h"
+
+namespace infergate {
+
+namespace {
+
+template <typename T>
+void read(const nlohmann::json& j, const char* key, T& out, double scale = 1) {
+  const auto it = j.find(key);
+  if (it == j.end()) return;
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (it->is_string()) out = it->get<std::string>();
+  } else {
+    if (it->is_number()) out = T(it->get<double>() * scale);
+  }
+}
+
+}  // namespace
+
+std::optional<KvTransferRecord> kv_transfer_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return std::nullopt;
+  KvTransferRecord r;
+  read(j, "prefill_s", r.prefill_ms, 1e3);
+  read(j, "prefill_attempts", r.prefill_attempts);
+  read(j, "prefill_fallback", r.prefill_fallback);
+  read(j, "cached_blocks", r.cached_blocks);
+  read(j, "blocks_read", r.blocks_read);
+  read(j, "bytes", r.bytes);
+  read(j, "read_s", r.read_ms, 1e3);
+  read(j, "before_admit_s", r.before_admit_ms, 1e3);
+  read(j, "fallback", r.read_fallback);
+  return r;
+}
+
+nlohmann::json kv_transfer_to_json(const KvTransferRecord& r) {
+  const auto text_or_null = [](const std::string& s) {
+    return s.empty() ? nlohmann::json() : nlohmann::json(s);
+  };
+  return {{"prefill_ms", r.prefill_ms},
+          {"prefill_attempts", r.prefill_attempts},
+          {"prefill_fallback", text_or_null(r.prefill_fallback)},
+          {"cached_blocks", r.cached_blocks},
+          {"blocks_read", r.blocks_read},
+          {"bytes", r.bytes},
+          {"read_ms", r.read_ms},
+          {"before_admit_ms", r.before_admit_ms},
+          {"read_fallback", text_or_null(r.read_fallback)}};
+}
+
+}  // namespace infergate
