@@ -51,6 +51,10 @@ void check_fits_and_valid(const CompletionRequest& r, const ServedModel& model,
           body);
   require(r.resumed.empty() || r.stream, "resume_token_ids without stream", body);
   require(int64_t(r.resumed.size()) < s.max_tokens, "resumed as many tokens as max_tokens", body);
+  require(!r.kv_export || !r.stream, "kv_transfer.export on a stream", body);
+  require(r.kv_source.is_null() || r.kv_source.is_object(), "a kv_transfer.source not an object",
+          body);
+  require(!r.kv_export || r.kv_source.is_null(), "kv_transfer both exports and reads", body);
 }
 
 // The request as a /v1/completions body of token ids with every field spelled out.
@@ -70,6 +74,8 @@ std::string canonical_completion_body(const CompletionRequest& r, const ServedMo
             {"stream", r.stream}};
   if (r.stream) j["stream_options"] = {{"include_usage", r.include_usage}};
   if (!r.resumed.empty()) j["resume_token_ids"] = r.resumed;
+  if (r.kv_export) j["kv_transfer"] = {{"export", true}};
+  if (!r.kv_source.is_null()) j["kv_transfer"] = {{"source", r.kv_source}};
   return j.dump();
 }
 
@@ -81,7 +87,7 @@ bool same_request(const CompletionRequest& a, const CompletionRequest& b) {
          a.stream == b.stream && a.include_usage == b.include_usage &&
          x.temperature == y.temperature && x.top_k == y.top_k && x.top_p == y.top_p &&
          x.seed == y.seed && x.max_tokens == y.max_tokens && x.stop_token_ids == y.stop_token_ids &&
-         x.ignore_eos == y.ignore_eos;
+         x.ignore_eos == y.ignore_eos && a.kv_export == b.kv_export && a.kv_source == b.kv_source;
 }
 
 // What was accepted once is accepted again, as the same request, when spelled canonically.

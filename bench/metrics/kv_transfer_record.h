@@ -12,15 +12,15 @@
 namespace infergate {
 
 struct KvTransferRecord {
-  double prefill_ms = 0;       // the router's request to the prefill worker, to its answer
+  double prefill_ms = 0;  // the router's request to the prefill worker, to its answer
   int prefill_attempts = 0;
   std::string prefill_fallback;  // why no prefill worker exported the KV ("" when one did)
   int cached_blocks = 0;         // held by the decode worker already
   int blocks_read = 0;
-  int64_t bytes = 0;             // KV read by the decode worker
-  double read_ms = 0;            // that read
-  double before_admit_ms = 0;    // decode worker: arrival to admission (the read included)
-  std::string read_fallback;     // why the read failed and the decode worker computed the prompt
+  int64_t bytes = 0;           // KV read by the decode worker
+  double read_ms = 0;          // that read
+  double before_admit_ms = 0;  // decode worker: arrival to admission (the read included)
+  std::string read_fallback;   // why the read failed and the decode worker computed the prompt
   bool fell_back() const { return !prefill_fallback.empty() || !read_fallback.empty(); }
 };
 

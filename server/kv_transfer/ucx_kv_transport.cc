@@ -99,6 +99,7 @@ struct UcxKvTransport::State {
   // The transport thread's alone.
   std::unordered_map<std::string, std::shared_ptr<Peer>> peers;
   std::list<ActiveFetch> active;
+  Clock::time_point link_free_at;  // --kv-read-rate-mb-s: when the capped link is next free
   std::list<PendingSend> sends;
   std::vector<std::shared_ptr<Peer>> retired;  // failed: closed once no read holds them
   std::list<void*> closing;                    // their close requests
@@ -342,9 +343,14 @@ void UcxKvTransport::State::post_chunks(ActiveFetch& f, Clock::time_point now) {
       rate > 0 ? std::clamp(size_t(rate * 0.005), size_t(4096), kReadChunkBytes) : kReadChunkBytes;
   while (f.posted < f.buffer.size()) {
     const size_t n = std::min(chunk, f.buffer.size() - f.posted);
-    // Paced: a chunk starts once it would have crossed the capped link, so a read of B bytes
-    // takes at least B / rate.
-    if (rate > 0 && now < f.job.start + seconds(double(f.posted + n) / rate)) return;
+    // Paced: one link for every read of this transport, each chunk started once it would have
+    // crossed it after the chunks before it (of any read), so B bytes take at least B / rate.
+    if (rate > 0) {
+      const Clock::time_point crossed =
+          std::max(link_free_at, f.job.start) + seconds(double(n) / rate);
+      if (now < crossed) return;
+      link_free_at = crossed;
+    }
     ucp_request_param_t param{};
     void* r =
         ucp_get_nbx(f.peer->ep, f.buffer.data() + f.posted, n, base + f.posted, f.rkey, &param);

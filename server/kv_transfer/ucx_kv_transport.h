@@ -23,9 +23,9 @@ namespace infergate {
 struct KvTransportOptions {
   size_t max_exported_bytes = size_t(1) << 30;  // held for decode workers; beyond, none exported
   double export_ttl_s = 60;  // an export not released within this is dropped (reads time out first)
-  // Caps the rate of this transport's reads (0: none), to measure a slower link on one machine
-  // (pd-slow-link): a read is split into chunks, each started once the bytes up to its end
-  // would have crossed the capped link.
+  // Caps the rate of this transport's reads, all of them together (0: none), to measure a
+  // slower link on one machine (pd-slow-link): reads are split into chunks, each started once
+  // it would have crossed the capped link after the chunks before it.
   double max_read_bytes_per_s = 0;
   // UCX's peer failure detection on the read endpoints. In UCX 1.13 it rules out shared memory
   // (only TCP detects a dead peer), so it is off by default: a read from a dead or vanished

@@ -147,4 +147,18 @@ TEST_CASE("a capped read rate spaces the read out", "[kv_transfer]") {
   // Each chunk starts once the bytes up to its end would have crossed the link.
   CHECK(r.seconds >= 8.0 * double(block) / 40e6);
   CHECK(r.seconds < 8.0 * double(block) / 40e6 + 2.0);
+
+  // Two reads at once share the one link: the later to finish took as long as both in turn.
+  // (Each export is released by its read: two exports.)
+  const std::optional<KvSource> one = prefill.expose(pattern(4, block), block, 4);
+  const std::optional<KvSource> two = prefill.expose(pattern(4, block), block, 4);
+  REQUIRE(one);
+  REQUIRE(two);
+  std::promise<KvFetchResult> a, b;
+  decode.fetch(*one, 0, 4, 10, [&](KvFetchResult x) { a.set_value(std::move(x)); });
+  decode.fetch(*two, 0, 4, 10, [&](KvFetchResult x) { b.set_value(std::move(x)); });
+  const KvFetchResult ra = a.get_future().get(), rb = b.get_future().get();
+  REQUIRE(ra.ok);
+  REQUIRE(rb.ok);
+  CHECK(std::max(ra.seconds, rb.seconds) >= 0.95 * 8.0 * double(block) / 40e6);  // b starts later
 }
