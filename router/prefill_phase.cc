@@ -71,7 +71,10 @@ net::awaitable<PrefillAttempt> prefill_at(const HttpUrl& url, std::string_view p
 }  // namespace
 
 nlohmann::json prefill_record(const PrefillOutcome& o) {
-  nlohmann::json j = {{"prefill_s", o.prefill_s}, {"prefill_attempts", o.attempts}};
+  nlohmann::json j = {{"prefill_s", o.prefill_s},
+                      {"prefill_attempts", o.attempts},
+                      {"prefill_begin_ns", o.begin_ns},
+                      {"prefill_end_ns", o.end_ns}};
   j["prefill_fallback"] = o.source.is_null() ? nlohmann::json(o.fallback) : nlohmann::json();
   return j;
 }
@@ -119,7 +122,9 @@ net::awaitable<PrefillOutcome> run_prefill(std::string_view path, std::string_vi
     ctx.prefill_waiters.wake_one();
     if (a.ok && a.kv_transfer.contains("source")) {
       out.source = a.kv_transfer["source"];
-      out.prefill_s = double(now_ns() - start) * 1e-9;
+      out.begin_ns = start;
+      out.end_ns = now_ns();
+      out.prefill_s = double(out.end_ns - start) * 1e-9;
       out.kv_bytes = a.kv_transfer.value("bytes", int64_t(0));
       out.fallback.clear();
       co_return out;

@@ -22,7 +22,8 @@ struct PrefillOutcome {
   nlohmann::json source;  // kv_transfer.source for the decode worker; null: none
   std::string fallback;   // why there is none
   double prefill_s = 0;   // from sending to the prefill worker that answered to its answer
-  int64_t kv_bytes = 0;   // what it exported
+  int64_t begin_ns = 0, end_ns = 0;  // that span (common/util/clock.h: one machine's monotonic)
+  int64_t kv_bytes = 0;              // what it exported
   int attempts = 0;
 };
 
@@ -30,8 +31,10 @@ struct PrefillOutcome {
 boost::asio::awaitable<PrefillOutcome> run_prefill(std::string_view path, std::string_view body,
                                                    const RoutedRequest& routed, RouterContext& ctx);
 
-// The router's part of the answer's `kv_transfer` record: prefill_s, prefill_attempts and, when
-// the decode worker computed the prompt, prefill_fallback (why).
+// The router's part of the answer's `kv_transfer` record: prefill_s, prefill_attempts,
+// prefill_begin_ns and prefill_end_ns (the monotonic clock, comparable between processes of one
+// machine: the harness draws them in its trace) and, when the decode worker computed the
+// prompt, prefill_fallback (why).
 nlohmann::json prefill_record(const PrefillOutcome& outcome);
 
 // What the prefill worker is sent: the request for one token, whole, exporting its KV.

@@ -15,7 +15,9 @@ nlohmann::json kv_read_record_json(const KvReadRecord& r) {
                       {"bytes", r.bytes},
                       {"read_s", r.read_s},
                       {"before_admit_s", r.before_admit_s},
-                      {"imported_blocks", r.imported_blocks}};
+                      {"imported_blocks", r.imported_blocks},
+                      {"read_begin_ns", r.read_begin_ns},
+                      {"read_end_ns", r.read_end_ns}};
   j["fallback"] = r.fallback.empty() ? nlohmann::json() : nlohmann::json(r.fallback);
   return j;
 }
@@ -72,8 +74,11 @@ void submit_after_kv_read(ServerContext& ctx, const CompletionRequest& request, 
   ctx.service.count_cached_prefix(std::move(prefix), [=, &transport](int cached) {
     record->cached_blocks = std::min(cached, prompt_blocks);
     const int first = record->cached_blocks, count = prompt_blocks - first;
+    const int64_t read_begin_ns = now_ns();
     transport.fetch(source, first, count, timeout_s, [=](KvFetchResult r) {
       record->read_s = r.seconds;
+      record->read_begin_ns = read_begin_ns;
+      record->read_end_ns = now_ns();
       if (!r.ok) {
         record->fallback = r.error;
         admit(nullptr);

@@ -20,7 +20,8 @@ struct KvReadRecord {
   int cached_blocks = 0;  // held here already: not read
   int blocks_read = 0;
   int64_t bytes = 0;
-  double read_s = 0;          // the transport's read
+  double read_s = 0;                           // the transport's read
+  int64_t read_begin_ns = 0, read_end_ns = 0;  // that span (common/util/clock.h)
   double before_admit_s = 0;  // from the request's arrival to its admission (the read's cost)
   int imported_blocks = 0;    // adopted by the engine (fewer if some were lost meanwhile)
   std::string fallback;       // why the prompt was computed here instead (empty: it was not)

@@ -178,6 +178,20 @@ std::string point_label(const Workload& w, const nlohmann::json& value, int rep,
   return label;
 }
 
+// A disaggregated request's prefill phase and KV read, for its lane in the trace.
+std::vector<TracePhase> handoff_phases(const RequestRecord& rec) {
+  if (!rec.kv_transfer) return {};
+  const KvTransferRecord& k = *rec.kv_transfer;
+  std::vector<TracePhase> phases;
+  if (k.prefill_end_ns > k.prefill_begin_ns && k.prefill_begin_ns > 0) {
+    phases.push_back({"prefill worker", k.prefill_begin_ns, k.prefill_end_ns});
+  }
+  if (k.read_end_ns > k.read_begin_ns && k.read_begin_ns > 0) {
+    phases.push_back({"KV read", k.read_begin_ns, k.read_end_ns});
+  }
+  return phases;
+}
+
 // A router target's workers at one sweep point: the swept field set to the point's value.
 RouterTargetSpec router_for_point(const Workload& w, const nlohmann::json& value) {
   RouterTargetSpec r = w.target.router;
@@ -241,7 +255,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   if (trace) {
     for (const RequestRecord& rec : run.records) {
       trace->add_request(rec.index, rec.scheduled_ns, rec.sent_ns, rec.first_token_ns,
-                         rec.finished_ns, request_status_name(rec.status));
+                         rec.finished_ns, request_status_name(rec.status), handoff_phases(rec));
     }
   }
   return r;

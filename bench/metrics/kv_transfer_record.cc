@@ -10,8 +10,10 @@ void read(const nlohmann::json& j, const char* key, T& out, double scale = 1) {
   if (it == j.end()) return;
   if constexpr (std::is_same_v<T, std::string>) {
     if (it->is_string()) out = it->get<std::string>();
-  } else {
-    if (it->is_number()) out = T(it->get<double>() * scale);
+  } else if (std::is_integral_v<T> && scale == 1 && it->is_number_integer()) {
+    out = it->get<T>();  // exact: nanosecond stamps pass 2^53 after 104 days of uptime
+  } else if (it->is_number()) {
+    out = T(it->get<double>() * scale);
   }
 }
 
@@ -29,6 +31,10 @@ std::optional<KvTransferRecord> kv_transfer_from_json(const nlohmann::json& j) {
   read(j, "read_s", r.read_ms, 1e3);
   read(j, "before_admit_s", r.before_admit_ms, 1e3);
   read(j, "fallback", r.read_fallback);
+  read(j, "prefill_begin_ns", r.prefill_begin_ns);
+  read(j, "prefill_end_ns", r.prefill_end_ns);
+  read(j, "read_begin_ns", r.read_begin_ns);
+  read(j, "read_end_ns", r.read_end_ns);
   return r;
 }
 

@@ -21,7 +21,9 @@ struct KvTransferRecord {
   double read_ms = 0;          // that read
   double before_admit_ms = 0;  // decode worker: arrival to admission (the read included)
   std::string read_fallback;   // why the read failed and the decode worker computed the prompt
-  bool fell_back() const { return !prefill_fallback.empty() || !read_fallback.empty(); }
+  // The prefill phase and the read on the monotonic clock (common/util/clock.h), which the
+  // workers of a router target share with the harness (one machine): drawn in the trace.
+  int64_t prefill_begin_ns = 0, prefill_end_ns = 0, read_begin_ns = 0, read_end_ns = 0;
 };
 
 // nullopt unless `j` is an object; fields of the wrong type are left at their defaults.

@@ -125,6 +125,11 @@ void write_request(EventWriter& w, const TraceRequest& r, int64_t tid, int64_t t
   if (r.scheduled_ns) phase("queued", r.scheduled_ns, r.sent_ns);
   phase("waiting for first token", r.sent_ns, r.first_token_ns ? r.first_token_ns : end);
   phase("decoding", r.first_token_ns, end);
+  // Spans timed elsewhere nest under the phase they fall in; one that would stick out of the
+  // request (another clock) is left out rather than drawn misleadingly.
+  for (const TracePhase& p : r.phases) {
+    if (p.begin_ns >= begin && p.end_ns <= end) phase(p.name.c_str(), p.begin_ns, p.end_ns);
+  }
 }
 
 void write_requests(EventWriter& w, const ChromeTrace& trace) {

@@ -31,6 +31,14 @@ struct TraceThread {
 
 // A request's lifetime; times on common/util/clock.h, 0 meaning "never happened" (as in
 // bench/metrics/request_record.h).
+// A span of a request's time spent elsewhere (a disaggregated request's prefill phase and KV
+// read), drawn inside the request's phases on its lane.
+struct TracePhase {
+  std::string name;
+  int64_t begin_ns = 0;
+  int64_t end_ns = 0;
+};
+
 struct TraceRequest {
   uint64_t index = 0;
   int64_t scheduled_ns = 0;
@@ -38,6 +46,7 @@ struct TraceRequest {
   int64_t first_token_ns = 0;
   int64_t finished_ns = 0;
   std::string status;
+  std::vector<TracePhase> phases;
 };
 
 // A kernel or memory copy the GPU ran (bench/telemetry/cupti_tracer.h), on common/util/clock.h.

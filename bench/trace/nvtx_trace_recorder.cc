@@ -97,9 +97,10 @@ void NvtxTraceRecorder::stop() {
 
 void NvtxTraceRecorder::add_request(uint64_t index, int64_t scheduled_ns, int64_t sent_ns,
                                     int64_t first_token_ns, int64_t finished_ns,
-                                    const std::string& status) {
+                                    const std::string& status, std::vector<TracePhase> phases) {
   std::lock_guard<std::mutex> lock(mu_);
-  requests_.push_back({index, scheduled_ns, sent_ns, first_token_ns, finished_ns, status});
+  requests_.push_back(
+      {index, scheduled_ns, sent_ns, first_token_ns, finished_ns, status, std::move(phases)});
 }
 
 void NvtxTraceRecorder::add_gpu_spans(const std::vector<TraceGpuSpan>& spans) {

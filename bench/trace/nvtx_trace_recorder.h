@@ -50,7 +50,8 @@ class NvtxTraceRecorder {
   // happened". Drawn as "queued" (scheduled -> sent), "waiting for first token" (sent -> first
   // token) and "decoding" (first token -> finished). Thread-safe.
   void add_request(uint64_t index, int64_t scheduled_ns, int64_t sent_ns, int64_t first_token_ns,
-                   int64_t finished_ns, const std::string& status);
+                   int64_t finished_ns, const std::string& status,
+                   std::vector<TracePhase> phases = {});
 
   // Kernels and copies the GPU ran (from CUPTI), drawn on one track per device and stream
   // ("GPU 0 stream 7"). Thread-safe.

@@ -1,5 +1,7 @@
 #include "server/kv_transfer/ucx_kv_transport.h"
 
+#include "server/kv_transfer/export_arena.h"
+
 #include <poll.h>
 #include <ucp/api/ucp.h>
 
@@ -37,10 +39,11 @@ Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
-// A prefill worker's blocks, registered for remote reads until released or expired.
+// A prefill worker's blocks in the arena, readable until released or expired.
 struct Export {
-  std::vector<std::byte> bytes;
-  ucp_mem_h memh = nullptr;
+  size_t offset = 0;      // in the arena
+  size_t bytes = 0;       // the blocks and the canary
+  size_t data_bytes = 0;  // the blocks
   Clock::time_point expires;
 };
 
@@ -88,9 +91,13 @@ struct UcxKvTransport::State {
   std::string address;  // this worker's, as bytes
   int event_fd = -1;
 
-  mutable std::mutex mutex;  // guards what other threads touch: exports, jobs, stats, stop
+  std::unique_ptr<ExportArena> arena;  // registered once: arena_memh, arena_rkey
+  ucp_mem_h arena_memh = nullptr;
+  std::string arena_rkey;
+
+  mutable std::mutex mutex;  // guards what other threads touch: arena, exports, jobs, stats
   std::map<uint64_t, Export> exports;
-  std::atomic<uint64_t> next_export = 1;
+  uint64_t next_export = 1;
   size_t exported_bytes = 0;
   std::deque<FetchJob> jobs;
   KvTransportStats stats;
@@ -118,7 +125,22 @@ struct UcxKvTransport::State {
   void reap_sends();
   void close_retired();
   void shut_down();
+  void register_arena();
 };
+
+void UcxKvTransport::State::register_arena() {
+  arena = std::make_unique<ExportArena>(options.max_exported_bytes);
+  ucp_mem_map_params_t mp{};
+  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  mp.address = arena->base();
+  mp.length = arena->size();
+  check(ucp_mem_map(context, &mp, &arena_memh), "ucp_mem_map");
+  void* rkey = nullptr;
+  size_t length = 0;
+  check(ucp_rkey_pack(context, arena_memh, &rkey, &length), "ucp_rkey_pack");
+  arena_rkey.assign(static_cast<const char*>(rkey), length);
+  ucp_rkey_buffer_release(rkey);
+}
 
 namespace {
 
@@ -167,7 +189,9 @@ UcxKvTransport::UcxKvTransport(KvTransportOptions options) : state_(std::make_un
     handler.cb = on_release;
     handler.arg = &s;
     check(ucp_worker_set_am_recv_handler(s.worker, &handler), "ucp_worker_set_am_recv_handler");
+    s.register_arena();
   } catch (...) {
+    if (s.arena_memh) ucp_mem_unmap(s.context, s.arena_memh);
     if (s.worker) ucp_worker_destroy(s.worker);
     ucp_cleanup(s.context);
     throw;
@@ -186,49 +210,43 @@ UcxKvTransport::~UcxKvTransport() {
 
 std::optional<KvSource> UcxKvTransport::expose(std::vector<std::byte> bytes, size_t block_nbytes,
                                                int num_blocks) {
-  State& s = *state_;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (s.exported_bytes + bytes.size() > s.options.max_exported_bytes) {
-      ++s.stats.exports_refused;
-      return std::nullopt;
-    }
-  }
   if (bytes.size() != block_nbytes * size_t(num_blocks)) {
     throw std::invalid_argument("an export of " + std::to_string(num_blocks) + " blocks of " +
                                 std::to_string(block_nbytes) + " bytes cannot hold " +
                                 std::to_string(bytes.size()) + " bytes");
   }
-  const uint64_t id = s.next_export.fetch_add(1);
-  const uint64_t canary = canary_of(id);
-  const size_t data_bytes = bytes.size();
-  bytes.resize(data_bytes + sizeof canary);
-  std::memcpy(bytes.data() + data_bytes, &canary, sizeof canary);
+  State& s = *state_;
   Export e;
-  e.bytes = std::move(bytes);
-  ucp_mem_map_params_t mp{};
-  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
-  mp.address = e.bytes.data();
-  mp.length = e.bytes.size();
-  check(ucp_mem_map(s.context, &mp, &e.memh), "ucp_mem_map");
-  void* rkey = nullptr;
-  size_t rkey_length = 0;
-  const ucs_status_t packed = ucp_rkey_pack(s.context, e.memh, &rkey, &rkey_length);
-  if (packed != UCS_OK) ucp_mem_unmap(s.context, e.memh);
-  check(packed, "ucp_rkey_pack");
+  e.data_bytes = bytes.size();
+  e.bytes = e.data_bytes + sizeof(uint64_t);
+  uint64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const std::optional<size_t> offset = s.arena->allocate(e.bytes);
+    if (!offset) {
+      ++s.stats.exports_refused;
+      return std::nullopt;
+    }
+    e.offset = *offset;
+    id = s.next_export++;
+  }
+  // The range is ours alone until it is listed below: copied without the lock.
+  const uint64_t canary = canary_of(id);
+  std::byte* at = s.arena->base() + e.offset;
+  std::memcpy(at, bytes.data(), e.data_bytes);
+  std::memcpy(at + e.data_bytes, &canary, sizeof canary);
+  e.expires = Clock::now() + seconds(s.options.export_ttl_s);
   KvSource source;
   source.worker = s.address;
-  source.rkey.assign(static_cast<const char*>(rkey), rkey_length);
-  ucp_rkey_buffer_release(rkey);
-  source.address = reinterpret_cast<uint64_t>(e.bytes.data());
+  source.rkey = s.arena_rkey;
+  source.address = reinterpret_cast<uint64_t>(at);
   source.block_nbytes = block_nbytes;
   source.num_blocks = num_blocks;
-  e.expires = Clock::now() + seconds(s.options.export_ttl_s);
-  std::lock_guard<std::mutex> lock(s.mutex);
   source.export_id = id;
-  s.exported_bytes += data_bytes;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.exported_bytes += e.data_bytes;
   ++s.stats.exports;
-  s.exports.emplace(source.export_id, std::move(e));
+  s.exports.emplace(id, e);
   return source;
 }
 
@@ -467,12 +485,12 @@ void UcxKvTransport::State::close_retired() {
 }
 
 void UcxKvTransport::State::drop_export_locked(std::map<uint64_t, Export>::iterator it) {
-  std::vector<std::byte>& bytes = it->second.bytes;
+  const Export& e = it->second;
   const uint64_t cleared = 0;
-  std::memcpy(bytes.data() + bytes.size() - sizeof cleared, &cleared, sizeof cleared);
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // cleared before the memory is reused
-  ucp_mem_unmap(context, it->second.memh);
-  exported_bytes -= it->second.bytes.size() - sizeof(uint64_t);
+  std::memcpy(arena->base() + e.offset + e.data_bytes, &cleared, sizeof cleared);
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // cleared before the range is reused
+  arena->release(e.offset, e.bytes);
+  exported_bytes -= e.data_bytes;
   exports.erase(it);
 }
 
@@ -530,6 +548,7 @@ void UcxKvTransport::State::shut_down() {
     std::lock_guard<std::mutex> lock(mutex);
     while (!exports.empty()) drop_export_locked(exports.begin());
   }
+  ucp_mem_unmap(context, arena_memh);
   ucp_worker_destroy(worker);
   ucp_cleanup(context);
 }

@@ -1,9 +1,9 @@
 // The KV handoff's transport: UCX one-sided reads. A prefill worker exposes a prompt's KV blocks
-// (registered memory, a packed remote key) and tells the decode worker where they are in its
-// HTTP answer (KvSource); the decode worker reads the blocks it lacks with ucp_get_nbx into a
-// buffer of its own, then sends the prefill worker a release message. One thread per transport
-// owns the UCX worker and progresses it: it also serves the reads on the prefill side (UCX
-// emulates them over TCP with messages) and drops exports nobody released within their time to
+// (copied into its registered export arena, export_arena.h) and tells the decode worker where they
+// are in its HTTP answer (KvSource); the decode worker reads the blocks it lacks with ucp_get_nbx
+// into a buffer of its own, then sends the prefill worker a release message. One thread per
+// transport owns the UCX worker and progresses it: it also serves the reads on the prefill side
+// (UCX emulates them over TCP with messages) and drops exports nobody released within their time to
 // live. Every read has a deadline, so a peer that never answers costs its timeout, never a hang.
 #pragma once
 
@@ -21,7 +21,8 @@
 namespace infergate {
 
 struct KvTransportOptions {
-  size_t max_exported_bytes = size_t(1) << 30;  // held for decode workers; beyond, none exported
+  // The exports' arena (address space, taken as used): beyond, none exported.
+  size_t max_exported_bytes = size_t(1) << 30;
   double export_ttl_s = 60;  // an export not released within this is dropped (reads time out first)
   // Caps the rate of this transport's reads, all of them together (0: none), to measure a
   // slower link on one machine (pd-slow-link): reads are split into chunks, each started once

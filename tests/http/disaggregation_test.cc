@@ -133,6 +133,10 @@ TEST_CASE(
     CHECK(read["prefill_fallback"].is_null());
     CHECK(read["prefill_attempts"] == 1);
     CHECK(read["prefill_s"].get<double>() > 0);
+    // On the machine's one monotonic clock: the read follows the prefill phase.
+    CHECK(read["prefill_end_ns"].get<int64_t>() > read["prefill_begin_ns"].get<int64_t>());
+    CHECK(read["read_begin_ns"].get<int64_t>() >= read["prefill_end_ns"].get<int64_t>());
+    CHECK(read["read_end_ns"].get<int64_t>() >= read["read_begin_ns"].get<int64_t>());
     CHECK(read["cached_blocks"] == 0);
     CHECK(read["blocks_read"] == length / block);
     CHECK(read["imported_blocks"] == length / block);

@@ -45,7 +45,7 @@ TEST_CASE("GPU spans go on one track per device and stream with their times and 
       {"rms_norm", "cuda_kernel", kT0 + 30 * kUs, kT0 + 31 * kUs, 0, 7},
       {"[CUDA memcpy HtoD]", "cuda_memcpy", kT0 + 5 * kUs, kT0 + 8 * kUs, 0, 13},
       {"attention", "cuda_kernel", kT0 + 12 * kUs, kT0 + 20 * kUs, 1, 7}};
-  t.requests = {{0, kT0, kT0, kT0 + 100 * kUs, kT0 + 200 * kUs, "ok"}};
+  t.requests = {{0, kT0, kT0, kT0 + 100 * kUs, kT0 + 200 * kUs, "ok", {}}};
   const nlohmann::json trace = nlohmann::json::parse(chrome_trace_json(t));
   const std::map<int64_t, std::string> names = track_names(trace);
 

@@ -153,7 +153,12 @@ TEST_CASE(
     nvtxRangePop();
   }
   // A request: 1 ms queued, 2 ms to the first token, 3 ms decoding.
-  recorder.add_request(7, t0, t0 + 1'000'000, t0 + 3'000'000, t0 + 6'000'000, "ok");
+  // Disaggregated: its prefill worker's part and the KV read nest under the wait; a span from
+  // outside the request (another clock) is left out.
+  recorder.add_request(7, t0, t0 + 1'000'000, t0 + 3'000'000, t0 + 6'000'000, "ok",
+                       {{"prefill worker", t0 + 1'100'000, t0 + 2'000'000},
+                        {"KV read", t0 + 2'100'000, t0 + 2'400'000},
+                        {"KV read", t0 - 5'000'000, t0 + 1'000}});
   recorder.add_request(8, t0, t0 + 500'000, 0, 0, "aborted");  // never got a token
   recorder.stop();
   const std::string path = temp_path("trace.json");
@@ -192,6 +197,12 @@ TEST_CASE(
   CHECK(waiting[0].at("dur").get<double>() == Approx(2000.0));
   REQUIRE(queued.size() == 1);
   CHECK(queued[0].at("dur").get<double>() == Approx(1000.0));
+  const auto prefill = events(trace, "X", "prefill worker", lane);
+  REQUIRE(prefill.size() == 1);
+  CHECK(prefill[0].at("dur").get<double>() == Approx(900.0));
+  const auto read = events(trace, "X", "KV read", lane);
+  REQUIRE(read.size() == 1);
+  CHECK(read[0].at("ts").get<double>() - request[0].at("ts").get<double>() == Approx(2100.0));
   // Two requests overlap, so they sit on two lanes; the unanswered one is still waiting.
   const auto other = events(trace, "X", "request 8");
   REQUIRE(other.size() == 1);
