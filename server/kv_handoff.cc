@@ -103,7 +103,7 @@ nlohmann::json expose_prompt_kv(ServerContext& ctx, const std::shared_ptr<KvBloc
   std::optional<KvSource> source =
       ctx.kv_transport->expose(std::move(blocks->bytes), blocks->block_nbytes, num_blocks);
   if (!source) {
-    return {{"error", "this prefill worker holds --kv-max-exported-mb of exports already"}};
+    return {{"error", "no room in this prefill worker's export arena (--kv-max-exported-mb)"}};
   }
   return {{"source", kv_source_to_json(*source)}, {"blocks", num_blocks}, {"bytes", bytes}};
 }
