@@ -33,8 +33,11 @@ void load_row(const uint8_t* p, DType dtype, int n, float* out) {
 }
 
 detail::AttendFn choose_kernel(const KvLayerView& c, int group) {
-  const bool shape_ok = c.head_dim % 16 == 0 && c.head_dim <= 256 && group <= 16;
-  if (shape_ok && active_isa() >= IsaLevel::kAvx512) return &detail::attend_avx512;
+  const bool fits = c.head_dim <= 256 && group <= 16;
+  if (fits && c.head_dim % 16 == 0 && active_isa() >= IsaLevel::kAvx512) {
+    return &detail::attend_avx512;
+  }
+  if (fits && c.head_dim % 8 == 0 && active_isa() >= IsaLevel::kAvx2) return &detail::attend_avx2;
   return &detail::attend_portable;
 }
 
