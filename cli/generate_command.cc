@@ -1,5 +1,7 @@
 #include "cli/generate_command.h"
 
+#include "kernels/cpu/cpu_features.h"
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -59,6 +61,7 @@ void print_report(const std::vector<Timing>& timings, int prompt_tokens, int64_t
               double(stats.memory.weights_bytes) / 1048576.0,
               double(stats.memory.kv_cache_bytes) / 1048576.0,
               double(stats.memory.workspace_bytes) / 1048576.0);
+  std::printf("cpu kernels: %s (this CPU: %s)\n", isa_name(active_isa()), isa_name(detected_isa()));
 }
 
 // The model's own tokenizer, the one `serve` uses too; throws when it has none.

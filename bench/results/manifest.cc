@@ -1,5 +1,7 @@
 #include "bench/results/manifest.h"
 
+#include "kernels/cpu/cpu_features.h"
+
 #include <sched.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -86,6 +88,9 @@ nlohmann::json host_json() {
           {"logical_cores", sysconf(_SC_NPROCESSORS_ONLN)},
           {"affinity_cores", affinity_cores()},
           {"memory_bytes", memory_bytes()},
+          // The CPU kernels' dispatch level: what the CPU has, and what runs (INFERGATE_ISA may
+          // lower it; docs/performance.md, "ISA dispatch").
+          {"cpu_isa", {{"detected", isa_name(detected_isa())}, {"active", isa_name(active_isa())}}},
           {"os",
            {{"sysname", field(os.sysname)},
             {"release", field(os.release)},

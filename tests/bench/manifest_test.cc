@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "bench/results/manifest.h"
 
@@ -35,6 +37,12 @@ TEST_CASE("the manifest has every key and a commit that is 40 hex digits or unkn
   CHECK(host.at("affinity_cores").get<int>() > 0);
   CHECK(host.at("memory_bytes").get<double>() > 1e8);
   CHECK(host.contains("cpu_model"));
+  const std::vector<std::string> levels = {"generic", "avx2", "avx512", "amx"};
+  const auto rank = [&](const nlohmann::json& name) {
+    return std::find(levels.begin(), levels.end(), name.get<std::string>()) - levels.begin();
+  };
+  CHECK(rank(host.at("cpu_isa").at("detected")) < 4);
+  CHECK(rank(host.at("cpu_isa").at("active")) <= rank(host.at("cpu_isa").at("detected")));
   CHECK(host.at("os").at("sysname") == "Linux");
   CHECK(host.at("os").at("release").is_string());
   CHECK(host.at("os").at("machine").is_string());
