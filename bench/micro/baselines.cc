@@ -51,6 +51,64 @@ __attribute__((target("avx512f"))) float sum_avx512(const float* p, size_t count
   for (; i < count; ++i) s += p[i];
   return s;
 }
+
+// 12 independent FMA chains of 8 (or 16) lanes: more than latency x ports (4 x 2) needs, so
+// the FMA units, not the dependency chains, bound the loop. Written in assembly because the
+// compiler spills an array of accumulators that must not be folded away. Returns FLOPs done.
+#define INFERGATE_FMA12(reg)                     \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "0\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "1\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "2\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "3\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "4\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "5\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "6\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "7\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "8\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "9\n\t"                                        \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg \
+  "10\n\t"                                       \
+  "vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "11\n\t"
+
+__attribute__((target("avx2,fma"))) double fma_loop_avx2(int64_t iterations) {
+  int64_t n = iterations;
+  __asm__ volatile(
+      // vzeroall: garbage accumulators could be denormal, and denormals take slow assists
+      "vzeroall\n\t"
+      "1:\n\t" INFERGATE_FMA12("ymm") "dec %0\n\t"
+      "jnz 1b\n\t"
+      "vzeroupper\n\t"
+      : "+r"(n)
+      :
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",
+        "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc");
+  return double(iterations) * 12 * 8 * 2;
+}
+__attribute__((target("avx512f"))) double fma_loop_avx512(int64_t iterations) {
+  int64_t n = iterations;
+  __asm__ volatile(
+      // vzeroall: garbage accumulators could be denormal, and denormals take slow assists
+      "vzeroall\n\t"
+      "1:\n\t" INFERGATE_FMA12("zmm") "dec %0\n\t"
+      "jnz 1b\n\t"
+      "vzeroupper\n\t"
+      : "+r"(n)
+      :
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",
+        "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc");
+  return double(iterations) * 12 * 16 * 2;
+}
+#undef INFERGATE_FMA12
 #endif
 
 float sum_portable(const float* p, size_t count) {
@@ -67,7 +125,7 @@ float sum_portable(const float* p, size_t count) {
 
 float sum(const float* p, size_t count) {
 #if defined(__x86_64__)
-  if (detected_isa() == IsaLevel::kAvx512) return sum_avx512(p, count);
+  if (detected_isa() >= IsaLevel::kAvx512) return sum_avx512(p, count);
 #endif
   return sum_portable(p, count);
 }
@@ -87,6 +145,31 @@ std::shared_ptr<float> huge_page_buffer(size_t bytes) {
 ThreadPool& bench_pool() {
   static ThreadPool pool(0);
   return pool;
+}
+
+double fma_peak_flops(IsaLevel level, ThreadPool& pool) {
+#if defined(__x86_64__)
+  if (level == IsaLevel::kGeneric || level > detected_isa()) return 0;
+  const bool wide = level >= IsaLevel::kAvx512;
+  double best = 0;
+  for (int pass = 0; pass < 5; ++pass) {
+    std::vector<double> flops(static_cast<size_t>(pool.size()), 0.0);
+    const auto t0 = Clock::now();
+    pool.parallel_for(pool.size(), [&](int64_t b, int64_t e) {
+      for (int64_t t = b; t < e; ++t) {
+        flops[size_t(t)] = wide ? fma_loop_avx512(4'000'000) : fma_loop_avx2(4'000'000);
+      }
+    });
+    const double s = seconds_since(t0);
+    double total = 0;
+    for (double f : flops) total += f;
+    best = std::max(best, total / s);
+  }
+  return best;
+#else
+  (void)level, (void)pool;
+  return 0;
+#endif
 }
 
 double read_pass_bytes_per_second(const float* buffer, size_t bytes, ThreadPool& pool) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "kernels/cpu/cpu_features.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace infergate::bench {
@@ -23,6 +24,11 @@ struct GemmResult {
 GemmResult best_sgemm_rate(int64_t m, int64_t n, int64_t k);
 double openblas_sgemm_seconds(int64_t m, int64_t n, int64_t k, int reps);  // < 0: not built
 double onednn_sgemm_seconds(int64_t m, int64_t n, int64_t k, int reps);    // < 0: not built
+
+// Peak FLOP/s of fp32 FMAs at the vector width of `level` (kAvx2: 8 lanes, kAvx512/kAmx: 16;
+// kGeneric: 0, not measured) on every thread of the pool: independent accumulator chains, no
+// memory traffic, best of a few passes. The roofline a kernel forced to that level is held to.
+double fma_peak_flops(IsaLevel level, ThreadPool& pool);
 
 struct Baselines {
   double read_bytes_per_second = 0;

@@ -8,19 +8,31 @@
 #include <vector>
 
 #include "kernels/cpu/convert.h"
+#include "kernels/cpu/ops_kernels.h"
 
 namespace infergate {
 
+namespace detail {
+
+const OpsKernels& ops_kernels_for(IsaLevel level) {
+  switch (level) {
+    case IsaLevel::kAmx:
+    case IsaLevel::kAvx512:
+      return avx512_ops_kernels();
+    case IsaLevel::kAvx2:
+      return avx2_ops_kernels();
+    case IsaLevel::kGeneric:
+      break;
+  }
+  return generic_ops_kernels();
+}
+
+}  // namespace detail
+
 void rms_norm(const float* x, const float* weight, int64_t rows, int64_t dim, float eps,
               float* out) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * dim;
-    float* orow = out + r * dim;
-    double ss = 0;
-    for (int64_t i = 0; i < dim; ++i) ss += double(xr[i]) * xr[i];
-    const float inv = float(1.0 / std::sqrt(ss / double(dim) + eps));
-    for (int64_t i = 0; i < dim; ++i) orow[i] = xr[i] * inv * weight[i];
-  }
+  const auto& k = detail::ops_kernels_for(active_isa());
+  for (int64_t r = 0; r < rows; ++r) k.rms_norm_row(x + r * dim, weight, dim, eps, out + r * dim);
 }
 
 namespace {
@@ -60,27 +72,6 @@ class RopeTable {
   std::vector<float> cos_, sin_;
 };
 
-// exp for float, vectorizable (Cephes' polynomial on a reduced argument; ~1 ulp); x clamped
-// to the finite range.
-inline float exp_approx(float x) {
-  x = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
-  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  const float n = (x * 1.44269504088896341f + kRound) - kRound;
-  float r = x - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  const int32_t e = (static_cast<int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &e, 4);
-  return p * scale;
-}
-
 }  // namespace
 
 void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, int head_dim,
@@ -89,34 +80,31 @@ void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, 
   thread_local RopeTable table;
   table.prepare(head_dim, theta, *std::max_element(positions, positions + rows));
   const int half = head_dim / 2;
+  const auto& k = detail::ops_kernels_for(active_isa());
   for (int64_t r = 0; r < rows; ++r) {
     if (positions[r] < 0) throw std::out_of_range("rope_neox: negative position");
     const float* c = table.cos_row(positions[r]);
     const float* s = table.sin_row(positions[r]);
     for (int h = 0; h < num_heads; ++h) {
       float* lo = x + (r * num_heads + h) * head_dim;
-      float* hi = lo + half;
-      for (int i = 0; i < half; ++i) {
-        const float a = lo[i], b = hi[i];
-        lo[i] = a * c[i] - b * s[i];
-        hi[i] = b * c[i] + a * s[i];
-      }
+      k.rope_half(lo, lo + half, c, s, half);
     }
   }
 }
 
 void silu_mul(const float* gate, const float* up, int64_t n, float* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = gate[i] / (1.0f + exp_approx(-gate[i])) * up[i];
+  detail::ops_kernels_for(active_isa()).silu_mul(gate, up, n, out);
 }
 
 void silu_mul_rows(const float* gate_up, int64_t rows, int64_t width, float* out) {
+  const auto& k = detail::ops_kernels_for(active_isa());
   for (int64_t r = 0; r < rows; ++r) {
-    silu_mul(gate_up + r * 2 * width, gate_up + r * 2 * width + width, width, out + r * width);
+    k.silu_mul(gate_up + r * 2 * width, gate_up + r * 2 * width + width, width, out + r * width);
   }
 }
 
 void add_inplace(float* x, const float* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) x[i] += y[i];
+  detail::ops_kernels_for(active_isa()).add(x, y, n);
 }
 
 void softmax_inplace(float* x, int64_t n) {
