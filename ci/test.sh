@@ -21,3 +21,11 @@ bash ci/check-format.sh
 ctest --preset release --timeout 900 -j "$(nproc 2>/dev/null || echo 2)"
 # The request parsers under libFuzzer (clang, ASan/UBSan) for a bounded minute: docs/server.md.
 bash ci/fuzz.sh 60
+# The kernels cross-compiled for aarch64 (NEON), their tests under qemu-user (~1 min):
+# docs/performance.md, "aarch64 (NEON)". Outside CI a missing cross compiler or qemu skips it
+# (exit 77); CI installs both, so there a skip fails.
+status=0
+bash ci/aarch64-check.sh || status=$?
+if [ "$status" -ne 0 ] && { [ "$status" -ne 77 ] || [ "${CI:-}" = true ]; }; then
+  exit "$status"
+fi

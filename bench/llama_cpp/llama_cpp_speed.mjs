@@ -119,20 +119,14 @@ async function decodeTokensPerSecond(model, options, streams) {
 const options = parseArgs(process.argv.slice(2));
 try {
   const {getLlama, LlamaLogLevel} = await importNodeLlamaCpp();
-  let backend = "unknown";
-  const llama = await getLlama({
-    gpu: false, build: "never", skipDownload: true, logLevel: LlamaLogLevel.info,
-    logger: (level, message) => {
-      const m = /loaded CPU backend from (\S+)/.exec(message);
-      if (m) backend = path.basename(m[1]);
-    },
-  });
+  // build: "never" and skipDownload: only the prebuilt binaries shipped in the npm package.
+  const llama = await getLlama({gpu: false, build: "never", skipDownload: true,
+                                logLevel: LlamaLogLevel.error});
   const model = await llama.loadModel({modelPath: options.model, gpuLayers: 0});
   const result = {
     engine: "llama.cpp",
     release: llama.llamaCppRelease.release,
-    cpu_backend: backend,
-    system_info: llama.systemInfo,
+    system_info: llama.systemInfo,  // the CPU features of the variant llama.cpp loaded
     threads: options.threads,
     prefill_tokens: options.prefill,
     prefill_tok_s: options.prefill / await prefillSeconds(model, options),

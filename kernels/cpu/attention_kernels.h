@@ -39,9 +39,10 @@ inline int64_t attention_scratch_floats(int head_dim) {
 using AttendFn = void (*)(const AttentionWork& work);
 
 void attend_portable(const AttentionWork& work);
-// Require head_dim % 16 == 0 (AVX-512) or % 8 == 0 (AVX2) and head_dim <= 256; paged_attention
-// checks.
+// Require head_dim % 16 == 0 (AVX-512), % 8 == 0 (AVX2) or % 4 == 0 (NEON) and head_dim <= 256;
+// paged_attention checks.
 void attend_avx512(const AttentionWork& work);
 void attend_avx2(const AttentionWork& work);
+void attend_neon(const AttentionWork& work);
 
 }  // namespace infergate::detail

@@ -42,16 +42,30 @@ IsaLevel detect() {
       __builtin_cpu_supports("f16c")) {
     return IsaLevel::kAvx2;
   }
+#elif defined(__aarch64__)
+  return IsaLevel::kNeon;  // Advanced SIMD is part of the aarch64 baseline (and of its ABI)
 #endif
   return IsaLevel::kGeneric;
+}
+
+// The highest level at or below both a and b: their min on one ladder, kGeneric across the two
+// (cpu_features.h). Only aarch64 builds have the second ladder.
+IsaLevel lower_of(IsaLevel a, IsaLevel b) {
+#if defined(__aarch64__)
+  if (a == IsaLevel::kNeon || b == IsaLevel::kNeon) return a == b ? a : IsaLevel::kGeneric;
+#endif
+  return std::min(a, b);
 }
 
 IsaLevel initial_level() {
   IsaLevel level = detected_isa();
   if (const char* env = std::getenv("INFERGATE_ISA")) {
-    if (std::strcmp(env, "generic") == 0) level = std::min(level, IsaLevel::kGeneric);
-    if (std::strcmp(env, "avx2") == 0) level = std::min(level, IsaLevel::kAvx2);
-    if (std::strcmp(env, "avx512") == 0) level = std::min(level, IsaLevel::kAvx512);
+    if (std::strcmp(env, "generic") == 0) level = lower_of(level, IsaLevel::kGeneric);
+    if (std::strcmp(env, "avx2") == 0) level = lower_of(level, IsaLevel::kAvx2);
+    if (std::strcmp(env, "avx512") == 0) level = lower_of(level, IsaLevel::kAvx512);
+#if defined(__aarch64__)
+    if (std::strcmp(env, "neon") == 0) level = lower_of(level, IsaLevel::kNeon);
+#endif
   }
   return level;
 }
@@ -73,6 +87,10 @@ const char* isa_name(IsaLevel level) {
       return "avx512";
     case IsaLevel::kAmx:
       return "amx";
+#if defined(__aarch64__)
+    case IsaLevel::kNeon:
+      return "neon";
+#endif
   }
   return "?";
 }
@@ -85,7 +103,7 @@ IsaLevel detected_isa() {
 IsaLevel active_isa() { return static_cast<IsaLevel>(active().load(std::memory_order_relaxed)); }
 
 IsaLevel set_isa_level(IsaLevel level) {
-  const IsaLevel chosen = std::min(level, detected_isa());
+  const IsaLevel chosen = lower_of(level, detected_isa());
   active().store(static_cast<int>(chosen), std::memory_order_relaxed);
   return chosen;
 }

@@ -5,16 +5,30 @@
 namespace infergate {
 
 // kAmx: AVX-512 plus AMX-BF16 tiles (Sapphire Rapids and later), granted by the OS.
-enum class IsaLevel : int { kGeneric = 0, kAvx2 = 1, kAvx512 = 2, kAmx = 3 };
+// kNeon: aarch64's Advanced SIMD (baseline there), declared in aarch64 builds only, so x86
+// builds and their switches over the levels are unchanged. The levels
+// are two ladders that share kGeneric: generic < avx2 < avx512 < amx on x86-64, generic < neon
+// on aarch64. kNeon sorts below kGeneric so that every `level >= IsaLevel::kAvx2`-style test,
+// which asks for an x86 level, is false on aarch64; it is not "below" generic (set_isa_level).
+enum class IsaLevel : int {
+  kGeneric = 0,
+  kAvx2 = 1,
+  kAvx512 = 2,
+  kAmx = 3,
+#if defined(__aarch64__)
+  kNeon = -1,
+#endif
+};
 
 const char* isa_name(IsaLevel level);
 // The best level this CPU (and OS) supports.
 IsaLevel detected_isa();
 // The level kernels dispatch on: detected_isa(), lowered by the environment variable
-// INFERGATE_ISA=generic|avx2|avx512|amx or by set_isa_level().
+// INFERGATE_ISA=generic|avx2|avx512|amx|neon or by set_isa_level().
 IsaLevel active_isa();
-// Selects min(level, detected_isa()); returns the level now active. Not thread-safe with
-// concurrently running kernels: call it between kernel calls.
+// Selects the highest level at or below both `level` and detected_isa() on the ladders above
+// (their min on one ladder; kGeneric across them); returns the level now active. Not
+// thread-safe with concurrently running kernels: call it between kernel calls.
 IsaLevel set_isa_level(IsaLevel level);
 
 }  // namespace infergate

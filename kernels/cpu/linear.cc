@@ -20,6 +20,10 @@ const LinearKernels& linear_kernels_for(IsaLevel level) {
       return avx512_linear_kernels();
     case IsaLevel::kAvx2:
       return avx2_linear_kernels();
+#if defined(__aarch64__)
+    case IsaLevel::kNeon:
+      return neon_linear_kernels();
+#endif
     case IsaLevel::kGeneric:
       break;
   }

@@ -49,6 +49,7 @@ const AmxKernels* amx_kernels();
 const LinearKernels& generic_linear_kernels();
 const LinearKernels& avx2_linear_kernels();
 const LinearKernels& avx512_linear_kernels();
+const LinearKernels& neon_linear_kernels();  // aarch64; elsewhere the generic table
 const LinearKernels& linear_kernels_for(IsaLevel level);
 
 // bf16 panels keep k in pairs, the order AMX tiles and VNNI dot products read: element (t, j)

@@ -21,6 +21,9 @@ const OpsKernels& ops_kernels_for(IsaLevel level) {
       return avx512_ops_kernels();
     case IsaLevel::kAvx2:
       return avx2_ops_kernels();
+#if defined(__aarch64__)
+    case IsaLevel::kNeon:  // NEON is aarch64's baseline: the portable loops vectorize with it
+#endif
     case IsaLevel::kGeneric:
       break;
   }

@@ -38,6 +38,9 @@ detail::AttendFn choose_kernel(const KvLayerView& c, int group) {
     return &detail::attend_avx512;
   }
   if (fits && c.head_dim % 8 == 0 && active_isa() >= IsaLevel::kAvx2) return &detail::attend_avx2;
+#if defined(__aarch64__)
+  if (fits && c.head_dim % 4 == 0 && active_isa() == IsaLevel::kNeon) return &detail::attend_neon;
+#endif
   return &detail::attend_portable;
 }
 

@@ -32,9 +32,13 @@ inline Tensor random_tensor(DType dtype, std::vector<int64_t> shape, uint32_t se
 class IsaLevels {
  public:
   IsaLevels() {
+#if defined(__aarch64__)
+    levels_ = {IsaLevel::kGeneric, IsaLevel::kNeon};  // NEON is baseline on aarch64
+#else
     for (IsaLevel l : {IsaLevel::kGeneric, IsaLevel::kAvx2, IsaLevel::kAvx512, IsaLevel::kAmx}) {
       if (l <= detected_isa()) levels_.push_back(l);
     }
+#endif
   }
   ~IsaLevels() { set_isa_level(detected_isa()); }
   const std::vector<IsaLevel>& levels() const { return levels_; }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Cross-compiles the CPU kernels and their tests for aarch64 (NEON kernels; ci/aarch64/) with
+# Debian's g++-aarch64-linux-gnu and runs the tests under qemu-user. Correctness only: qemu's
+# timings say nothing about an ARM CPU. Exit status: 0 passed, 1 failed, 77 skipped (no cross
+# compiler or qemu: ci/install-deps.sh installs both).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+for tool in aarch64-linux-gnu-g++ qemu-aarch64; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "SKIP: aarch64-check: $tool not found (ci/packages.txt lists its package)"
+    exit 77
+  fi
+done
+
+build=build/aarch64
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S ci/aarch64 -B "$build" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
+  -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
+cmake --build "$build" -j 2 >/dev/null
+
+# Every kernel test case, each at the generic and neon levels, except one that cannot hold under
+# qemu-user: it caps the process's address space, and qemu's own reservations live in it too.
+filter=('~when the system refuses a thread the pool throws and joins the threads it started')
+echo "aarch64-check: $build/test_kernels under qemu-aarch64"
+qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/test_kernels" "${filter[@]}"
