@@ -1,6 +1,7 @@
 #include "cli/generate_command.h"
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/cpu/kernel_choices.h"
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -62,6 +63,9 @@ void print_report(const std::vector<Timing>& timings, int prompt_tokens, int64_t
               double(stats.memory.kv_cache_bytes) / 1048576.0,
               double(stats.memory.workspace_bytes) / 1048576.0);
   std::printf("cpu kernels: %s (this CPU: %s)\n", isa_name(active_isa()), isa_name(detected_isa()));
+  for (const CpuKernelChoice& c : cpu_kernel_choices(active_isa())) {
+    std::printf("  %-12s %s\n", c.op.c_str(), c.kernel.c_str());
+  }
 }
 
 // The model's own tokenizer, the one `serve` uses too; throws when it has none.

@@ -9,7 +9,10 @@
 # Environment: ISA=avx2|avx512|amx|generic (default avx2; the engine runs with INFERGATE_ISA set
 # to it, and llama.cpp with only its matching CPU variant: haswell, skylakex, sapphirerapids,
 # x64), DTYPES (default "f16 f32"), ROUNDS (default 2: each round runs both, alternating which
-# goes first), THREADS (default: one per core), PRESET (default small).
+# goes first), THREADS (default: one per core; the engine's threads), LLAMA_THREADS (default
+# THREADS and THREADS - 1: llama.cpp runs at each and every figure takes its best, because its
+# spinning thread barriers collapse when the Node.js thread takes a core from one of them),
+# PRESET (default small).
 # Exit status: 0 measured, 2 usage error, 77 llama.cpp unavailable (no Node.js >= 20 or npm).
 set -euo pipefail
 
@@ -21,6 +24,8 @@ dtypes=${DTYPES:-f16 f32}
 rounds=${ROUNDS:-2}
 threads=${THREADS:-$(nproc)}
 preset=${PRESET:-small}
+llama_threads=${LLAMA_THREADS:-$threads $((threads > 1 ? threads - 1 : 1))}
+llama_threads=$(tr ' ' '\n' <<<"$llama_threads" | sort -un | tr '\n' ' ')
 infergate=$build/cli/infergate
 engine_speed=$build/bench/infergate_engine_speed
 for bin in "$infergate" "$engine_speed"; do
@@ -55,7 +60,8 @@ export INFERGATE_NODE_MODULES=$overlay
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; flags:" \
      "$(grep -o -w -E 'avx2|fma|f16c|avx512f|avx512_bf16|amx_bf16' /proc/cpuinfo | sort -u | tr '\n' ' ')"
-echo "level: $isa (llama.cpp variant $variant), threads $threads, rounds $rounds, out $out"
+echo "level: $isa (llama.cpp variant $variant), threads: infergate $threads, llama.cpp" \
+     "$llama_threads(best taken), rounds $rounds, out $out"
 for dtype in $dtypes; do
   gguf="$out/$preset-$dtype.gguf"
   "$infergate" export --model "$preset" --dtype "$dtype" --format gguf --out "$gguf" >/dev/null
@@ -65,8 +71,10 @@ for dtype in $dtypes; do
         >>"$out/infergate-$dtype.jsonl"
     }
     theirs() {
-      node "$root/bench/llama_cpp/llama_cpp_speed.mjs" "$gguf" --threads "$threads" \
-        >>"$out/llama-cpp-$dtype.jsonl"
+      for t in $llama_threads; do
+        node "$root/bench/llama_cpp/llama_cpp_speed.mjs" "$gguf" --threads "$t" \
+          >>"$out/llama-cpp-$dtype.jsonl"
+      done
     }
     if [ $((round % 2)) -eq 1 ]; then ours; theirs; else theirs; ours; fi
     echo "  $dtype round $round done ($(cut -d' ' -f1-3 /proc/loadavg) load)"
@@ -75,7 +83,8 @@ for dtype in $dtypes; do
 done
 rm -rf "$overlay"
 
-# The table: per figure the median over rounds of each side, and their ratio.
+# The table: per figure the median over rounds of each side (llama.cpp: of its best thread
+# count for that figure), and their ratio.
 python3 - "$out" $dtypes <<'EOF'
 import json, statistics, sys
 out, dtypes = sys.argv[1], sys.argv[2:]
@@ -84,25 +93,33 @@ def load(path):
         return [json.loads(line) for line in f if line.strip()]
 def med(values):
     return statistics.median(values)
-print(f"\n| weights | figure | infergate | llama.cpp | ratio | roofline (infergate) |")
+ours_threads = load(f"{out}/infergate-{dtypes[0]}.jsonl")[0]["threads"]
+print(f"\n| weights | figure | infergate ({ours_threads} thr) | llama.cpp | ratio | roofline (infergate) |")
 print("|---|---|---|---|---|---|")
+def best_of_threads(runs, value):
+    """The best over thread counts of the median over rounds; returns (value, threads)."""
+    by_threads = {}
+    for r in runs:
+        by_threads.setdefault(r["threads"], []).append(value(r))
+    return max((med(v), t) for t, v in by_threads.items())
 for d in dtypes:
     ours, theirs = load(f"{out}/infergate-{d}.jsonl"), load(f"{out}/llama-cpp-{d}.jsonl")
-    a, b = med([r["prefill_tok_s"] for r in ours]), med([r["prefill_tok_s"] for r in theirs])
+    a = med([r["prefill_tok_s"] for r in ours])
+    b, bt = best_of_threads(theirs, lambda r: r["prefill_tok_s"])
     peak = med([r.get("prefill_fma_peak_ratio", 0) for r in ours])
-    print(f"| {d} | prefill {ours[0]['prefill_tokens']} tok/s | {a:.0f} | {b:.0f} | {a / b:.2f} "
+    print(f"| {d} | prefill {ours[0]['prefill_tokens']} tok/s | {a:.0f} | {b:.0f} ({bt} thr) | {a / b:.2f} "
           f"| {peak:.2f} of the FMA peak ({med([r['fma_peak_GFLOPs'] for r in ours]):.0f} GFLOP/s) |")
     for i, entry in enumerate(ours[0]["decode"]):
         s = entry["streams"]
         a = med([r["decode"][i]["tok_s"] for r in ours])
-        b = med([r["decode"][i]["tok_s"] for r in theirs])
+        b, bt = best_of_threads(theirs, lambda r: r["decode"][i]["tok_s"])
         roof = ""
         if "read_ratio" in entry:
             roof = (f"{med([r['decode'][i]['read_ratio'] for r in ours]):.2f} of reading 1 GiB "
                     f"({med([r['read_GBps'] for r in ours]):.1f} GB/s), "
                     f"{med([r['decode'][i]['read_model_size_ratio'] for r in ours]):.2f} of "
                     f"reading the weights' size ({med([r['read_model_size_GBps'] for r in ours]):.1f} GB/s)")
-        print(f"| {d} | decode {s} stream{'s' if s > 1 else ''} tok/s | {a:.1f} | {b:.1f} "
+        print(f"| {d} | decode {s} stream{'s' if s > 1 else ''} tok/s | {a:.1f} | {b:.1f} ({bt} thr) "
               f"| {a / b:.2f} | {roof} |")
 print(f"\nllama.cpp: {theirs[0]['release']}, {theirs[0]['system_info'].strip()}")
 print(f"infergate kernels: {ours[0]['isa']['active']} (this CPU: {ours[0]['isa']['detected']})")

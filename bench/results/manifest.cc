@@ -1,6 +1,7 @@
 #include "bench/results/manifest.h"
 
 #include "kernels/cpu/cpu_features.h"
+#include "kernels/cpu/kernel_choices.h"
 
 #include <sched.h>
 #include <sys/utsname.h>
@@ -80,6 +81,16 @@ nlohmann::json gpu_json() {
            nvml.available() ? nlohmann::json(nullptr) : nlohmann::json(nvml.unavailable_reason())}};
 }
 
+// The CPU kernels' dispatch level, what the CPU has and what runs (INFERGATE_ISA may lower it),
+// and the kernel each op runs at that level (docs/performance.md, "ISA dispatch").
+nlohmann::json cpu_isa() {
+  nlohmann::json kernels = nlohmann::json::object();
+  for (const CpuKernelChoice& c : cpu_kernel_choices(active_isa())) kernels[c.op] = c.kernel;
+  return {{"detected", isa_name(detected_isa())},
+          {"active", isa_name(active_isa())},
+          {"kernels", kernels}};
+}
+
 nlohmann::json host_json() {
   utsname os{};
   const bool named = uname(&os) == 0;
@@ -88,9 +99,7 @@ nlohmann::json host_json() {
           {"logical_cores", sysconf(_SC_NPROCESSORS_ONLN)},
           {"affinity_cores", affinity_cores()},
           {"memory_bytes", memory_bytes()},
-          // The CPU kernels' dispatch level: what the CPU has, and what runs (INFERGATE_ISA may
-          // lower it; docs/performance.md, "ISA dispatch").
-          {"cpu_isa", {{"detected", isa_name(detected_isa())}, {"active", isa_name(active_isa())}}},
+          {"cpu_isa", cpu_isa()},
           {"os",
            {{"sysname", field(os.sysname)},
             {"release", field(os.release)},

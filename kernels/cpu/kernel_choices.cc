@@ -1,0 +1,51 @@
+#include "kernels/cpu/kernel_choices.h"
+
+namespace infergate {
+
+namespace {
+
+struct LevelKernels {
+  const char* linear;
+  const char* attention;
+  const char* elementwise;
+};
+
+LevelKernels kernels_at(IsaLevel level) {
+  switch (level) {
+    case IsaLevel::kAmx:
+      return {
+          "amx: AMX-BF16 tiles for bf16 weights at m >= 24 (x split into bf16 hi + lo), "
+          "else avx512 12x32 fp32 FMA tiles",
+          "avx512: 64-position chunks, online softmax (head_dim % 16 == 0, else portable)",
+          "avx512: compiler-vectorized, 16 lanes"};
+    case IsaLevel::kAvx512:
+      return {"avx512: 12x32 fp32 FMA tiles, f16/bf16 widened in registers",
+              "avx512: 64-position chunks, online softmax (head_dim % 16 == 0, else portable)",
+              "avx512: compiler-vectorized, 16 lanes"};
+    case IsaLevel::kAvx2:
+      return {
+          "avx2: 6x16 fp32 FMA tiles (16-bit panels widened once per block at m >= 12), "
+          "prefetching m = 1 stream",
+          "avx2: 64-position chunks, online softmax (head_dim % 8 == 0, else portable)",
+          "avx2: compiler-vectorized, 8 lanes"};
+#if defined(__aarch64__)
+    case IsaLevel::kNeon:
+      return {"neon: 8x8 fp32 FMA tiles (4x16 up to 4 rows), f16/bf16 widened",
+              "neon: 64-position chunks, online softmax (head_dim % 4 == 0, else portable)",
+              "neon: compiler-vectorized, 4 lanes"};
+#endif
+    case IsaLevel::kGeneric:
+      break;
+  }
+  return {"generic: portable C++, compiler-vectorized for the baseline ISA",
+          "generic: portable C++", "generic: compiler-vectorized for the baseline ISA"};
+}
+
+}  // namespace
+
+std::vector<CpuKernelChoice> cpu_kernel_choices(IsaLevel level) {
+  const LevelKernels k = kernels_at(level);
+  return {{"linear", k.linear}, {"attention", k.attention}, {"element-wise", k.elementwise}};
+}
+
+}  // namespace infergate
