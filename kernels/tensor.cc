@@ -16,6 +16,8 @@ const char* dtype_name(DType dtype) {
       return "bf16";
     case DType::kQ8_0:
       return "q8_0";
+    case DType::kQ4_0:
+      return "q4_0";
   }
   return "?";
 }
@@ -25,8 +27,13 @@ DType parse_dtype(const std::string& name) {
   if (name == "f16" || name == "fp16" || name == "float16") return DType::kF16;
   if (name == "bf16" || name == "bfloat16") return DType::kBF16;
   if (name == "q8_0") return DType::kQ8_0;
-  throw std::invalid_argument("unknown dtype '" + name + "' (allowed: f32, f16, bf16, q8_0)");
+  if (name == "q4_0") return DType::kQ4_0;
+  throw std::invalid_argument("unknown dtype '" + name + "' (allowed: f32, f16, bf16, q8_0, q4_0)");
 }
+
+bool is_block_quantized(DType dtype) { return dtype == DType::kQ8_0 || dtype == DType::kQ4_0; }
+
+int64_t dtype_block_elems(DType dtype) { return is_block_quantized(dtype) ? kQuantBlock : 1; }
 
 size_t dtype_bytes(DType dtype, int64_t count) {
   switch (dtype) {
@@ -36,11 +43,14 @@ size_t dtype_bytes(DType dtype, int64_t count) {
     case DType::kBF16:
       return size_t(count) * 2;
     case DType::kQ8_0:
-      if (count % kQ8BlockSize != 0) {
-        throw std::invalid_argument("q8_0 needs a multiple of 32 elements, got " +
+    case DType::kQ4_0:
+      if (count % kQuantBlock != 0) {
+        throw std::invalid_argument(std::string(dtype_name(dtype)) +
+                                    " needs a multiple of 32 elements, got " +
                                     std::to_string(count));
       }
-      return size_t(count / kQ8BlockSize) * (2 + kQ8BlockSize);
+      return size_t(count / kQuantBlock) *
+             (dtype == DType::kQ8_0 ? kQ8_0BlockBytes : kQ4_0BlockBytes);
   }
   return 0;
 }

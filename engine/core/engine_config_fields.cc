@@ -13,7 +13,7 @@ namespace {
 
 using C = EngineConfig;
 
-// kv_cache_dtype holds a DType, but only these hold a KV cache (q8_0 is a weight format).
+// kv_cache_dtype holds a DType, but only these hold a KV cache (q8_0 and q4_0 are weight formats).
 const std::vector<std::string> kKvDtypes = {"f32", "f16", "bf16"};
 
 std::string kv_dtype_get(const C& c) { return dtype_name(c.kv_cache_dtype); }
@@ -198,7 +198,7 @@ std::vector<EngineConfigField> build_fields() {
        .flag = "backend",
        .doc = "where the forward runs: the CPU, or one GPU (device 0; docs/cuda.md)",
        .choices = backend_names(),
-       .schema_note = "`cuda`: one rank, no `q8_0` weights, dense models",
+       .schema_note = "`cuda`: one rank, no `q8_0` or `q4_0` weights, dense models",
        .written = WrittenWhen::kWhenCuda});
   add({.key = "cuda_gemm",
        .member = "cuda_gemm",

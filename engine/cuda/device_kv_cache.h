@@ -17,7 +17,7 @@ namespace infergate::cuda {
 
 class DeviceKvCache {
  public:
-  // Throws std::invalid_argument for a dtype the GPU kernels do not store (q8_0).
+  // Throws std::invalid_argument for a dtype the GPU kernels do not store (the block formats).
   DeviceKvCache(const ModelConfig& model, int num_blocks, int block_size, DType dtype);
 
   // Writes k and v ([num_tokens, num_kv_heads * head_dim], fp32, device) of layer `layer` into

@@ -21,7 +21,7 @@ struct DeviceMatrix {
 };
 
 // The parts stacked by rows (each [rows_i, cols], same cols). f32, f16 and bf16 parts of one
-// dtype are copied as they are; anything else (q8_0, mixed dtypes) is converted to bf16 on
+// dtype are copied as they are; anything else (block formats, mixed dtypes) is converted to bf16 on
 // the host first, since the GPU GEMMs read only these three.
 DeviceMatrix upload_matrix(std::initializer_list<const Tensor*> parts);
 

@@ -63,6 +63,7 @@ CommDType comm_dtype_of(DType dtype) {
     case DType::kBF16:
       return CommDType::kBF16;
     case DType::kQ8_0:
+    case DType::kQ4_0:
       break;
   }
   throw std::invalid_argument(std::string("collectives cannot carry tensors of dtype ") +

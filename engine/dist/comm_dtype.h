@@ -29,8 +29,8 @@ const char* comm_dtype_name(CommDType dtype);
 // throws std::invalid_argument naming the allowed values.
 CommDType parse_comm_dtype(const std::string& name);
 size_t comm_dtype_size(CommDType dtype);
-// The tensor dtypes that collectives can carry (f32, f16, bf16); throws for q8_0, which is a
-// block format that no reduction understands.
+// The tensor dtypes that collectives can carry (f32, f16, bf16); throws for q8_0 and q4_0,
+// block formats that no reduction understands.
 CommDType comm_dtype_of(DType dtype);
 
 // The CommDType of a C++ element type; only the types below are allowed in a CommSpan.

@@ -22,6 +22,8 @@ std::optional<DType> dtype_from_ggml(uint32_t type) {
       return DType::kF16;
     case GgmlType::kQ8_0:
       return DType::kQ8_0;
+    case GgmlType::kQ4_0:
+      return DType::kQ4_0;
     case GgmlType::kBF16:
       return DType::kBF16;
   }
@@ -38,6 +40,8 @@ GgmlType ggml_type_from_dtype(DType dtype) {
       return GgmlType::kBF16;
     case DType::kQ8_0:
       return GgmlType::kQ8_0;
+    case DType::kQ4_0:
+      return GgmlType::kQ4_0;
   }
   return GgmlType::kF32;
 }
@@ -50,6 +54,8 @@ uint32_t gguf_file_type(DType dtype) {
       return 1;  // LLAMA_FTYPE_MOSTLY_F16
     case DType::kQ8_0:
       return 7;  // LLAMA_FTYPE_MOSTLY_Q8_0
+    case DType::kQ4_0:
+      return 2;  // LLAMA_FTYPE_MOSTLY_Q4_0
     case DType::kBF16:
       return 32;  // LLAMA_FTYPE_MOSTLY_BF16
   }

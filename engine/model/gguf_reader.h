@@ -1,6 +1,6 @@
 // Loads a llama.cpp GGUF file (v3; v2 shares its layout) into ModelWeights, memory-mapped.
 // Architectures: "llama" (Llama, Mistral, and Mixtral-style MoE via llama.expert_count) and
-// "qwen2". Tensor types F32, F16, BF16 and Q8_0; matrices are borrowed from the mapping in
+// "qwen2". Tensor types F32, F16, BF16, Q8_0 and Q4_0; matrices are borrowed from the mapping in
 // their stored type. Norm weights and biases become fp32 copies, and for arch "llama" the Q/K
 // rows are un-permuted into Hugging Face order (owned copies; see rotary_permute.h).
 #pragma once

@@ -145,9 +145,9 @@ std::vector<OutTensor> collect_tensors(const ModelWeights& w) {
   out.push_back(single("output_norm.weight", w.final_norm));
   if (w.lm_head.defined()) out.push_back(single("output.weight", w.lm_head));
   for (const OutTensor& t : out) {
-    if (t.dtype == DType::kQ8_0 && t.shape.back() % kQ8BlockSize != 0) {
-      throw std::invalid_argument("gguf export: '" + t.name + "' is q8_0 but its rows of " +
-                                  std::to_string(t.shape.back()) +
+    if (is_block_quantized(t.dtype) && t.shape.back() % kQuantBlock != 0) {
+      throw std::invalid_argument("gguf export: '" + t.name + "' is " + dtype_name(t.dtype) +
+                                  " but its rows of " + std::to_string(t.shape.back()) +
                                   " elements are not whole 32-element blocks");
     }
   }
@@ -218,7 +218,7 @@ Metadata build_metadata(const ModelWeights& w, const std::vector<OutTensor>& ten
   m.u32("general.alignment", alignment);
   m.u32("general.file_type", gguf_file_type(matrices));
   for (const OutTensor& t : tensors) {
-    if (t.dtype == DType::kQ8_0) {
+    if (is_block_quantized(t.dtype)) {
       m.u32("general.quantization_version", 2);  // GGML_QNT_VERSION
       break;
     }

@@ -119,6 +119,7 @@ const char* safetensors_dtype_name(DType dtype) {
     case DType::kBF16:
       return "BF16";
     case DType::kQ8_0:
+    case DType::kQ4_0:
       break;
   }
   return nullptr;

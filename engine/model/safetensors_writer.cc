@@ -21,11 +21,12 @@ struct NamedTensor {
   Tensor tensor;
 };
 
-// Tensors as safetensors can store them: Q8_0 becomes F32 (exact: each value is d * q).
+// Tensors as safetensors can store them: the block formats become F32 (exact: each value is
+// d * q).
 std::vector<NamedTensor> storable_tensors(const ModelWeights& w) {
   std::vector<NamedTensor> out;
   w.for_each_tensor([&](const std::string& name, const Tensor& t) {
-    out.push_back({name, t.dtype() == DType::kQ8_0 ? convert_tensor(t, DType::kF32) : t});
+    out.push_back({name, is_block_quantized(t.dtype()) ? convert_tensor(t, DType::kF32) : t});
   });
   return out;
 }

@@ -26,9 +26,10 @@ Tensor slice_rows(const Tensor& t, int64_t begin, int64_t count, int64_t padded_
 
 Tensor slice_cols(const Tensor& t, int64_t begin, int64_t count) {
   const int64_t width = row_width(t);
-  if (t.dtype() == DType::kQ8_0 && (begin % kQ8BlockSize != 0 || count % kQ8BlockSize != 0)) {
-    throw std::invalid_argument("cannot split a q8_0 matrix at column " + std::to_string(begin) +
-                                " (+" + std::to_string(count) +
+  if (is_block_quantized(t.dtype()) && (begin % kQuantBlock != 0 || count % kQuantBlock != 0)) {
+    throw std::invalid_argument("cannot split a " + std::string(dtype_name(t.dtype())) +
+                                " matrix at column " + std::to_string(begin) + " (+" +
+                                std::to_string(count) +
                                 "): not a 32-column block boundary; use weight_dtype f32, f16 "
                                 "or bf16 with this tensor_parallel");
   }

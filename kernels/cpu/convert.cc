@@ -32,6 +32,59 @@ float f16_to_f32(uint16_t h) {
   return f;
 }
 
+namespace {
+
+// llama.cpp's quantize_row_q8_0_ref: d = amax / 127, q = round(x / d), half away from zero.
+void quantize_block_q8_0(const float* x, uint8_t* out) {
+  float amax = 0;
+  for (int i = 0; i < kQuantBlock; ++i) amax = std::max(amax, std::fabs(x[i]));
+  const float d = amax / 127.0f;
+  const float id = d != 0 ? 1.0f / d : 0.0f;
+  const uint16_t d16 = f32_to_f16(d);
+  std::memcpy(out, &d16, 2);
+  for (int i = 0; i < kQuantBlock; ++i) out[2 + i] = uint8_t(int8_t(std::lround(x[i] * id)));
+}
+
+// llama.cpp's quantize_row_q4_0_ref: d = (the value of largest magnitude) / -8, so that value
+// maps to nibble 0 exactly; q = min(15, trunc(x / d + 8.5)).
+void quantize_block_q4_0(const float* x, uint8_t* out) {
+  float amax = 0, max = 0;
+  for (int i = 0; i < kQuantBlock; ++i) {
+    if (amax < std::fabs(x[i])) {
+      amax = std::fabs(x[i]);
+      max = x[i];
+    }
+  }
+  const float d = max / -8.0f;
+  const float id = d != 0 ? 1.0f / d : 0.0f;
+  const uint16_t d16 = f32_to_f16(d);
+  std::memcpy(out, &d16, 2);
+  constexpr int kHalf = kQuantBlock / 2;
+  for (int j = 0; j < kHalf; ++j) {
+    const int lo = std::min(15, int(int8_t(x[j] * id + 8.5f)));
+    const int hi = std::min(15, int(int8_t(x[kHalf + j] * id + 8.5f)));
+    out[2 + j] = uint8_t(lo | (hi << 4));
+  }
+}
+
+}  // namespace
+
+void dequantize_block(const uint8_t* block, DType dtype, float* out) {
+  uint16_t d16;
+  std::memcpy(&d16, block, 2);
+  const float d = f16_to_f32(d16);
+  if (dtype == DType::kQ8_0) {
+    const int8_t* q = reinterpret_cast<const int8_t*>(block + 2);
+    for (int i = 0; i < kQuantBlock; ++i) out[i] = d * float(q[i]);
+    return;
+  }
+  constexpr int kHalf = kQuantBlock / 2;
+  for (int j = 0; j < kHalf; ++j) {
+    out[j] = d * float((block[2 + j] & 15) - 8);
+    out[kHalf + j] = d * float((block[2 + j] >> 4) - 8);
+  }
+}
+
 void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
   switch (t.dtype()) {
     case DType::kF32:
@@ -47,17 +100,16 @@ void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
       for (int64_t i = 0; i < count; ++i) out[i] = bf16_to_f32(p[i]);
       return;
     }
-    case DType::kQ8_0: {
-      if (offset % kQ8BlockSize || count % kQ8BlockSize) {
-        throw std::invalid_argument("q8_0 conversion must cover whole 32-element blocks");
+    case DType::kQ8_0:
+    case DType::kQ4_0: {
+      if (offset % kQuantBlock || count % kQuantBlock) {
+        throw std::invalid_argument(std::string(dtype_name(t.dtype())) +
+                                    " conversion must cover whole 32-element blocks");
       }
-      const uint8_t* p = t.data<uint8_t>() + dtype_bytes(DType::kQ8_0, offset);
-      for (int64_t b = 0; b < count / kQ8BlockSize; ++b, p += 34) {
-        uint16_t d16;
-        std::memcpy(&d16, p, 2);
-        const float d = f16_to_f32(d16);
-        const int8_t* q = reinterpret_cast<const int8_t*>(p + 2);
-        for (int i = 0; i < kQ8BlockSize; ++i) out[b * kQ8BlockSize + i] = d * float(q[i]);
+      const uint8_t* p = t.data<uint8_t>() + dtype_bytes(t.dtype(), offset);
+      const size_t block_bytes = dtype_bytes(t.dtype(), kQuantBlock);
+      for (int64_t b = 0; b < count / kQuantBlock; ++b, p += block_bytes) {
+        dequantize_block(p, t.dtype(), out + b * kQuantBlock);
       }
       return;
     }
@@ -79,19 +131,16 @@ void from_f32(const float* in, int64_t count, DType dtype, void* out) {
       for (int64_t i = 0; i < count; ++i) p[i] = f32_to_bf16(in[i]);
       return;
     }
-    case DType::kQ8_0: {
+    case DType::kQ8_0:
+    case DType::kQ4_0: {
       uint8_t* p = static_cast<uint8_t*>(out);
-      const int64_t blocks = int64_t(dtype_bytes(DType::kQ8_0, count) / 34);
-      for (int64_t b = 0; b < blocks; ++b, p += 34) {
-        const float* x = in + b * kQ8BlockSize;
-        float amax = 0;
-        for (int i = 0; i < kQ8BlockSize; ++i) amax = std::max(amax, std::fabs(x[i]));
-        const float d = amax / 127.0f;
-        const float id = d != 0 ? 1.0f / d : 0.0f;
-        const uint16_t d16 = f32_to_f16(d);
-        std::memcpy(p, &d16, 2);
-        for (int i = 0; i < kQ8BlockSize; ++i) {
-          p[2 + i] = uint8_t(int8_t(std::lround(x[i] * id)));
+      const size_t block_bytes = dtype_bytes(dtype, kQuantBlock);
+      const int64_t blocks = int64_t(dtype_bytes(dtype, count) / block_bytes);
+      for (int64_t b = 0; b < blocks; ++b, p += block_bytes) {
+        if (dtype == DType::kQ8_0) {
+          quantize_block_q8_0(in + b * kQuantBlock, p);
+        } else {
+          quantize_block_q4_0(in + b * kQuantBlock, p);
         }
       }
       return;

@@ -26,6 +26,9 @@ IsaLevel detected_isa();
 // The level kernels dispatch on: detected_isa(), lowered by the environment variable
 // INFERGATE_ISA=generic|avx2|avx512|amx|neon or by set_isa_level().
 IsaLevel active_isa();
+// Whether the CPU has AVX512_VNNI (vpdpbusd), which the quantized kernels use at the avx512
+// and amx levels when present (Cascade Lake, Ice Lake, Zen 4 and later).
+bool cpu_has_avx512_vnni();
 // Selects the highest level at or below both `level` and detected_isa() on the ladders above
 // (their min on one ladder; kGeneric across them); returns the level now active. Not
 // thread-safe with concurrently running kernels: call it between kernel calls.

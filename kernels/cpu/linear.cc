@@ -1,13 +1,14 @@
 #include "kernels/cpu/linear.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
 
 #include "kernels/cpu/convert.h"
 #include "kernels/cpu/linear_kernels.h"
+#include "kernels/cpu/parallel_chunks.h"
+#include "kernels/cpu/quant_linear.h"
 
 namespace infergate {
 
@@ -35,13 +36,12 @@ const LinearKernels& linear_kernels_for(IsaLevel level) {
 namespace {
 
 using detail::kPanelWidth;
+using detail::parallel_chunks;
 
 // Blocking: an mc x kc slice of x stays in L2 while this thread's panels stream past it; a
 // kc x 32 panel block (16-32 KiB) stays in L1 across all row tiles.
 constexpr int64_t kMc = 192;
 constexpr int64_t kKc = 256;
-// Below this many multiply-adds a loop runs on the calling thread: waking a worker costs more.
-constexpr int64_t kMinParallelWork = 1 << 15;
 
 struct WeightView {
   const void* data;
@@ -54,25 +54,6 @@ void check_weight(const Tensor& w) {
   if (w.shape().size() != 2) {
     throw std::invalid_argument("linear: weight must be 2-D, got " + w.shape_string());
   }
-}
-
-// Runs body(begin, end) over [0, items) in chunks handed out dynamically, about eight per
-// thread: on a shared machine one core may be slower, and a static split would wait for it.
-template <typename Body>
-void parallel_chunks(ThreadPool& pool, int64_t items, int64_t work, Body&& body) {
-  const int64_t threads = work < kMinParallelWork ? 1 : pool.size();
-  const int64_t chunk = std::max<int64_t>(1, (items + threads * 8 - 1) / (threads * 8));
-  const int64_t chunks = (items + chunk - 1) / chunk;
-  if (threads == 1 || chunks == 1) {
-    body(int64_t{0}, items);
-    return;
-  }
-  std::atomic<int64_t> next{0};
-  pool.parallel_for(std::min(threads, chunks), [&](int64_t, int64_t) {
-    for (int64_t c = next.fetch_add(1); c < chunks; c = next.fetch_add(1)) {
-      body(c * chunk, std::min(items, (c + 1) * chunk));
-    }
-  });
 }
 
 // m == 1 over a row-major weight.
@@ -154,6 +135,9 @@ const detail::AmxKernels* amx_for(const WeightView& w, int64_t m) {
 }
 
 void run(const float* x, int64_t m, const WeightView& w, float* y, ThreadPool& pool) {
+  if (is_block_quantized(w.dtype)) {
+    return quant_linear(x, m, w.data, w.panelized, w.dtype, w.n, w.k, y, pool);
+  }
   if (m <= 0 || w.n <= 0) return;
   if (w.k == 0) {
     std::fill(y, y + m * w.n, 0.0f);
@@ -180,6 +164,7 @@ void linear(const float* x, int64_t m, const PackedWeight& w, float* y, ThreadPo
 
 void linear_reference(const float* x, int64_t m, const Tensor& w, float* y) {
   check_weight(w);
+  if (is_block_quantized(w.dtype())) return quant_linear_reference(x, m, w, y);
   const int64_t n = w.dim(0), k = w.dim(1);
   std::vector<float> row(static_cast<size_t>(k));
   for (int64_t r = 0; r < n; ++r) {

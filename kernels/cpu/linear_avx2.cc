@@ -3,7 +3,7 @@
 // mask for bf16) and every product is an fp32 FMA, so results match fp32 math on the stored
 // weights. With 16 vector registers the m > 1 micro-kernel covers half a 32-column panel at a
 // time: 6 rows x 16 columns, 12 accumulators (the register blocking BLIS uses on Haswell/Zen).
-#include "kernels/cpu/linear_portable_impl.h"  // pack_panel_f32: per-call packing of q8_0
+#include "kernels/cpu/linear_portable_impl.h"  // pack_panel_f32: per-call packing
 
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #include <immintrin.h>
@@ -16,8 +16,6 @@
 namespace infergate::detail {
 namespace {
 namespace avx2 {
-
-constexpr int kQ8Bytes = 34;  // fp16 scale + 32 int8
 
 inline float hsum(__m256 v) {
   const __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -80,37 +78,6 @@ void gemv_rows_dense(const float* x, const void* w, int64_t k, int64_t rows, flo
   }
 }
 
-// One Q8_0 block's contribution d * (q . x) to four 8-lane partial sums.
-inline __m256 q8_block_dot(const uint8_t* blk, const float* x, __m256 acc) {
-  uint16_t d16;
-  std::memcpy(&d16, blk, 2);
-  const __m256 d = _mm256_set1_ps(f16_to_f32(d16));
-  const __m128i q01 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 2));
-  const __m128i q23 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 18));
-  auto widen = [](__m128i q) { return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(q)); };
-  __m256 s = _mm256_mul_ps(widen(q01), _mm256_loadu_ps(x));
-  s = _mm256_fmadd_ps(widen(_mm_unpackhi_epi64(q01, q01)), _mm256_loadu_ps(x + 8), s);
-  s = _mm256_fmadd_ps(widen(q23), _mm256_loadu_ps(x + 16), s);
-  s = _mm256_fmadd_ps(widen(_mm_unpackhi_epi64(q23, q23)), _mm256_loadu_ps(x + 24), s);
-  return _mm256_fmadd_ps(s, d, acc);
-}
-
-void gemv_rows_q8(const float* x, const void* wv, int64_t k, int64_t rows, float* y) {
-  const uint8_t* w = static_cast<const uint8_t*>(wv);
-  const int64_t blocks = k / 32, row_bytes = blocks * kQ8Bytes;
-  for (int64_t r = 0; r < rows; ++r) {
-    __m256 acc[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
-    const uint8_t* wr = w + r * row_bytes;
-    int64_t b = 0;
-    for (; b + 2 <= blocks; b += 2) {
-      acc[0] = q8_block_dot(wr + b * kQ8Bytes, x + b * 32, acc[0]);
-      acc[1] = q8_block_dot(wr + (b + 1) * kQ8Bytes, x + (b + 1) * 32, acc[1]);
-    }
-    if (b < blocks) acc[0] = q8_block_dot(wr + b * kQ8Bytes, x + b * 32, acc[0]);
-    y[r] = hsum(_mm256_add_ps(acc[0], acc[1]));
-  }
-}
-
 void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t rows, float* y) {
   switch (dtype) {
     case DType::kF32:
@@ -120,7 +87,8 @@ void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t ro
     case DType::kF16:
       return gemv_rows_dense<DType::kF16>(x, w, k, rows, y);
     case DType::kQ8_0:
-      return gemv_rows_q8(x, w, k, rows, y);
+    case DType::kQ4_0:
+      break;  // block formats go to quant_linear() (linear.cc)
   }
 }
 

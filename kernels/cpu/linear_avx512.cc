@@ -14,8 +14,6 @@ namespace infergate::detail {
 
 namespace {
 
-constexpr int kQ8Bytes = 34;  // fp16 scale + 32 int8
-
 // ---- widening loads of 16 weights -------------------------------------------------------------
 
 inline __m512 load16(const float* p, __mmask16 m) { return _mm512_maskz_loadu_ps(m, p); }
@@ -58,42 +56,6 @@ void gemv_rows_dense(const float* x, const void* wv, int64_t k, int64_t rows, fl
   }
 }
 
-// One Q8_0 row's dot product with x, block by block: sum_b d_b * (q_b . x_b).
-inline __m512 q8_block_dot(const uint8_t* blk, const float* x, __m512 acc) {
-  uint16_t d16;
-  std::memcpy(&d16, blk, 2);
-  const __m512 d = _mm512_cvtph_ps(_mm256_set1_epi16(static_cast<short>(d16)));
-  const __m128i* q = reinterpret_cast<const __m128i*>(blk + 2);
-  const __m512 q0 = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(q)));
-  const __m512 q1 = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(q + 1)));
-  const __m512 s =
-      _mm512_fmadd_ps(q1, _mm512_loadu_ps(x + 16), _mm512_mul_ps(q0, _mm512_loadu_ps(x)));
-  return _mm512_fmadd_ps(s, d, acc);
-}
-
-void gemv_rows_q8(const float* x, const void* wv, int64_t k, int64_t rows, float* y) {
-  const uint8_t* w = static_cast<const uint8_t*>(wv);
-  const int64_t blocks = k / 32, row_bytes = blocks * kQ8Bytes;
-  int64_t r = 0;
-  for (; r + 4 <= rows; r += 4) {
-    __m512 acc[4];
-    for (auto& a : acc) a = _mm512_setzero_ps();
-    for (int64_t b = 0; b < blocks; ++b) {
-      for (int i = 0; i < 4; ++i) {
-        acc[i] = q8_block_dot(w + (r + i) * row_bytes + b * kQ8Bytes, x + b * 32, acc[i]);
-      }
-    }
-    for (int i = 0; i < 4; ++i) y[r + i] = _mm512_reduce_add_ps(acc[i]);
-  }
-  for (; r < rows; ++r) {
-    __m512 acc = _mm512_setzero_ps();
-    for (int64_t b = 0; b < blocks; ++b) {
-      acc = q8_block_dot(w + r * row_bytes + b * kQ8Bytes, x + b * 32, acc);
-    }
-    y[r] = _mm512_reduce_add_ps(acc);
-  }
-}
-
 void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t rows, float* y) {
   switch (dtype) {
     case DType::kF32:
@@ -103,7 +65,8 @@ void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t ro
     case DType::kF16:
       return gemv_rows_dense<uint16_t, load16_f16>(x, w, k, rows, y);
     case DType::kQ8_0:
-      return gemv_rows_q8(x, w, k, rows, y);
+    case DType::kQ4_0:
+      break;  // block formats go to quant_linear() (linear.cc)
   }
 }
 
@@ -319,28 +282,11 @@ inline __m512 load_row16(const void* w, DType dtype, int64_t index, __mmask16 m)
   }
 }
 
-// Dequantizes 32 Q8_0 values (one block) to fp32.
-inline void dequant_q8(const uint8_t* blk, float* out) {
-  uint16_t d16;
-  std::memcpy(&d16, blk, 2);
-  const __m512 d = _mm512_cvtph_ps(_mm256_set1_epi16(static_cast<short>(d16)));
-  const __m128i* q = reinterpret_cast<const __m128i*>(blk + 2);
-  _mm512_storeu_ps(out,
-                   _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(q)))));
-  _mm512_storeu_ps(
-      out + 16, _mm512_mul_ps(d, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(q + 1)))));
-}
-
 // Loads 16 columns [kk, kk + 16) of row `row` (zeros past n or past the block).
 inline __m512 load_weight16(const void* w, DType dtype, int64_t n, int64_t k, int64_t row,
                             int64_t kk, int64_t kend) {
   if (row >= n || kk >= kend) return _mm512_setzero_ps();
-  const __mmask16 m = tail_mask(kend - kk);
-  if (dtype != DType::kQ8_0) return load_row16(w, dtype, row * k + kk, m);
-  alignas(64) float buf[32];
-  const uint8_t* base = static_cast<const uint8_t*>(w) + row * (k / 32) * kQ8Bytes;
-  dequant_q8(base + (kk / 32) * kQ8Bytes, buf);
-  return _mm512_maskz_loadu_ps(m, buf + kk % 32);
+  return load_row16(w, dtype, row * k + kk, tail_mask(kend - kk));
 }
 
 void pack_panel_f32(const void* w, DType dtype, int64_t n, int64_t k, int64_t n0, int64_t k0,

@@ -14,7 +14,8 @@ namespace infergate::detail {
 inline constexpr int kPanelWidth = 32;
 
 struct LinearKernels {
-  // y[r] = sum_j x[j] * w[r, j] for r in [0, rows); w: row-major [rows, k] in `dtype`.
+  // y[r] = sum_j x[j] * w[r, j] for r in [0, rows); w: row-major [rows, k] in `dtype` (f32,
+  // f16 or bf16: the block formats have their own kernels, quant_kernels.h).
   void (*gemv_rows)(const float* x, const void* w, DType dtype, int64_t k, int64_t rows, float* y);
   // For i < m: c[i, 0:ncols] (+)= sum_{t < kc} a[i, t] * panel[t, 0:ncols], where panel is a
   // [kc][kPanelWidth] block in `dtype` (kF32, kF16, or kBF16 in the k-pair order below; kc may
@@ -22,7 +23,8 @@ struct LinearKernels {
   void (*gemm_panel)(const float* a, int64_t lda, int64_t m, const void* panel, DType dtype,
                      int64_t kc, float* c, int64_t ldc, int ncols, bool accumulate);
   // Writes rows [n0, n0 + kPanelWidth) of w ([n, k], any dtype; rows >= n as zeros), columns
-  // [k0, k0 + kc), as a fp32 [kc][kPanelWidth] block. For kQ8_0, k0 and kc are multiples of 32.
+  // [k0, k0 + kc), as a fp32 [kc][kPanelWidth] block. For the block formats, k0 and kc are
+  // multiples of 32.
   void (*pack_panel_f32)(const void* w, DType dtype, int64_t n, int64_t k, int64_t n0, int64_t k0,
                          int64_t kc, float* out);
 };

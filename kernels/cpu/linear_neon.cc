@@ -11,13 +11,12 @@
 #include <algorithm>
 #include <cstring>
 
-#include "kernels/cpu/linear_portable_impl.h"  // pack_panel_f32: per-call packing of q8_0
+#include "kernels/cpu/linear_portable_impl.h"  // pack_panel_f32: per-call packing
 
 namespace infergate::detail {
 namespace {
 namespace neon {
 
-constexpr int kQ8Bytes = 34;                 // fp16 scale + 32 int8
 constexpr int kPanelVecs = kPanelWidth / 4;  // a panel row: 8 vectors
 constexpr int64_t kPrefetchBytes = 2048;     // streamed panels: as the x86 kernels
 constexpr int kMr = 8, kQuarterVecs = 2;     // the micro-kernel: 8 rows x 8 columns
@@ -79,38 +78,6 @@ void gemv_rows_dense(const float* x, const void* w, int64_t k, int64_t rows, flo
   }
 }
 
-// One Q8_0 block's contribution d * (q . x): the 32 int8 are widened to fp32 (sxtl twice, scvtf)
-// rather than multiplied as integers, so x keeps its full fp32 precision.
-inline float32x4_t q8_block_dot(const uint8_t* blk, const float* x, float32x4_t acc) {
-  uint16_t d16;
-  std::memcpy(&d16, blk, 2);
-  const int8x16_t q[2] = {vld1q_s8(reinterpret_cast<const int8_t*>(blk + 2)),
-                          vld1q_s8(reinterpret_cast<const int8_t*>(blk + 18))};
-  float32x4_t s[2] = {vdupq_n_f32(0.0f), vdupq_n_f32(0.0f)};
-  for (int h = 0; h < 2; ++h) {
-    const int16x8_t lo = vmovl_s8(vget_low_s8(q[h])), hi = vmovl_high_s8(q[h]);
-    const float* xh = x + 16 * h;
-    s[0] = vfmaq_f32(s[0], vcvtq_f32_s32(vmovl_s16(vget_low_s16(lo))), vld1q_f32(xh));
-    s[1] = vfmaq_f32(s[1], vcvtq_f32_s32(vmovl_high_s16(lo)), vld1q_f32(xh + 4));
-    s[0] = vfmaq_f32(s[0], vcvtq_f32_s32(vmovl_s16(vget_low_s16(hi))), vld1q_f32(xh + 8));
-    s[1] = vfmaq_f32(s[1], vcvtq_f32_s32(vmovl_high_s16(hi)), vld1q_f32(xh + 12));
-  }
-  return vfmaq_n_f32(acc, vaddq_f32(s[0], s[1]), half_to_float(d16));
-}
-
-void gemv_rows_q8(const float* x, const void* wv, int64_t k, int64_t rows, float* y) {
-  const uint8_t* w = static_cast<const uint8_t*>(wv);
-  const int64_t blocks = k / 32, row_bytes = blocks * kQ8Bytes;
-  for (int64_t r = 0; r < rows; ++r) {
-    float32x4_t acc[2] = {vdupq_n_f32(0.0f), vdupq_n_f32(0.0f)};
-    const uint8_t* wr = w + r * row_bytes;
-    for (int64_t b = 0; b < blocks; ++b) {
-      acc[b % 2] = q8_block_dot(wr + b * kQ8Bytes, x + b * 32, acc[b % 2]);
-    }
-    y[r] = vaddvq_f32(vaddq_f32(acc[0], acc[1]));
-  }
-}
-
 void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t rows, float* y) {
   switch (dtype) {
     case DType::kF32:
@@ -120,7 +87,8 @@ void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t ro
     case DType::kF16:
       return gemv_rows_dense<DType::kF16>(x, w, k, rows, y);
     case DType::kQ8_0:
-      return gemv_rows_q8(x, w, k, rows, y);
+    case DType::kQ4_0:
+      break;  // block formats go to quant_linear() (linear.cc)
   }
 }
 

@@ -16,7 +16,6 @@
 namespace infergate::detail {
 namespace {
 
-constexpr int kQ8Bytes = 34;
 constexpr int64_t kChunk = 256;  // columns widened to fp32 at a time (a multiple of 32)
 
 inline float widen_bf16(uint16_t h) {
@@ -37,8 +36,8 @@ void widen_f16(const uint16_t* p, int64_t count, float* out) {
   for (; i < count; ++i) out[i] = f16_to_f32(p[i]);
 }
 
-// Widens columns [j0, j0 + len) of row `row` of w ([*, k] in dtype) to fp32. For kQ8_0, j0 and
-// len are multiples of 32.
+// Widens columns [j0, j0 + len) of row `row` of w ([*, k] in dtype) to fp32. For the block formats,
+// j0 and len are multiples of 32.
 void widen(const void* w, DType dtype, int64_t k, int64_t row, int64_t j0, int64_t len,
            float* out) {
   switch (dtype) {
@@ -52,14 +51,12 @@ void widen(const void* w, DType dtype, int64_t k, int64_t row, int64_t j0, int64
     }
     case DType::kF16:
       return widen_f16(static_cast<const uint16_t*>(w) + row * k + j0, len, out);
-    case DType::kQ8_0: {
-      const uint8_t* p = static_cast<const uint8_t*>(w) + (row * (k / 32) + j0 / 32) * kQ8Bytes;
-      for (int64_t b = 0; b < len / 32; ++b, p += kQ8Bytes) {
-        uint16_t d16;
-        std::memcpy(&d16, p, 2);
-        const float d = f16_to_f32(d16);
-        const int8_t* q = reinterpret_cast<const int8_t*>(p + 2);
-        for (int i = 0; i < 32; ++i) out[b * 32 + i] = d * static_cast<float>(q[i]);
+    case DType::kQ8_0:
+    case DType::kQ4_0: {
+      const size_t block_bytes = dtype_bytes(dtype, kQuantBlock);
+      const auto* p = static_cast<const uint8_t*>(w) + dtype_bytes(dtype, row * k + j0);
+      for (int64_t b = 0; b < len / kQuantBlock; ++b, p += block_bytes) {
+        dequantize_block(p, dtype, out + b * kQuantBlock);
       }
       return;
     }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "kernels/cpu/linear_kernels.h"
+#include "kernels/cpu/quant_layout.h"
 
 namespace infergate {
 
@@ -83,8 +84,12 @@ PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
   PackedWeight out;
   out.rows_ = w.dim(0);
   out.cols_ = w.dim(1);
-  if (w.dtype() == DType::kQ8_0) {
-    out.data_ = std::move(w);
+  if (is_block_quantized(w.dtype())) {  // row groups for quant_linear() (quant_layout.h)
+    const int64_t rows = detail::quant_groups(out.rows_) * detail::kQuantGroupRows;
+    out.data_ = allocate_panels(w.dtype(), {rows, out.cols_});
+    detail::pack_quant_groups(w.data<uint8_t>(), w.dtype(), out.rows_, out.cols_,
+                              out.data_.mutable_data<uint8_t>());
+    out.panelized_ = true;
     return out;
   }
   const int64_t n = out.rows_, k = out.cols_, kp = detail::panel_k(w.dtype(), k);
@@ -104,6 +109,12 @@ PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
 
 Tensor PackedWeight::unpack() const {
   if (!panelized_) return data_;
+  if (is_block_quantized(dtype())) {
+    Tensor out = Tensor::zeros(dtype(), {rows_, cols_});
+    detail::unpack_quant_groups(data_.data<uint8_t>(), dtype(), rows_, cols_,
+                                out.mutable_data<uint8_t>());
+    return out;
+  }
   Tensor out = Tensor::zeros(dtype(), {rows_, cols_});
   const size_t es = dtype_bytes(dtype(), 1);
   const uint8_t* src = static_cast<const uint8_t*>(data_.raw());

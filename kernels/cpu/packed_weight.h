@@ -18,13 +18,13 @@ class PackedWeight {
   int64_t rows() const { return rows_; }  // n, the output features
   int64_t cols() const { return cols_; }  // k, the input features
   DType dtype() const { return data_.dtype(); }
-  // True for F32/F16/BF16 (stored as panels). Q8_0 keeps its row-major blocks: its scales run
-  // along k, which a column panel would split; linear() then packs panels per call.
+  // Always true once packed: F32/F16/BF16 as column panels, the block formats (Q8_0, Q4_0) as
+  // groups of eight rows (quant_layout.h), same bytes, read in place by quant_linear.h.
   bool panelized() const { return panelized_; }
   size_t nbytes() const { return data_.nbytes(); }
-  // Panels [ceil(n / 32), k', 32] in dtype() when panelized() (k' = k, or k rounded up to 32
-  // for bf16, whose panels keep k in pairs: see kernels/cpu/linear_kernels.h), else the
-  // row-major weight.
+  // Panels [ceil(n / 32), k', 32] in dtype() (k' = k, or k rounded up to 32 for bf16, whose
+  // panels keep k in pairs: see kernels/cpu/linear_kernels.h); for the block formats, the
+  // row groups [ceil(n / 8) * 8, k].
   const Tensor& storage() const { return data_; }
   // The weight back in row-major [n, k] form (tests, exporters).
   Tensor unpack() const;

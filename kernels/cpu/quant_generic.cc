@@ -1,0 +1,81 @@
+// The portable kernels of quantized `linear`: the fallback on any CPU (and aarch64's for now).
+// Plain loops with int32 block sums over the grouped layout (quant_layout.h).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernels/cpu/convert.h"
+#include "kernels/cpu/quant_kernels.h"
+#include "kernels/cpu/quant_layout.h"
+
+namespace infergate::detail {
+
+namespace {
+
+constexpr int kBlock = static_cast<int>(kQuantBlock);
+constexpr int kRows = static_cast<int>(kQuantGroupRows);
+
+void quantize_row(const float* x, int64_t k, int8_t* q, float* d, int32_t* s) {
+  for (int64_t b = 0; b < k / kBlock; ++b) {
+    const float* xb = x + b * kBlock;
+    float amax = 0;
+    for (int i = 0; i < kBlock; ++i) amax = std::max(amax, std::fabs(xb[i]));
+    const float scale = amax / 127.0f;
+    const float inv = scale != 0 ? 1.0f / scale : 0.0f;
+    int32_t sum = 0;
+    for (int i = 0; i < kBlock; ++i) {
+      const auto v = static_cast<int8_t>(std::nearbyint(xb[i] * inv));
+      q[b * kBlock + i] = v;
+      sum += v;
+    }
+    d[b] = scale;
+    s[b] = sum;
+  }
+}
+
+// Row r's 32 weights of one group block as int8, in k order.
+void row_values(const uint8_t* gb, DType dtype, int r, int8_t* out) {
+  const uint8_t* quads = gb + 2 * kRows;
+  for (int j = 0; j < kBlock; ++j) {
+    if (dtype == DType::kQ8_0) {
+      out[j] = static_cast<int8_t>(quads[((j / 4) * kRows + r) * 4 + j % 4] ^ 0x80);
+    } else {
+      const int byte = j % 16;
+      const uint8_t packed = quads[((byte / 4) * kRows + r) * 4 + byte % 4];
+      out[j] = static_cast<int8_t>((j < 16 ? packed & 15 : packed >> 4) - 8);
+    }
+  }
+}
+
+void dot_groups(const int8_t* xq, const float* xd, const int32_t*, int64_t m, const uint8_t* w,
+                DType dtype, int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
+  const size_t group_block = dtype_bytes(dtype, kQuantBlock) * kQuantGroupRows;
+  int8_t values[kBlock];
+  for (int64_t g = 0; g < groups; ++g) {
+    const int valid = static_cast<int>(std::min<int64_t>(kRows, rows - g * kRows));
+    for (int r = 0; r < valid; ++r) {
+      for (int64_t i = 0; i < m; ++i) c[i * ldc + g * kRows + r] = 0;
+      for (int64_t b = 0; b < blocks; ++b) {
+        const uint8_t* gb = w + (g * blocks + b) * group_block;
+        uint16_t d16;
+        std::memcpy(&d16, gb + 2 * r, 2);
+        const float dw = f16_to_f32(d16);
+        row_values(gb, dtype, r, values);
+        for (int64_t i = 0; i < m; ++i) {
+          const int8_t* xb = xq + (i * blocks + b) * kBlock;
+          int32_t sum = 0;
+          for (int j = 0; j < kBlock; ++j) sum += int32_t(values[j]) * int32_t(xb[j]);
+          c[i * ldc + g * kRows + r] += dw * xd[i * blocks + b] * static_cast<float>(sum);
+        }
+      }
+    }
+  }
+}
+
+constexpr QuantKernels kGenericQuantKernels = {&quantize_row, &dot_groups};
+
+}  // namespace
+
+const QuantKernels& generic_quant_kernels() { return kGenericQuantKernels; }
+
+}  // namespace infergate::detail

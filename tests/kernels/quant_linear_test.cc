@@ -1,0 +1,167 @@
+#include "kernels/cpu/quant_linear.h"
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/linear.h"
+#include "kernels/cpu/packed_weight.h"
+#include "kernels/cpu/quant_kernels.h"
+#include "test_util.h"
+
+namespace infergate {
+namespace {
+
+using testing::IsaLevels;
+using testing::random_tensor;
+using testing::random_values;
+
+constexpr DType kBlockFormats[] = {DType::kQ8_0, DType::kQ4_0};
+
+// |y - reference| <= 2e-6 of sum_j |x_j w_j|: the integer block sums are exact, what remains is
+// fp32 rounding of the block scales' products and of the sum over blocks.
+void check_close(const std::vector<float>& x, const Tensor& w, int64_t m,
+                 const std::vector<float>& got, const std::vector<float>& want,
+                 const std::string& what) {
+  const int64_t n = w.dim(0), k = w.dim(1);
+  std::vector<float> row(static_cast<size_t>(k));
+  for (int64_t r = 0; r < n; ++r) {
+    to_f32(w, r * k, k, row.data());
+    for (int64_t i = 0; i < m; ++i) {
+      double mag = 0;
+      for (int64_t j = 0; j < k; ++j)
+        mag += std::fabs(double(x[size_t(i * k + j)]) * row[size_t(j)]);
+      const size_t at = size_t(i * n + r);
+      INFO(what << " at [" << i << ", " << r << "]: " << got[at] << " vs " << want[at]);
+      REQUIRE(std::fabs(double(got[at]) - want[at]) <= 2e-6 * mag + 1e-30);
+    }
+  }
+}
+
+TEST_CASE("quantized linear matches its reference for q8_0 and q4_0 at every shape and ISA") {
+  IsaLevels isa;
+  ThreadPool pool(3);
+  uint32_t seed = 100;
+  // m covers the GEMV, every tile remainder (tiles of 3x2 and 4x4) and more than one 64-row
+  // pass; k one block, odd block counts and long rows.
+  const std::vector<std::array<int64_t, 3>> shapes = {
+      {1, 1, 32},   {1, 37, 96},   {1, 768, 768}, {1, 5, 2048}, {2, 33, 64},
+      {3, 45, 160}, {4, 40, 608},  {5, 7, 32},    {7, 9, 224},  {13, 33, 256},
+      {64, 20, 96}, {65, 11, 128}, {130, 50, 96}};
+  for (DType dtype : kBlockFormats) {
+    for (const auto& [m, n, k] : shapes) {
+      const Tensor w = random_tensor(dtype, {n, k}, seed++);
+      const std::vector<float> x = random_values(m * k, seed++);
+      std::vector<float> want(static_cast<size_t>(m * n));
+      linear_reference(x.data(), m, w, want.data());
+      const PackedWeight packed = prepare_weight(w);
+      CHECK(packed.panelized());
+      for (IsaLevel level : isa.levels()) {
+        set_isa_level(level);
+        const std::string what = std::string(dtype_name(dtype)) + " " + isa_name(level) + " (" +
+                                 detail::quant_kernels_name(level) + ") m=" + std::to_string(m) +
+                                 " n=" + std::to_string(n) + " k=" + std::to_string(k);
+        std::vector<float> got(want.size(), 12345.0f);
+        linear(x.data(), m, packed, got.data(), pool);
+        check_close(x, w, m, got, want, what);
+      }
+    }
+  }
+}
+
+TEST_CASE("every ISA quantizes activations bit-identically to the generic kernel") {
+  IsaLevels isa;
+  std::vector<float> x = random_values(32 * 9, 5);
+  for (int i = 0; i < 32; ++i) x[size_t(32 + i)] = 0.0f;                  // an all-zero block
+  for (int i = 0; i < 32; ++i) x[size_t(64 + i)] = 0.5f * float(i - 16);  // ties at x / d = k + 0.5
+  x[96] = 1e-30f;                                                         // a tiny block maximum
+  const int64_t k = int64_t(x.size()), blocks = k / 32;
+  std::vector<int8_t> want_q(x.size()), got_q(x.size());
+  std::vector<float> want_d(static_cast<size_t>(blocks)), got_d(want_d.size());
+  std::vector<int32_t> want_s(want_d.size()), got_s(want_d.size());
+  detail::generic_quant_kernels().quantize_row(x.data(), k, want_q.data(), want_d.data(),
+                                               want_s.data());
+  for (int64_t b = 0; b < blocks; ++b) {
+    int32_t sum = 0;
+    for (int i = 0; i < 32; ++i) sum += want_q[size_t(b * 32 + i)];
+    REQUIRE(want_s[size_t(b)] == sum);
+    for (int i = 0; i < 32; ++i) {
+      const float v = want_d[size_t(b)] * want_q[size_t(b * 32 + i)];
+      REQUIRE(std::fabs(v - x[size_t(b * 32 + i)]) <= 0.5f * want_d[size_t(b)] * 1.0001f);
+    }
+  }
+  for (IsaLevel level : isa.levels()) {
+    INFO(isa_name(level));
+    detail::quant_kernels_for(level).quantize_row(x.data(), k, got_q.data(), got_d.data(),
+                                                  got_s.data());
+    CHECK(got_q == want_q);
+    CHECK(got_d == want_d);
+    CHECK(got_s == want_s);
+  }
+}
+
+TEST_CASE("q4_0 blocks are llama.cpp's: scale, nibble order and rounding") {
+  // x_j = (j - 16) / 4: the largest magnitude is x_0 = -4, so d = -4 / -8 = 0.5 and nibble
+  // q_j = min(15, trunc(x_j / d + 8.5)); values j < 16 in the low nibbles of bytes 0-15.
+  float x[32];
+  for (int j = 0; j < 32; ++j) x[j] = float(j - 16) / 4.0f;
+  uint8_t block[18];
+  from_f32(x, 32, DType::kQ4_0, block);
+  CHECK(block[0] == 0x00);  // fp16 0.5 = 0x3800, little-endian
+  CHECK(block[1] == 0x38);
+  CHECK(block[2] == 0x80);   // q_0 = 0, q_16 = 8
+  CHECK(block[17] == 0xF8);  // q_15 = 8, q_31 = min(15, 16)
+  float back[32];
+  dequantize_block(block, DType::kQ4_0, back);
+  CHECK(back[0] == -4.0f);
+  CHECK(back[31] == 3.5f);  // 4.0 clipped to the top nibble: (15 - 8) * 0.5
+}
+
+TEST_CASE("q4_0 quantization error stays within one step of each block's scale") {
+  const std::vector<float> x = random_values(32 * 40, 11);
+  std::vector<uint8_t> q(dtype_bytes(DType::kQ4_0, int64_t(x.size())));
+  from_f32(x.data(), int64_t(x.size()), DType::kQ4_0, q.data());
+  const Tensor t = Tensor::borrow(DType::kQ4_0, {int64_t(x.size())}, q.data(), nullptr);
+  std::vector<float> back(x.size());
+  to_f32(t, 0, int64_t(x.size()), back.data());
+  for (size_t b = 0; b < 40; ++b) {
+    float amax = 0;
+    for (size_t i = 0; i < 32; ++i) amax = std::max(amax, std::fabs(x[b * 32 + i]));
+    const float step = amax / 8.0f;
+    for (size_t i = 0; i < 32; ++i) {
+      // Half a step from rounding; a full step only for the top nibble clipping the value of
+      // the other sign at +7 d; plus the scale's fp16 rounding.
+      REQUIRE(std::fabs(back[b * 32 + i] - x[b * 32 + i]) <= step + amax * 0.001f);
+    }
+  }
+}
+
+TEST_CASE("quantized linear gives the same result on 1, 2 and 5 threads") {
+  const Tensor w = random_tensor(DType::kQ4_0, {300, 192}, 7);
+  const std::vector<float> x = random_values(20 * 192, 8);
+  std::vector<float> base(20 * 300), got(base.size());
+  ThreadPool one(1);
+  linear(x.data(), 20, w, base.data(), one);
+  for (int threads : {2, 5}) {
+    ThreadPool pool(threads);
+    linear(x.data(), 20, w, got.data(), pool);
+    REQUIRE(got == base);
+  }
+}
+
+TEST_CASE("quantized linear refuses rows that are not whole blocks, naming the dtype") {
+  ThreadPool pool(1);
+  std::vector<uint8_t> w(18 * 4);
+  std::vector<float> x(40), y(2);
+  REQUIRE_THROWS_WITH(
+      quant_linear(x.data(), 1, w.data(), false, DType::kQ4_0, 2, 40, y.data(), pool),
+      Catch::Contains("q4_0") && Catch::Contains("40 elements") &&
+          Catch::Contains("32-element blocks"));
+  REQUIRE_THROWS_AS(Tensor::zeros(DType::kQ4_0, {2, 40}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace infergate
