@@ -10,10 +10,8 @@
 
 #include "cli/command_line.h"
 #include "cli/model_argument.h"
-#include "engine/forward/batch_input.h"
 #include "engine/forward/reference_forward.h"
-#include "engine/forward/transformer.h"
-#include "engine/kv/kv_cache_storage.h"
+#include "engine/forward/sequence_logits.h"
 #include "engine/model/model_loader.h"
 #include "engine/model/model_tokenizer.h"
 #include "kernels/cpu/thread_pool.h"
@@ -50,28 +48,6 @@ std::vector<int32_t> parse_tokens(const std::string& list) {
   return tokens;
 }
 
-// The optimized forward pass over the whole sequence as one prefill, every row's logits.
-std::vector<float> optimized_forward(const ModelWeights& w, const std::vector<int32_t>& tokens,
-                                     int threads) {
-  ThreadPool pool(threads);
-  const int block_size = 16;
-  const int64_t n = static_cast<int64_t>(tokens.size());
-  const int num_blocks = static_cast<int>((n + block_size - 1) / block_size);
-  KvCacheStorage cache(w.config, num_blocks, block_size, DType::kF32);
-  std::vector<int32_t> block_table;
-  for (int b = 0; b < num_blocks; ++b) block_table.push_back(b);
-  BatchInput batch;
-  for (int64_t p = 0; p < n; ++p) {
-    batch.token_ids.push_back(tokens[static_cast<size_t>(p)]);
-    batch.positions.push_back(static_cast<int32_t>(p));
-    batch.slot_mapping.push_back(p);  // blocks in order: slot p is position p
-    batch.logits_rows.push_back(p);
-  }
-  batch.sequences.push_back({0, n, n, block_table.data()});
-  Transformer model(w, pool);
-  return model.forward(batch, cache);
-}
-
 // --prompt through the model's own tokenizer, the one `serve` and `generate` use.
 std::vector<int32_t> tokenize_prompt(const std::string& prompt, const ModelSource& source,
                                      const Vocabulary& vocab) {
@@ -84,6 +60,12 @@ std::vector<int32_t> tokenize_prompt(const std::string& prompt, const ModelSourc
   std::vector<int32_t> tokens = t.tokenizer->encode(prompt, t.add_bos);
   if (tokens.empty()) throw std::invalid_argument("--prompt: no token of the vocabulary spells it");
   return tokens;
+}
+
+std::vector<float> optimized_logits(const ModelWeights& w, const std::vector<int32_t>& tokens,
+                                    int threads) {
+  ThreadPool pool(threads);
+  return sequence_logits(w, tokens, pool);
 }
 
 }  // namespace
@@ -130,7 +112,7 @@ int logits_command(int argc, char** argv) {
   }
   const std::vector<float> logits = vm.count("reference")
                                         ? reference_forward(weights, tokens)
-                                        : optimized_forward(weights, tokens, threads);
+                                        : optimized_logits(weights, tokens, threads);
   nlohmann::json rows = nlohmann::json::array();
   for (size_t p = 0; p < tokens.size(); ++p) {
     const auto first = logits.begin() + static_cast<std::ptrdiff_t>(p * static_cast<size_t>(vocab));

@@ -12,6 +12,7 @@
 #include "cli/bisect_command.h"
 #include "cli/calibrate_command.h"
 #include "cli/compare_command.h"
+#include "cli/eval_command.h"
 #include "cli/export_command.h"
 #include "cli/generate_command.h"
 #include "cli/logits_command.h"
@@ -46,6 +47,8 @@ const Command kCommands[] = {
     {"generate", infergate::generate_command, "generate text from a model and report throughput"},
     {"export", infergate::export_command, "write a model as GGUF or safetensors"},
     {"logits", infergate::logits_command, "print a model's logits for a token sequence as JSON"},
+    {"eval", infergate::eval_command,
+     "a model's quality against a baseline: perplexity, KL divergence, top-1 agreement"},
     {"compare", infergate::compare_command,
      "judge a candidate results file against a baseline (the gate)"},
     {"ab", infergate::ab_command,

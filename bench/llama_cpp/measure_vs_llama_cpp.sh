@@ -7,8 +7,9 @@
 #   bench/llama_cpp/measure_vs_llama_cpp.sh BUILD_DIR [OUT_DIR]
 #
 # Environment: ISA=avx2|avx512|amx|generic (default avx2; the engine runs with INFERGATE_ISA set
-# to it, and llama.cpp with only its matching CPU variant: haswell, skylakex, sapphirerapids,
-# x64), DTYPES (default "f16 f32"), ROUNDS (default 2: each round runs both, alternating which
+# to it, and llama.cpp with only its matching CPU variant: haswell, skylakex (zen4 or icelake
+# where the CPU has AVX512_VNNI), sapphirerapids, x64; LLAMA_VARIANT overrides), DTYPES (default
+# "f16 f32"; q8_0 and q4_0 too), ROUNDS (default 2: each round runs both, alternating which
 # goes first), THREADS (default: one per core; the engine's threads), LLAMA_THREADS (default
 # THREADS and THREADS - 1: llama.cpp runs at each and every figure takes its best, because its
 # spinning thread barriers collapse when the Node.js thread takes a core from one of them),
@@ -31,13 +32,22 @@ engine_speed=$build/bench/infergate_engine_speed
 for bin in "$infergate" "$engine_speed"; do
   [ -x "$bin" ] || { echo "measure_vs_llama_cpp: no $bin (build it first)" >&2; exit 2; }
 done
+# llama.cpp's CPU variant for the level, as its own loader would pick on this CPU: at avx512,
+# the VNNI builds where the CPU has VNNI (zen4 on AMD, icelake elsewhere), whose int8 dot
+# products its quantized kernels use. LLAMA_VARIANT overrides.
+avx512_variant=skylakex
+if grep -q -w avx512_vnni /proc/cpuinfo; then
+  avx512_variant=icelake
+  grep -q -m1 AuthenticAMD /proc/cpuinfo && avx512_variant=zen4
+fi
 case "$isa" in
   avx2) variant=haswell ;;
-  avx512) variant=skylakex ;;
+  avx512) variant=$avx512_variant ;;
   amx) variant=sapphirerapids ;;
   generic) variant=x64 ;;
   *) echo "measure_vs_llama_cpp: ISA='$isa' (allowed: avx2, avx512, amx, generic)" >&2; exit 2 ;;
 esac
+variant=${LLAMA_VARIANT:-$variant}
 
 skip() {
   echo "SKIP: $*"
@@ -59,7 +69,7 @@ find "$bins" -name 'libggml-cpu-*.so' ! -name "libggml-cpu-$variant.so" -delete
 export INFERGATE_NODE_MODULES=$overlay
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; flags:" \
-     "$(grep -o -w -E 'avx2|fma|f16c|avx512f|avx512_bf16|amx_bf16' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+     "$(grep -o -w -E 'avx2|fma|f16c|avx512f|avx512_bf16|avx512_vnni|amx_bf16' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "level: $isa (llama.cpp variant $variant), threads: infergate $threads, llama.cpp" \
      "$llama_threads(best taken), rounds $rounds, out $out"
 for dtype in $dtypes; do

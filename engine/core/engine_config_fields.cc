@@ -35,7 +35,8 @@ std::vector<EngineConfigField> build_fields() {
                         [](C& c, const std::string& n) { c.weight_dtype = parse_weight_dtype(n); }},
        .flag = "weight-dtype",
        .doc = "`auto` keeps the loaded dtype; the others convert every matrix at load (norms, "
-              "biases and the MoE router stay fp32)",
+              "biases and the MoE router stay fp32; q8_0/q4_0 quantize as llama.cpp does, "
+              "docs/quantization.md)",
        .choices = weight_dtype_names()});
   add({.key = "kv_cache_dtype",
        .member = "kv_cache_dtype",

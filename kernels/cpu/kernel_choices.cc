@@ -1,5 +1,7 @@
 #include "kernels/cpu/kernel_choices.h"
 
+#include "kernels/cpu/quant_kernels.h"
+
 namespace infergate {
 
 namespace {
@@ -45,7 +47,15 @@ LevelKernels kernels_at(IsaLevel level) {
 
 std::vector<CpuKernelChoice> cpu_kernel_choices(IsaLevel level) {
   const LevelKernels k = kernels_at(level);
-  return {{"linear", k.linear}, {"attention", k.attention}, {"element-wise", k.elementwise}};
+  const std::string quant = detail::quant_kernels_name(level);
+  const std::string groups = " over 8-row groups, activations quantized per 32-block";
+  std::string quant_kernel = "generic: portable int32 block dot products";
+  if (quant == "avx512-vnni") quant_kernel = "avx512: VNNI vpdpbusd" + groups;
+  if (quant == "avx2") quant_kernel = "avx2: vpmaddubsw" + groups;
+  return {{"linear", k.linear},
+          {"linear q8_0/q4_0", quant_kernel},
+          {"attention", k.attention},
+          {"element-wise", k.elementwise}};
 }
 
 }  // namespace infergate

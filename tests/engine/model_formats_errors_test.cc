@@ -96,7 +96,17 @@ TEST_CASE("GGUF with a bad magic, version or tensor type is rejected by name",
   write_bytes(dir.file("q4k.gguf"), bad);
   require_load_error("gguf", dir.file("q4k.gguf"), "q4k.gguf",
                      "unsupported tensor type 12 (Q4_K) for 'blk.0.attn_q.weight' "
-                     "(supported: F32, F16, BF16, Q8_0)");
+                     "(supported: F32, F16, BF16, Q8_0, Q4_0)");
+
+  // A Q4_0 tensor whose rows (ne[0] = 40) are not whole 32-element blocks.
+  bad = good;
+  const size_t type_at = tensor_type_offset(bad, "blk.0.attn_q.weight");
+  poke<uint32_t>(bad, type_at, 2);
+  poke<uint64_t>(bad, type_at - 16, 40);  // ne[0] of the two dimensions
+  write_bytes(dir.file("q4rows.gguf"), bad);
+  require_load_error("gguf", dir.file("q4rows.gguf"), "q4rows.gguf",
+                     "tensor 'blk.0.attn_q.weight' is Q4_0 but its row length 40 is not a "
+                     "multiple of 32");
 }
 
 TEST_CASE("GGUF with a missing, misshapen or unknown tensor is rejected by name",

@@ -80,7 +80,7 @@ const ModelConfig& config_named(const std::string& name) {
 
 TEST_CASE("GGUF round trip keeps every tensor and logit bit for bit", "[model][gguf]") {
   const std::string which = GENERATE("dense", "bias", "moe");
-  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0");
+  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0");
   CAPTURE(which, dtype);
   ModelWeights w = make_synthetic_model(config_named(which), 11);
   w.convert_matrices(parse_dtype(dtype));
@@ -98,7 +98,7 @@ TEST_CASE("GGUF round trip keeps every tensor and logit bit for bit", "[model][g
 
 TEST_CASE("safetensors round trip keeps logits bit for bit", "[model][safetensors]") {
   const std::string which = GENERATE("dense", "bias", "moe");
-  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0");
+  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0");
   CAPTURE(which, dtype);
   ModelWeights w = make_synthetic_model(config_named(which), 12);
   w.convert_matrices(parse_dtype(dtype));
@@ -106,9 +106,9 @@ TEST_CASE("safetensors round trip keeps logits bit for bit", "[model][safetensor
   const ModelWeights back = require_round_trip(w, "safetensors", dir.file("model"));
   CHECK(back.config.architecture == w.config.architecture);
   CHECK(back.config.name == w.config.name);
-  if (dtype != "q8_0") {
+  if (!is_block_quantized(parse_dtype(dtype))) {
     REQUIRE(records(back) == records(w));
-  } else {  // no q8_0 in safetensors: dequantized, exactly, to f32
+  } else {  // no block formats in safetensors: dequantized, exactly, to f32
     CHECK(back.layers[0].wq.dtype() == DType::kF32);
   }
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# One table, one run: per weight format, the bytes, the engine's speed (prefill of 512 tokens,
+# decode of 1 and 32 streams, from infergate_engine_speed) and the quality it costs against f32
+# (`infergate eval`: KL divergence, top-1 agreement, perplexity ratio), on one preset exported
+# as GGUF in each format (docs/quantization.md, "Figures").
+#
+#   bench/quality/measure_formats.sh BUILD_DIR [OUT_DIR]
+#
+# Environment: PRESET (default small), DTYPES (default "f32 f16 bf16 q8_0 q4_0"), TEXT (default
+# every docs/*.md, concatenated), CTX (default 256) and CHUNKS (default 4) for eval, THREADS
+# (default: one per core), REPS (default 2, each speed figure the best of them).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:?usage: measure_formats.sh BUILD_DIR [OUT_DIR]}
+out=${2:-$(mktemp -d "${TMPDIR:-/tmp}/infergate-formats.XXXXXX")}
+preset=${PRESET:-small}
+dtypes=${DTYPES:-f32 f16 bf16 q8_0 q4_0}
+ctx=${CTX:-256}
+chunks=${CHUNKS:-4}
+threads=${THREADS:-$(nproc)}
+reps=${REPS:-2}
+infergate=$build/cli/infergate
+engine_speed=$build/bench/infergate_engine_speed
+for bin in "$infergate" "$engine_speed"; do
+  [ -x "$bin" ] || { echo "measure_formats: no $bin (build it first)" >&2; exit 2; }
+done
+mkdir -p "$out"
+text=${TEXT:-$out/text.txt}
+[ -n "${TEXT:-}" ] || cat "$root"/docs/*.md >"$text"
+
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, INFERGATE_ISA=${INFERGATE_ISA:-unset}"
+for dtype in $dtypes; do
+  gguf="$out/$preset-$dtype.gguf"
+  "$infergate" export --model "$preset" --dtype "$dtype" --format gguf --out "$gguf" >/dev/null
+  stat -c %s "$gguf" >"$out/bytes-$dtype"
+  "$engine_speed" --model "$gguf" --threads "$threads" --streams 1,32 --reps "$reps" \
+    >"$out/speed-$dtype.json"
+  "$infergate" eval --model "$preset" --dtype "$dtype" --text "$text" --ctx "$ctx" \
+    --chunks "$chunks" --threads "$threads" --out "$out/quality-$dtype.json" >/dev/null 2>&1
+  rm -f "$gguf"
+  echo "  $dtype done"
+done
+
+python3 - "$out" $dtypes <<'PY'
+import json, math, sys
+out, dtypes = sys.argv[1], sys.argv[2:]
+print("\n| format | GGUF bytes | prefill 512 tok/s | decode 1 stream tok/s | decode 32 streams tok/s "
+      "| KL mean | KL p99 | top-1 agreement | ln(PPL/PPL f32) |")
+print("|---|---|---|---|---|---|---|---|---|")
+for d in dtypes:
+    size = int(open(f"{out}/bytes-{d}").read())
+    s = json.load(open(f"{out}/speed-{d}.json"))
+    q = json.load(open(f"{out}/quality-{d}.json"))
+    dec = {e["streams"]: e["tok_s"] for e in s["decode"]}
+    print(f"| {d} | {size / 1e6:.1f} MB | {s['prefill_tok_s']:.0f} | {dec[1]:.1f} | {dec[32]:.1f} "
+          f"| {q['kl_divergence']['mean']:.5f} | {q['kl_divergence']['p99']:.5f} "
+          f"| {100 * q['top1_agreement']:.1f}% "
+          f"| {math.log(q['perplexity'] / q['baseline_perplexity']):+.5f} |")
+print(f"\nkernels: {s['isa']['active']} (this CPU: {s['isa']['detected']}); eval: "
+      f"{q['positions']} positions, ctx {q['context']}")
+PY
