@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench/micro/baselines.h"
+#include "bench/micro/engine_requests.h"
 #include "bench/micro/model_cost.h"
 #include "engine/core/engine.h"
 #include "engine/model/model_loader.h"
@@ -35,20 +36,6 @@ struct Options {
   int reps = 3;
   std::string kv_dtype = "f16";
 };
-
-// The token ids llama_cpp_speed.mjs uses: distinct per stream, never a shared prefix.
-std::vector<int32_t> prompt_tokens(int length, int salt) {
-  std::vector<int32_t> p;
-  for (int i = 0; i < length; ++i) p.push_back(3 + (i * 131 + salt * 977) % 31000);
-  return p;
-}
-
-SamplingParams greedy(int tokens) {
-  SamplingParams s;
-  s.max_tokens = tokens;
-  s.ignore_eos = true;
-  return s;
-}
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -76,7 +63,7 @@ double prefill_seconds(const Options& o, const ModelWeights& weights) {
   Engine engine(engine_config(o, 1, o.prefill + 1), weights);
   double best = 1e30;
   for (int rep = 0; rep < o.reps; ++rep) {
-    engine.add_request(id_of(rep, 0), prompt_tokens(o.prefill, 100 + rep), greedy(1));
+    engine.add_request(id_of(rep, 0), distinct_prompt(o.prefill, 100 + rep), fixed_length(1));
     const auto t0 = Clock::now();
     while (engine.has_unfinished()) engine.step();
     best = std::min(best, seconds_since(t0));
@@ -89,8 +76,8 @@ double decode_tokens_per_second(const Options& o, const ModelWeights& weights, i
   double best = 0;
   for (int rep = 0; rep < o.reps; ++rep) {
     for (int s = 0; s < streams; ++s) {
-      engine.add_request(id_of(rep, s), prompt_tokens(o.prompt, s + 1000 * rep),
-                         greedy(o.decode + 1));
+      engine.add_request(id_of(rep, s), distinct_prompt(o.prompt, s + 1000 * rep),
+                         fixed_length(o.decode + 1));
     }
     int started = 0;
     while (started < streams) {

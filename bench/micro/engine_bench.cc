@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "engine_requests.h"
 #include "engine/core/engine.h"
 #include "engine/model/synthetic_model.h"
 #include "model_cost.h"
@@ -35,19 +36,6 @@ EngineConfig bench_config() {
   return c;
 }
 
-std::vector<int32_t> prompt(int length, int salt) {
-  std::vector<int32_t> p;
-  for (int i = 0; i < length; ++i) p.push_back(3 + (i * 131 + salt * 977) % 31000);
-  return p;
-}
-
-SamplingParams fixed_length(int tokens) {
-  SamplingParams s;
-  s.max_tokens = tokens;
-  s.ignore_eos = true;
-  return s;
-}
-
 // Built with append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
 std::string request_id(char prefix, int n) {
   std::string id(1, prefix);
@@ -69,7 +57,7 @@ void decode_bench(benchmark::State& state, int seqs) {
   Engine engine(bench_config(), small_weights());
   const int steps = int(state.max_iterations);
   for (int s = 0; s < seqs; ++s) {
-    engine.add_request(request_id('r', s), prompt(kPrompt, s), fixed_length(steps + 8));
+    engine.add_request(request_id('r', s), distinct_prompt(kPrompt, s), fixed_length(steps + 8));
   }
   finish_prefill(engine, seqs);
   IterationTimer timer;
@@ -101,7 +89,7 @@ void BM_EnginePrefill512(benchmark::State& state) {
   int id = 0;
   IterationTimer timer;
   for (auto _ : state) {
-    engine.add_request(request_id('p', id), prompt(kLength, id), fixed_length(1));
+    engine.add_request(request_id('p', id), distinct_prompt(kLength, id), fixed_length(1));
     ++id;
     timer.start();
     while (engine.has_unfinished()) engine.step();
