@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "bench_util.h"
-#include "engine_requests.h"
 #include "engine/core/engine.h"
 #include "engine/model/synthetic_model.h"
+#include "engine_requests.h"
 #include "model_cost.h"
 
 namespace infergate::bench {
