@@ -63,22 +63,32 @@ TEST_CASE("bf16 round-trips and rounds to nearest even") {
   CHECK(std::isnan(bf16_to_f32(f32_to_bf16(from_bits(0x7f800001u)))));  // signalling NaN stays NaN
 }
 
-TEST_CASE("q8_0 quantization error stays within half a step of each block's scale") {
+// Quantizes 50 random blocks to `dtype` and back; every value must be within `steps` of the
+// block's step (amax / levels) plus the fp16 rounding of the scale (2^-11 relative).
+void check_block_error(DType dtype, float levels, float steps) {
   const std::vector<float> x = testing::random_values(32 * 50, 9);
-  std::vector<uint8_t> q(dtype_bytes(DType::kQ8_0, 32 * 50));
-  from_f32(x.data(), int64_t(x.size()), DType::kQ8_0, q.data());
-  const Tensor t = Tensor::borrow(DType::kQ8_0, {int64_t(x.size())}, q.data(), nullptr);
+  std::vector<uint8_t> q(dtype_bytes(dtype, 32 * 50));
+  from_f32(x.data(), int64_t(x.size()), dtype, q.data());
+  const Tensor t = Tensor::borrow(dtype, {int64_t(x.size())}, q.data(), nullptr);
   std::vector<float> back(x.size());
   to_f32(t, 0, int64_t(x.size()), back.data());
   for (size_t b = 0; b < 50; ++b) {
     float amax = 0;
     for (size_t i = 0; i < 32; ++i) amax = std::max(amax, std::fabs(x[b * 32 + i]));
-    const float step = amax / 127.0f;
     for (size_t i = 0; i < 32; ++i) {
-      // Half a step from rounding to int8, plus the fp16 rounding of the scale (2^-11 relative).
-      REQUIRE(std::fabs(back[b * 32 + i] - x[b * 32 + i]) <= 0.5f * step + amax * 0.0005f);
+      REQUIRE(std::fabs(back[b * 32 + i] - x[b * 32 + i]) <= steps * amax / levels + amax * 0.001f);
     }
   }
+}
+
+TEST_CASE("q8_0 quantization error stays within half a step of each block's scale") {
+  check_block_error(DType::kQ8_0, 127.0f, 0.5f);
+}
+
+TEST_CASE("q4_0 quantization error stays within one step of each block's scale") {
+  // Half a step from rounding; a full step only where the top nibble clips the value of the
+  // other sign at +7 d (d = -max / 8).
+  check_block_error(DType::kQ4_0, 8.0f, 1.0f);
 }
 
 TEST_CASE("convert_tensor preserves shape and values across dtypes") {

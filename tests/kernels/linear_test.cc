@@ -78,15 +78,17 @@ TEST_CASE("linear matches the double-accumulating reference for every dtype, sha
 }
 
 TEST_CASE("linear gives the same result on 1, 2 and 5 threads") {
-  const Tensor w = random_tensor(DType::kBF16, {300, 200}, 7);
-  const std::vector<float> x = random_values(20 * 200, 8);
-  std::vector<float> base(20 * 300), got(base.size());
-  ThreadPool one(1);
-  linear(x.data(), 20, w, base.data(), one);
-  for (int threads : {2, 5}) {
-    ThreadPool pool(threads);
-    linear(x.data(), 20, w, got.data(), pool);
-    REQUIRE(got == base);  // the partition never changes a sum's order
+  for (DType dtype : {DType::kBF16, DType::kQ4_0}) {  // float panels and quantized row groups
+    const Tensor w = random_tensor(dtype, {300, 192}, 7);
+    const std::vector<float> x = random_values(20 * 192, 8);
+    std::vector<float> base(20 * 300), got(base.size());
+    ThreadPool one(1);
+    linear(x.data(), 20, w, base.data(), one);
+    for (int threads : {2, 5}) {
+      ThreadPool pool(threads);
+      linear(x.data(), 20, w, got.data(), pool);
+      REQUIRE(got == base);  // the partition never changes a sum's order
+    }
   }
 }
 
