@@ -10,32 +10,17 @@
 #include <vector>
 
 #include "bench/quality/evaluate_quality.h"
+#include "bench/quality/quality_text.h"
 #include "cli/command_line.h"
 #include "cli/model_argument.h"
-#include "common/io/input_file.h"
 #include "common/io/json_file.h"
 #include "engine/model/model_loader.h"
-#include "engine/model/model_tokenizer.h"
 
 namespace infergate {
 
 namespace po = boost::program_options;
 
 namespace {
-
-// Evaluation texts are read whole: a few MB of text is hours of CPU evaluation already.
-constexpr uint64_t kMaxTextBytes = uint64_t(64) << 20;
-
-std::vector<int32_t> tokenize_text(const std::string& path, const ModelSource& source,
-                                   const Vocabulary& vocab) {
-  const std::string text = read_regular_file(path, kMaxTextBytes);
-  const ModelTokenizer t = load_model_tokenizer(source, vocab);
-  std::cerr << "tokenizer: " + t.description + "\n";
-  if (!t.tokenizer) {
-    throw std::invalid_argument("--text: the model has no text tokenizer (" + t.description + ")");
-  }
-  return t.tokenizer->encode(text, /*add_bos=*/false);
-}
 
 nlohmann::json stats_json(const StatSummary& s) {
   return {{"mean", s.mean}, {"p50", s.p50}, {"p90", s.p90},
@@ -53,10 +38,19 @@ void print_table(const QualitySummary& q, const std::string& dtype,
   std::printf("  top-1 agreement     %.2f%%\n", 100.0 * q.top1_agreement);
 }
 
+DType parse_kv_dtype(const std::string& name) {
+  for (const char* allowed : {"f32", "f16", "bf16", "int8", "fp8_e4m3"}) {
+    if (name == allowed) return parse_dtype(name);
+  }
+  throw std::invalid_argument("--kv-dtype " + name.substr(0, 40) +
+                              ": not a KV cache dtype (allowed: f32, f16, bf16, int8, fp8_e4m3)");
+}
+
 }  // namespace
 
 int eval_command(int argc, char** argv) {
   std::string model = "tiny", dtype = "auto", baseline_model, baseline_dtype = "f32", text, out;
+  std::string kv_dtype = "f32";
   uint64_t seed = 0;
   int threads = 0;
   QualityOptions options;
@@ -71,7 +65,9 @@ int eval_command(int argc, char** argv) {
       "the baseline's model (default: --model); same vocabulary")(
       "baseline-dtype", po::value(&baseline_dtype)->default_value(baseline_dtype),
       "the baseline's matrices (auto | f32 | f16 | bf16 | q8_0 | q4_0)")(
-      "text", po::value(&text)->required(), "the evaluation text (UTF-8, at most 64 MiB)")(
+      "kv-dtype", po::value(&kv_dtype)->default_value(kv_dtype),
+      "the evaluated model's KV cache (f32 | f16 | bf16 | int8 | fp8_e4m3); the baseline's is "
+      "f32")("text", po::value(&text)->required(), "the evaluation text (UTF-8, at most 64 MiB)")(
       "ctx", po::value(&options.context)->default_value(options.context),
       "tokens per chunk; the second half of each chunk is scored")(
       "chunks", po::value(&options.chunks)->default_value(0), "chunks to score (0: all)")(
@@ -80,20 +76,22 @@ int eval_command(int argc, char** argv) {
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   if (!out.empty()) check_writable(out);
+  options.kv_dtype = parse_kv_dtype(kv_dtype);
   const ModelSource source = parse_model_argument(model, seed);
   ModelWeights weights = load_model(source);
-  const std::vector<int32_t> tokens = tokenize_text(text, source, weights.vocab);
+  const std::vector<int32_t> tokens = tokenize_quality_text(text, source, weights.vocab);
   ModelWeights baseline =
       load_model(baseline_model.empty() ? source : parse_model_argument(baseline_model, seed));
   weights.apply_weight_dtype(dtype);
   baseline.apply_weight_dtype(baseline_dtype);
   ThreadPool pool(threads);
   const QualitySummary q = evaluate_quality(baseline, weights, tokens, options, pool);
-  print_table(q, dtype, baseline_dtype);
+  print_table(q, dtype + (kv_dtype == "f32" ? "" : " with " + kv_dtype + " KV"), baseline_dtype);
   if (!out.empty()) {
     write_json_atomically({{"schema", "infergate.quality/v1"},
                            {"model", model},
                            {"dtype", dtype},
+                           {"kv_dtype", kv_dtype},
                            {"baseline_model", baseline_model.empty() ? model : baseline_model},
                            {"baseline_dtype", baseline_dtype},
                            {"text", text},

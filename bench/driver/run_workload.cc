@@ -16,6 +16,7 @@
 #include "bench/driver/progress_printer.h"
 #include "bench/metrics/harness_lag.h"
 #include "bench/metrics/summarize.h"
+#include "bench/quality/workload_quality.h"
 #include "bench/results/manifest.h"
 #include "bench/results/request_record_json.h"
 #include "bench/target/echo_target.h"
@@ -71,6 +72,9 @@ class TargetFactory {
     if (spec_.type != "engine" && spec_.type != "router") return static_request_limit(spec_);
     return engine_request_limit(spec_.engine, weights_.config.max_position_embeddings);
   }
+
+  // An engine or router target's model, at the engine's weight_dtype.
+  const ModelWeights& weights() const { return weights_; }
 
   int32_t vocab_size() const {
     if (spec_.type == "engine" || spec_.type == "router") return weights_.config.vocab_size;
@@ -206,6 +210,7 @@ RouterTargetSpec router_for_point(const Workload& w, const nlohmann::json& value
 RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
                                 const std::vector<BenchRequest>& dataset, const LoadSpec& load,
                                 const RouterTargetSpec& router, int repetition, const RunOptions& o,
+                                const std::optional<QualitySummary>& quality,
                                 NvtxTraceRecorder* trace, ProgressPrinter& progress) {
   // Freed heap pages go back to the OS, so each repetition's peak RSS starts from the same floor
   // instead of the previous repetition's leftovers (see run_workload).
@@ -235,6 +240,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
 
   RunSummary summary = summarize_run(run.records, w.slo);
   add_telemetry(summary, sampler, stats);
+  if (quality) add_quality(summary, *quality);
   // Lag held back on purpose by max_concurrency is the load model, not the harness failing.
   summary.harness_limited =
       !(load.mode == "open" && load.max_concurrency > 0) && send_lag_grew(run.records);
@@ -259,6 +265,22 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
     }
   }
   return r;
+}
+
+// Before the load, so the evaluation's second copy of the model is freed (and trimmed by the
+// first repetition) before any memory is sampled.
+std::optional<QualitySummary> score_quality(const Workload& w, const TargetFactory& factory) {
+  if (!w.quality) return std::nullopt;
+  std::cerr << "quality: weights " << weight_dtype_name(w.target.engine.weight_dtype) << ", KV "
+            << dtype_name(w.target.engine.kv_cache_dtype) << " against weights "
+            << w.quality->baseline_dtype << ", KV f32 on " << w.quality->text << "\n";
+  const QualitySummary q =
+      measure_workload_quality(*w.quality, w.target.model, factory.weights(),
+                               w.target.engine.kv_cache_dtype, w.target.engine.num_threads);
+  std::cerr << "quality: " << q.positions << " positions, KL mean " << q.kl_divergence.mean
+            << " p99 " << q.kl_divergence.p99 << ", top-1 agreement " << q.top1_agreement
+            << ", perplexity " << q.perplexity << " (baseline " << q.baseline_perplexity << ")\n";
+  return q;
 }
 
 // Once per run: every repetition's results say it too.
@@ -296,6 +318,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
       make_dataset(w.dataset, dataset_request_count(w.load), w.dataset.seed.value_or(w.seed),
                    factory.vocab_size(), base_dir, text ? &*text : nullptr);
   check_dataset_requests(dataset, w, limit);
+  const std::optional<QualitySummary> quality = score_quality(w, factory);
 
   const std::vector<nlohmann::json> values =
       w.sweep ? std::vector<nlohmann::json>(w.sweep->values.begin(), w.sweep->values.end())
@@ -313,7 +336,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
       RepetitionResult rep =
-          run_repetition(w, factory, dataset, load, router, r, o, trace.get(), progress);
+          run_repetition(w, factory, dataset, load, router, r, o, quality, trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));

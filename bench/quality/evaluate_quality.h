@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "bench/quality/quality_metrics.h"
@@ -15,8 +16,10 @@
 namespace infergate {
 
 struct QualityOptions {
-  int64_t context = 512;  // tokens per chunk, 4 .. max_position_embeddings
-  int64_t chunks = 0;     // chunks to score; 0: as many as the tokens fill
+  int64_t context = 512;               // tokens per chunk, 4 .. max_position_embeddings
+  int64_t chunks = 0;                  // chunks to score; 0: as many as the tokens fill
+  std::string context_name = "--ctx";  // how errors name the context: an option or a field
+  DType kv_dtype = DType::kF32;        // the model's KV cache (the baseline's is fp32)
 };
 
 // Throws std::invalid_argument naming the option when the models' vocabularies differ, the

@@ -71,6 +71,19 @@ void print_errors(std::ostream& out, const nlohmann::json& results) {
   }
 }
 
+// The quality section's figures: computed once per run, the same at every point.
+void print_quality(std::ostream& out, const nlohmann::json& s) {
+  const nlohmann::json kl = s.value("kl_divergence_mean", nlohmann::json());
+  if (!kl.is_number()) return;
+  char buf[160];
+  std::snprintf(buf, sizeof(buf),
+                "quality: KL divergence mean %.6f p99 %.6f nats, top-1 agreement %.2f%%, "
+                "perplexity %.4f\n",
+                kl.get<double>(), s.value("kl_divergence_p99", 0.0),
+                100 * s.value("top1_agreement", 0.0), s.value("perplexity", 0.0));
+  out << buf;
+}
+
 }  // namespace
 
 std::vector<LabelledPointErrors> errors_by_point(const nlohmann::json& results) {
@@ -113,6 +126,7 @@ void print_summary_table(std::ostream& out, const nlohmann::json& results) {
     out << "\n";
   }
   const nlohmann::json& s = points[0]["summary"];
+  print_quality(out, s);
   if (s.value("harness_limited", false)) {
     out << "warning: harness-limited: the load generator fell behind its schedule (send lag grew "
            "by over 1 ms); the target was not offered the load the workload asks for\n";

@@ -116,6 +116,16 @@ struct TelemetrySpec {
   bool cupti = false;  // kernel and memcpy activity per repetition (bench/telemetry/cupti_tracer.h)
 };
 
+// Quality of the target's weights (its engine's weight_dtype) against the same model at
+// `baseline_dtype`, scored on a text once per run as `infergate eval` does (docs/metrics.md,
+// "Quality"); the figures land in every repetition's summary for gate rules of kind "quality".
+struct QualitySpec {
+  std::string text;                    // relative to the workload file's folder
+  std::string baseline_dtype = "f32";  // f32 | f16 | bf16 | q8_0 | q4_0
+  int64_t context = 256;               // tokens per chunk; the second half is scored
+  int64_t chunks = 4;                  // chunks to score; 0: as many as the text fills
+};
+
 struct Workload {
   std::string schema = "infergate.workload/v1";
   std::string name;
@@ -127,6 +137,7 @@ struct Workload {
   std::vector<FaultSpec> faults;  // router targets only
   SloSpec slo;
   TelemetrySpec telemetry;
+  std::optional<QualitySpec> quality;  // engine targets only
   int repetitions = 1;
   uint64_t seed = 0;
   bool record_requests = false;  // keep per-request records in the results file

@@ -14,8 +14,8 @@ namespace infergate {
 // workload, leaving out what does not change the measurement: the labels `name` and
 // `description`, `overrides` (provenance only: their effect is already in the values),
 // `repetitions` and `record_requests` (how often and how much is recorded). File paths
-// (dataset.path, target.model.gguf / safetensors) count relative to `base_dir`, the workload
-// file's folder, so the same checkout on two machines gives the same hash.
+// (dataset.path, target.model.gguf / safetensors, quality.text) count relative to `base_dir`, the
+// workload file's folder, so the same checkout on two machines gives the same hash.
 std::string workload_hash(const nlohmann::json& resolved, const std::string& base_dir = "");
 
 }  // namespace infergate

@@ -103,6 +103,13 @@ json slo_to_json(const SloSpec& s) {
   return j;
 }
 
+json quality_to_json(const QualitySpec& q) {
+  return {{"text", q.text},
+          {"baseline_dtype", q.baseline_dtype},
+          {"context", q.context},
+          {"chunks", q.chunks}};
+}
+
 }  // namespace
 
 json length_distribution_to_json(const LengthDistribution& d) {
@@ -144,6 +151,7 @@ json workload_to_json(const Workload& w) {
   if (!w.faults.empty()) j["faults"] = faults_to_json(w.faults);  // absent: hashes unchanged
   // Only when on: workloads without tracing keep the hash their baselines were measured with.
   if (w.telemetry.cupti) j["telemetry"] = {{"cupti", true}};
+  if (w.quality) j["quality"] = quality_to_json(*w.quality);  // absent: hashes unchanged
   return j;
 }
 

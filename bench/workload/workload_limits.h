@@ -33,4 +33,9 @@ inline constexpr int kMaxRequestTokens = 1'048'576;
 // are held to it too.
 inline constexpr int64_t kMaxDatasetTokens = int64_t(1) << 28;
 
+// A quality section's chunks and context: each chunk is two forward passes of `context`
+// tokens, so the bound keeps the evaluation to hours, not days, on a CPU.
+inline constexpr int64_t kMaxQualityChunks = 10'000;
+inline constexpr int64_t kMaxQualityContext = 1'048'576;
+
 }  // namespace infergate

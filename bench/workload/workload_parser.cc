@@ -529,6 +529,30 @@ TelemetrySpec read_telemetry(JsonObjectReader& top) {
   return t;
 }
 
+std::optional<QualitySpec> read_quality(JsonObjectReader& top, const TargetSpec& target,
+                                        const std::string& base_dir) {
+  const json* v = top.find("quality");
+  if (v == nullptr) return std::nullopt;
+  if (target.type != "engine") {
+    throw WorkloadError(top.file(), top.path_of("quality"), json_text(*v), "target.type \"engine\"",
+                        "quality is scored on the harness's own copy of an engine target's model");
+  }
+  JsonObjectReader r = top.child("quality");
+  QualitySpec q;
+  q.text = read_existing_path(r, "text", base_dir, /*directory=*/false);
+  q.baseline_dtype = r.get_choice("baseline_dtype", q.baseline_dtype, weight_dtype_names());
+  q.context = r.get_int64("context", q.context);
+  q.chunks = r.get_int64("chunks", q.chunks);
+  r.finish();
+  r.check(q.context >= 4 && q.context <= kMaxQualityContext, "context",
+          "must be in [4, " + std::to_string(kMaxQualityContext) +
+              "] (and at most the model's max_position_embeddings)");
+  r.check(
+      q.chunks >= 0 && q.chunks <= kMaxQualityChunks, "chunks",
+      "must be in [0, " + std::to_string(kMaxQualityChunks) + "] (0: as many as the text fills)");
+  return q;
+}
+
 std::vector<std::string> read_overrides(JsonObjectReader& r) {
   const json* v = r.find("overrides");
   if (v == nullptr) return {};
@@ -634,7 +658,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
                         const std::string& base_dir) {
   JsonObjectReader r(doc, "$", source_name);
   r.allow({"schema", "name", "description", "seed", "repetitions", "record_requests", "overrides",
-           "target", "dataset", "load", "sweep", "faults", "slo", "telemetry"});
+           "target", "dataset", "load", "sweep", "faults", "slo", "telemetry", "quality"});
   r.finish();  // a misspelled section is reported as such, not as its missing contents
   Workload w;
   read_header(r, w);
@@ -645,6 +669,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.faults = read_faults(r, w.target, w.sweep);
   w.slo = read_slo(r);
   w.telemetry = read_telemetry(r);
+  w.quality = read_quality(r, w.target, base_dir);
   check_synthetic_lengths(w, source_name, static_request_limit(w.target));
   w.resolved = workload_to_json(w);
   w.hash = workload_hash(w.resolved, base_dir);

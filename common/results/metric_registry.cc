@@ -15,7 +15,7 @@ using S = RunSummary;
 constexpr bool kPacedByArrivals = true, kFree = false;
 
 // name, unit, improves, shape, per_request, member, paced by arrivals
-const std::array<MetricInfo, 32> kRunSummaryMetrics = {{
+const std::array<MetricInfo, 36> kRunSummaryMetrics = {{
     {"num_requests", "", kNeither, kCount, false, &S::num_requests, kFree},
     {"num_completed", "", kNeither, kCount, false, &S::num_completed, kFree},
     {"num_errors", "", kNeither, kCount, false, &S::num_errors, kFree},
@@ -53,6 +53,10 @@ const std::array<MetricInfo, 32> kRunSummaryMetrics = {{
      &S::engine_cpu_ms_per_single_decode_step, kFree},
     {"engine_instructions_per_decode_token", "instructions", kLower, kOptional, false,
      &S::engine_instructions_per_decode_token, kFree},
+    {"kl_divergence_mean", "nats", kLower, kOptional, false, &S::kl_divergence_mean, kFree},
+    {"kl_divergence_p99", "nats", kLower, kOptional, false, &S::kl_divergence_p99, kFree},
+    {"top1_agreement", "", kHigher, kOptional, false, &S::top1_agreement, kFree},
+    {"perplexity", "", kLower, kOptional, false, &S::perplexity, kFree},
     {"harness_limited", "", kNeither, kFlag, false, &S::harness_limited, kFree},
     {"error_share_exceeded", "", kNeither, kFlag, false, &S::error_share_exceeded, kFree},
 }};

@@ -59,6 +59,11 @@ struct RunSummary {
   // Instructions the same threads retired per decoded token in decode-only steps (hardware
   // counters): absent where the kernel gives none.
   std::optional<double> engine_instructions_per_decode_token;
+  // The target's weights against the workload's quality baseline (docs/metrics.md, "Quality"),
+  // scored once per run and the same in every repetition: absent without a quality section.
+  std::optional<double> kl_divergence_mean, kl_divergence_p99;  // nats
+  std::optional<double> top1_agreement;                         // fraction of positions
+  std::optional<double> perplexity;                             // the target's weights
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };

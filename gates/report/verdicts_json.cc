@@ -31,6 +31,7 @@ nlohmann::json json_value(const std::string& text) {
 nlohmann::json rule_to_json(const GateRule& rule) {
   return {
       {"name", rule.name},
+      {"kind", rule.exact ? "quality" : "metric"},
       {"description", rule.description},
       {"metric", rule.metric.text},
       {"unit", metric_unit(rule.metric.metric)},

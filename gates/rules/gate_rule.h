@@ -31,6 +31,10 @@ struct GateRule {
   std::vector<std::string> workloads = {"*"};  // globs matched against the workload name
   std::vector<std::string> except_workloads;   // ... and these left out
   int min_repetitions = 3;                     // on each side
+  // Kind "quality": the metric is computed, not sampled (KL divergence: the same in every
+  // repetition), so a change worse than the thresholds is a regression outright, with no test
+  // and no interval; the thresholds are in the metric's own terms, not relative to noise.
+  bool exact = false;
   // kNeedsJustification: a file whose presence acknowledges the change, e.g.
   // "perf-justifications/peak-memory.md" (relative to the justification root).
   std::string justification_file;

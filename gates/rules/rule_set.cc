@@ -145,8 +145,9 @@ ErrorShareRule read_error_share_rule(FieldReader& r) {
   return rule;
 }
 
-GateRule read_rule(FieldReader& r, int fewest_repetitions, const std::string& source) {
+GateRule read_rule(FieldReader& r, int fewest_repetitions, const std::string& source, bool exact) {
   GateRule rule;
+  rule.exact = exact;
   rule.name = r.string("name", "", true);
   rule.description = r.string("description", "");
   const std::string metric = r.string("metric", "", true);
@@ -166,8 +167,8 @@ GateRule read_rule(FieldReader& r, int fewest_repetitions, const std::string& so
                                        : Severity::kNeedsJustification;
   rule.workloads = read_globs(r);
   rule.except_workloads = read_globs(r, "except_workloads", {});
-  rule.min_repetitions = int(r.number("min_repetitions", 1, 1000).value_or(5));
-  if (rule.min_repetitions < fewest_repetitions) {
+  rule.min_repetitions = int(r.number("min_repetitions", 1, 1000).value_or(exact ? 1 : 5));
+  if (!exact && rule.min_repetitions < fewest_repetitions) {
     r.fail(r.path_of("min_repetitions"),
            std::to_string(rule.min_repetitions) + " is too few: with fewer than " +
                std::to_string(fewest_repetitions) +
@@ -215,11 +216,12 @@ RuleSet parse_rule_set(const nlohmann::json& doc, const std::string& source) {
     const std::string path = "$.rules[" + std::to_string(i) + "]";
     FieldReader r((*rules)[i], path, source);
     std::string name;
-    if (r.choice("kind", "metric", {"metric", "error-share"}) == "error-share") {
+    const std::string kind = r.choice("kind", "metric", {"metric", "quality", "error-share"});
+    if (kind == "error-share") {
       set.error_share_rules.push_back(read_error_share_rule(r));
       name = set.error_share_rules.back().name;
     } else {
-      set.rules.push_back(read_rule(r, fewest, source));
+      set.rules.push_back(read_rule(r, fewest, source, kind == "quality"));
       name = set.rules.back().name;
     }
     if (!names.insert(name).second) {

@@ -1,6 +1,7 @@
 #include "gates/verdict/comparison.h"
 
 #include "gates/verdict/error_share_check.h"
+#include "gates/verdict/exact_rule_evaluator.h"
 #include "gates/verdict/paced_rules.h"
 #include "gates/verdict/paired_rule_evaluator.h"
 #include "gates/verdict/rule_evaluator.h"
@@ -105,6 +106,7 @@ Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candi
     }
     for (const GateRule& rule : rules.rules) {
       if (!rule.applies_to(c.workload_name)) continue;
+      if (rule.exact && !measured_on_either_side(rule, base_point, *cand_point)) continue;
       c.evaluations.push_back(
           options.paired ? evaluate_paired_rule(rule, base_point, *cand_point, label, settings)
                          : evaluate_rule(rule, base_point, *cand_point, label, settings));

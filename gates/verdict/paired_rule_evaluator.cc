@@ -8,6 +8,7 @@
 #include "gates/stats/descriptive.h"
 #include "gates/stats/paired_ratio.h"
 #include "gates/stats/wilcoxon_signed_rank.h"
+#include "gates/verdict/exact_rule_evaluator.h"
 
 namespace infergate {
 
@@ -43,6 +44,7 @@ int min_pairs(const GateRule& rule, double alpha) {
 RuleEvaluation evaluate_paired_rule(const GateRule& rule, const PointResult& baseline,
                                     const PointResult& candidate, const std::string& point,
                                     const EvaluationSettings& settings) {
+  if (rule.exact) return evaluate_exact_rule(rule, baseline, candidate, point, settings);
   RuleEvaluation e;
   e.rule = rule;
   e.point = point;

@@ -9,6 +9,7 @@
 #include "gates/stats/bootstrap.h"
 #include "gates/stats/descriptive.h"
 #include "gates/stats/mann_whitney.h"
+#include "gates/verdict/exact_rule_evaluator.h"
 #include "gates/verdict/justification.h"
 #include "gates/verdict/verdict_decision.h"
 
@@ -107,6 +108,7 @@ bool all_finite(std::initializer_list<double> values) {
 RuleEvaluation evaluate_rule(const GateRule& rule, const PointResult& baseline,
                              const PointResult& candidate, const std::string& point,
                              const EvaluationSettings& settings) {
+  if (rule.exact) return evaluate_exact_rule(rule, baseline, candidate, point, settings);
   RuleEvaluation e;
   e.rule = rule;
   e.point = point;
