@@ -74,9 +74,9 @@ po::value_semantic* value_of(const EngineConfigField& f) {
 
 // The --kv-dtype message predates the table; scripts grep its words.
 void check_kv_dtype(const std::string& name) {
-  if (name != "f32" && name != "f16" && name != "bf16") {
+  if (name != "f32" && name != "f16" && name != "bf16" && name != "int8" && name != "fp8_e4m3") {
     throw std::invalid_argument("--kv-dtype " + name.substr(0, 40) +
-                                ": not a KV cache dtype (allowed: f32, f16, bf16)");
+                                ": not a KV cache dtype (allowed: f32, f16, bf16, int8, fp8_e4m3)");
   }
 }
 

@@ -18,6 +18,10 @@ const char* dtype_name(DType dtype) {
       return "q8_0";
     case DType::kQ4_0:
       return "q4_0";
+    case DType::kI8:
+      return "int8";
+    case DType::kF8E4M3:
+      return "fp8_e4m3";
   }
   return "?";
 }
@@ -28,8 +32,13 @@ DType parse_dtype(const std::string& name) {
   if (name == "bf16" || name == "bfloat16") return DType::kBF16;
   if (name == "q8_0") return DType::kQ8_0;
   if (name == "q4_0") return DType::kQ4_0;
-  throw std::invalid_argument("unknown dtype '" + name + "' (allowed: f32, f16, bf16, q8_0, q4_0)");
+  if (name == "int8") return DType::kI8;
+  if (name == "fp8_e4m3") return DType::kF8E4M3;
+  throw std::invalid_argument("unknown dtype '" + name +
+                              "' (allowed: f32, f16, bf16, q8_0, q4_0, int8, fp8_e4m3)");
 }
+
+bool is_scaled_kv(DType dtype) { return dtype == DType::kI8 || dtype == DType::kF8E4M3; }
 
 bool is_block_quantized(DType dtype) { return dtype == DType::kQ8_0 || dtype == DType::kQ4_0; }
 
@@ -42,6 +51,9 @@ size_t dtype_bytes(DType dtype, int64_t count) {
     case DType::kF16:
     case DType::kBF16:
       return size_t(count) * 2;
+    case DType::kI8:
+    case DType::kF8E4M3:
+      return size_t(count);
     case DType::kQ8_0:
     case DType::kQ4_0:
       if (count % kQuantBlock != 0) {

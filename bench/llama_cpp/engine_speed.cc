@@ -17,6 +17,7 @@
 #include "bench/micro/engine_requests.h"
 #include "bench/micro/model_cost.h"
 #include "engine/core/engine.h"
+#include "engine/kv/kv_cache_storage.h"
 #include "engine/model/model_loader.h"
 
 namespace po = boost::program_options;
@@ -165,6 +166,8 @@ nlohmann::json measure(const Options& o) {
   }
   r["weight_dtype"] = dtype_name(weight_dtype);
   r["kv_dtype"] = o.kv_dtype;
+  // What one token of context holds in the cache, scales included: the capacity side of a format.
+  r["kv_bytes_per_token"] = KvCacheStorage::bytes_per_token(config, parse_dtype(o.kv_dtype));
   return r;
 }
 
@@ -185,7 +188,8 @@ int main(int argc, char** argv) {
       "decode", po::value(&o.decode)->default_value(64), "tokens each stream decodes, timed")(
       "streams", po::value(&streams)->default_value("1,8,32"), "decode stream counts")(
       "reps", po::value(&o.reps)->default_value(3), "repetitions; the best is reported")(
-      "kv-dtype", po::value(&o.kv_dtype)->default_value("f16"), "KV cache dtype (f32, f16, bf16)");
+      "kv-dtype", po::value(&o.kv_dtype)->default_value("f16"),
+      "KV cache dtype (f32, f16, bf16, int8, fp8_e4m3)");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, desc), vm);

@@ -11,25 +11,9 @@
 # (default: one per core), REPS (default 2, each speed figure the best of them).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:?usage: measure_formats.sh BUILD_DIR [OUT_DIR]}
-out=${2:-$(mktemp -d "${TMPDIR:-/tmp}/infergate-formats.XXXXXX")}
-preset=${PRESET:-small}
+name=measure_formats
 dtypes=${DTYPES:-f32 f16 bf16 q8_0 q4_0}
-ctx=${CTX:-256}
-chunks=${CHUNKS:-4}
-threads=${THREADS:-$(nproc)}
-reps=${REPS:-2}
-infergate=$build/cli/infergate
-engine_speed=$build/bench/infergate_engine_speed
-for bin in "$infergate" "$engine_speed"; do
-  [ -x "$bin" ] || { echo "measure_formats: no $bin (build it first)" >&2; exit 2; }
-done
-mkdir -p "$out"
-text=${TEXT:-$out/text.txt}
-[ -n "${TEXT:-}" ] || cat "$root"/docs/*.md >"$text"
-
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, INFERGATE_ISA=${INFERGATE_ISA:-unset}"
+source "$(dirname "$0")/measure_setup.sh"
 for dtype in $dtypes; do
   gguf="$out/$preset-$dtype.gguf"
   "$infergate" export --model "$preset" --dtype "$dtype" --format gguf --out "$gguf" >/dev/null

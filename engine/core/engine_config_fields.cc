@@ -13,14 +13,15 @@ namespace {
 
 using C = EngineConfig;
 
-// kv_cache_dtype holds a DType, but only these hold a KV cache (q8_0 and q4_0 are weight formats).
-const std::vector<std::string> kKvDtypes = {"f32", "f16", "bf16"};
+// kv_cache_dtype holds a DType, but only these hold a KV cache (q8_0 and q4_0 are weight formats;
+// int8 and fp8_e4m3 keep a scale per row, kernels/cpu/kv_quant.h).
+const std::vector<std::string> kKvDtypes = {"f32", "f16", "bf16", "int8", "fp8_e4m3"};
 
 std::string kv_dtype_get(const C& c) { return dtype_name(c.kv_cache_dtype); }
 void kv_dtype_set(C& c, const std::string& name) {
   if (std::find(kKvDtypes.begin(), kKvDtypes.end(), name) == kKvDtypes.end()) {
     throw std::invalid_argument("engine config: kv_cache_dtype = " + name +
-                                " (allowed: f32, f16, bf16)");
+                                " (allowed: f32, f16, bf16, int8, fp8_e4m3)");
   }
   c.kv_cache_dtype = parse_dtype(name);
 }
@@ -42,7 +43,8 @@ std::vector<EngineConfigField> build_fields() {
        .member = "kv_cache_dtype",
        .access = ChoiceAccess{kv_dtype_get, kv_dtype_set},
        .flag = "kv-dtype",
-       .doc = "storage of K and V",
+       .doc = "storage of K and V: int8 and fp8_e4m3 keep one fp32 scale per token and KV head "
+              "(docs/quantization.md)",
        .choices = kKvDtypes});
   add({.key = "block_size",
        .member = "block_size",

@@ -37,6 +37,7 @@ void check_memory(const EngineConfig& c, const ModelConfig& m, int num_blocks, i
       std::to_string(m.num_layers) + " layers x " + std::to_string(m.num_kv_heads) +
       " KV heads x " + std::to_string(m.head_dim) + " head_dim x 2 (K and V) x " +
       std::to_string(dtype_bytes(c.kv_cache_dtype, 1)) + " bytes (" + dtype_name(c.kv_cache_dtype) +
+      (is_scaled_kv(c.kv_cache_dtype) ? ", and a 4-byte scale per head_dim row" : "") +
       "); this machine has " + gib(double(limit)) +
       " of physical memory; lower num_kv_blocks (--num-kv-blocks) or kv_cache_bytes "
       "(--kv-cache-bytes)");
@@ -54,7 +55,7 @@ int64_t physical_memory_bytes() {
 double kv_pool_bytes(const ModelConfig& model, int block_size, DType dtype, int64_t num_blocks) {
   // In double: blocks near INT32_MAX times a large model overflow int64.
   return double(num_blocks) * double(block_size) *
-         double(model.kv_bytes_per_token(int(dtype_bytes(dtype, 1))));
+         double(KvCacheStorage::bytes_per_token(model, dtype));
 }
 
 KvPoolPlan plan_kv_pool(const EngineConfig& c, const ModelConfig& m, int64_t memory_limit_bytes) {

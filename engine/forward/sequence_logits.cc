@@ -7,11 +7,11 @@
 namespace infergate {
 
 std::vector<float> sequence_logits(const ModelWeights& weights, const std::vector<int32_t>& tokens,
-                                   ThreadPool& pool) {
+                                   ThreadPool& pool, DType kv_dtype) {
   const int block_size = 16;
   const int64_t n = static_cast<int64_t>(tokens.size());
   const int num_blocks = static_cast<int>((n + block_size - 1) / block_size);
-  KvCacheStorage cache(weights.config, num_blocks, block_size, DType::kF32);
+  KvCacheStorage cache(weights.config, num_blocks, block_size, kv_dtype);
   std::vector<int32_t> block_table;
   for (int b = 0; b < num_blocks; ++b) block_table.push_back(b);
   BatchInput batch;

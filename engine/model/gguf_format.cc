@@ -42,8 +42,12 @@ GgmlType ggml_type_from_dtype(DType dtype) {
       return GgmlType::kQ8_0;
     case DType::kQ4_0:
       return GgmlType::kQ4_0;
+    case DType::kI8:  // KV cache formats, never in a model file
+    case DType::kF8E4M3:
+      break;
   }
-  return GgmlType::kF32;
+  throw std::invalid_argument(std::string("GGUF cannot hold a tensor of dtype ") +
+                              dtype_name(dtype) + " (a KV cache format)");
 }
 
 uint32_t gguf_file_type(DType dtype) {
@@ -58,6 +62,9 @@ uint32_t gguf_file_type(DType dtype) {
       return 2;  // LLAMA_FTYPE_MOSTLY_Q4_0
     case DType::kBF16:
       return 32;  // LLAMA_FTYPE_MOSTLY_BF16
+    case DType::kI8:
+    case DType::kF8E4M3:
+      break;
   }
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "engine/model/model_weights.h"
 
+#include <stdexcept>
+
 #include "kernels/cpu/convert.h"
 
 namespace infergate {
@@ -43,7 +45,14 @@ void ModelWeights::drop_projection_matrices() {
 }
 
 void ModelWeights::apply_weight_dtype(const std::string& weight_dtype) {
-  if (weight_dtype != "auto") convert_matrices(parse_dtype(weight_dtype));
+  if (weight_dtype == "auto") return;
+  const DType dtype = parse_dtype(weight_dtype);
+  if (is_scaled_kv(dtype)) {
+    throw std::invalid_argument(
+        "weight dtype " + weight_dtype +
+        " is a KV cache format (weights: auto, f32, f16, bf16, q8_0, q4_0)");
+  }
+  convert_matrices(dtype);
 }
 
 }  // namespace infergate

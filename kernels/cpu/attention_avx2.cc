@@ -3,6 +3,7 @@
 // GQA group; each 64-position K/V chunk is widened to fp32 once and reused by every row, scores
 // for 8 positions come out as one vector, and an online softmax keeps one pass over the cache.
 #include "kernels/cpu/attention_kernels.h"
+#include "kernels/cpu/kv_quant.h"
 
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #include <immintrin.h>
@@ -66,6 +67,31 @@ inline float hsum(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
+// 8 codes of a scaled row (kv_quant.h) times `scale` (for e4m3 already times 256: the codes
+// widen through fp16, whose exponent bias is 8 more).
+inline __m256 load8_scaled(const uint8_t* codes, DType dtype, __m256 scale) {
+  const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(codes));
+  if (dtype == DType::kI8) {
+    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)), scale);
+  }
+  const __m128i w = _mm_cvtepu8_epi16(b);
+  const __m128i h = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(w, _mm_set1_epi16(0x80)), 8),
+                                 _mm_slli_epi16(_mm_and_si128(w, _mm_set1_epi16(0x7F)), 7));
+  return _mm256_mul_ps(_mm256_cvtph_ps(h), scale);
+}
+
+// One row of a scaled cache (slot * num_kv_heads + head) into kd and vd.
+void load_scaled_row(const KvLayerView& c, int64_t row, float* kd, float* vd) {
+  const float f = c.dtype == DType::kF8E4M3 ? kFp8AsF16Factor : 1.0f;
+  const __m256 ks = _mm256_set1_ps(c.k_scale[row] * f), vs = _mm256_set1_ps(c.v_scale[row] * f);
+  const uint8_t* kc = static_cast<const uint8_t*>(c.k) + row * c.head_dim;
+  const uint8_t* vc = static_cast<const uint8_t*>(c.v) + row * c.head_dim;
+  for (int d = 0; d < c.head_dim; d += kLanes) {
+    _mm256_storeu_ps(kd + d, load8_scaled(kc + d, c.dtype, ks));
+    _mm256_storeu_ps(vd + d, load8_scaled(vc + d, c.dtype, vs));
+  }
+}
+
 // Widens K and V of positions [p0, p0 + count) for one KV head into kbuf/vbuf [64][hd]; the rows
 // past count are zeroed so the score reduction never reads garbage.
 void load_chunk(const AttentionWork& w, int64_t p0, int count, float* kbuf, float* vbuf) {
@@ -82,6 +108,10 @@ void load_chunk(const AttentionWork& w, int64_t p0, int count, float* kbuf, floa
     const int64_t pos = p0 + t;
     const int64_t slot =
         int64_t(w.block_table[pos / c.block_size]) * c.block_size + pos % c.block_size;
+    if (is_scaled_kv(c.dtype)) {
+      load_scaled_row(c, slot * c.num_kv_heads + w.kv_head, kd, vd);
+      continue;
+    }
     const int64_t index = (slot * c.num_kv_heads + w.kv_head) * hd;
     for (int d = 0; d < hd; d += kLanes) {
       _mm256_storeu_ps(kd + d, load8(c.k, c.dtype, index + d));

@@ -3,6 +3,7 @@
 // widened to fp32 once and reused by every row, scores for 16 positions come out as one vector,
 // and an online softmax (flash-attention style) keeps one pass over the cache.
 #include "kernels/cpu/attention_kernels.h"
+#include "kernels/cpu/kv_quant.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #include <immintrin.h>
@@ -46,6 +47,32 @@ inline __m512 load16(const void* base, DType dtype, int64_t index) {
   }
 }
 
+// 16 codes of a scaled row (kv_quant.h) times `scale` (for e4m3 already times 256: the codes
+// widen through fp16, whose exponent bias is 8 more).
+inline __m512 load16_scaled(const uint8_t* codes, DType dtype, __m512 scale) {
+  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes));
+  if (dtype == DType::kI8) {
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(b)), scale);
+  }
+  const __m256i w = _mm256_cvtepu8_epi16(b);
+  const __m256i h =
+      _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x80)), 8),
+                      _mm256_slli_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x7F)), 7));
+  return _mm512_mul_ps(_mm512_cvtph_ps(h), scale);
+}
+
+// One row of a scaled cache (slot * num_kv_heads + head) into kd and vd.
+void load_scaled_row(const KvLayerView& c, int64_t row, float* kd, float* vd) {
+  const float f = c.dtype == DType::kF8E4M3 ? kFp8AsF16Factor : 1.0f;
+  const __m512 ks = _mm512_set1_ps(c.k_scale[row] * f), vs = _mm512_set1_ps(c.v_scale[row] * f);
+  const uint8_t* kc = static_cast<const uint8_t*>(c.k) + row * c.head_dim;
+  const uint8_t* vc = static_cast<const uint8_t*>(c.v) + row * c.head_dim;
+  for (int d = 0; d < c.head_dim; d += 16) {
+    _mm512_storeu_ps(kd + d, load16_scaled(kc + d, c.dtype, ks));
+    _mm512_storeu_ps(vd + d, load16_scaled(vc + d, c.dtype, vs));
+  }
+}
+
 // Widens K and V of positions [p0, p0 + count) for one KV head into kbuf/vbuf [16][hd]; the
 // rows past count are zeroed so the score reduction never reads garbage.
 void load_chunk(const AttentionWork& w, int64_t p0, int count, float* kbuf, float* vbuf) {
@@ -62,6 +89,10 @@ void load_chunk(const AttentionWork& w, int64_t p0, int count, float* kbuf, floa
     const int64_t pos = p0 + t;
     const int64_t slot =
         int64_t(w.block_table[pos / c.block_size]) * c.block_size + pos % c.block_size;
+    if (is_scaled_kv(c.dtype)) {
+      load_scaled_row(c, slot * c.num_kv_heads + w.kv_head, kd, vd);
+      continue;
+    }
     const int64_t index = (slot * c.num_kv_heads + w.kv_head) * hd;
     for (int d = 0; d < hd; d += 16) {
       _mm512_storeu_ps(kd + d, load16(c.k, c.dtype, index + d));

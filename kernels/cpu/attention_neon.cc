@@ -4,6 +4,7 @@
 // come out as two vectors per pass over the query, and an online softmax keeps one pass over the
 // cache.
 #include "kernels/cpu/attention_kernels.h"
+#include "kernels/cpu/kv_quant.h"
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -65,7 +66,15 @@ void load_chunk(const AttentionWork& w, int64_t p0, int count, float* kbuf, floa
     const int64_t pos = p0 + t;
     const int64_t slot =
         int64_t(w.block_table[pos / c.block_size]) * c.block_size + pos % c.block_size;
-    const int64_t index = (slot * c.num_kv_heads + w.kv_head) * hd;
+    const int64_t row = slot * c.num_kv_heads + w.kv_head;
+    if (is_scaled_kv(c.dtype)) {  // scalar widening: aarch64 is checked, not tuned, here
+      dequantize_kv_row(static_cast<const uint8_t*>(c.k) + row * hd, c.k_scale[row], hd, c.dtype,
+                        kd);
+      dequantize_kv_row(static_cast<const uint8_t*>(c.v) + row * hd, c.v_scale[row], hd, c.dtype,
+                        vd);
+      continue;
+    }
+    const int64_t index = row * hd;
     for (int d = 0; d < hd; d += kLanes) {
       vst1q_f32(kd + d, load4(c.k, c.dtype, index + d));
       vst1q_f32(vd + d, load4(c.v, c.dtype, index + d));

@@ -113,7 +113,12 @@ void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
       }
       return;
     }
+    case DType::kI8:
+    case DType::kF8E4M3:
+      break;
   }
+  throw std::invalid_argument(std::string("no conversion from ") + dtype_name(t.dtype()) +
+                              ": a KV cache format, whose rows carry their own scales");
 }
 
 void from_f32(const float* in, int64_t count, DType dtype, void* out) {
@@ -145,7 +150,12 @@ void from_f32(const float* in, int64_t count, DType dtype, void* out) {
       }
       return;
     }
+    case DType::kI8:
+    case DType::kF8E4M3:
+      break;
   }
+  throw std::invalid_argument(std::string("no conversion to ") + dtype_name(dtype) +
+                              ": a KV cache format, whose rows carry their own scales");
 }
 
 Tensor convert_tensor(const Tensor& t, DType dtype) {

@@ -60,6 +60,9 @@ void widen(const void* w, DType dtype, int64_t k, int64_t row, int64_t j0, int64
       }
       return;
     }
+    case DType::kI8:  // KV cache formats: never a weight (PackedWeight refuses them)
+    case DType::kF8E4M3:
+      return;
   }
 }
 

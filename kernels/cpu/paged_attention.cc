@@ -10,6 +10,7 @@
 
 #include "kernels/cpu/attention_kernels.h"
 #include "kernels/cpu/convert.h"
+#include "kernels/cpu/kv_quant.h"
 
 namespace infergate {
 
@@ -17,10 +18,18 @@ namespace {
 
 using detail::AttentionWork;
 
-size_t element_bytes(DType dtype) { return dtype == DType::kF32 ? 4 : 2; }
+size_t element_bytes(DType dtype) { return dtype_bytes(dtype, 1); }
 
-void load_row(const uint8_t* p, DType dtype, int n, float* out) {
-  if (dtype == DType::kF32) {
+// Row `row` (slot * num_kv_heads + head) of one side of the cache, as fp32.
+void load_row(const KvLayerView& c, const void* side, const float* scales, int64_t row,
+              float* out) {
+  const int n = c.head_dim;
+  const uint8_t* p =
+      static_cast<const uint8_t*>(side) + size_t(row) * size_t(n) * element_bytes(c.dtype);
+  const DType dtype = c.dtype;
+  if (is_scaled_kv(dtype)) {
+    dequantize_kv_row(p, scales[row], n, dtype, out);
+  } else if (dtype == DType::kF32) {
     std::memcpy(out, p, size_t(n) * 4);
   } else {
     const uint16_t* h = reinterpret_cast<const uint16_t*>(p);
@@ -100,9 +109,8 @@ void attend_portable(const AttentionWork& w) {
     for (int64_t p = 0; p <= pos; ++p) {
       const int64_t slot =
           int64_t(w.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
-      const size_t index =
-          size_t((slot * c.num_kv_heads + w.kv_head) * hd) * element_bytes(c.dtype);
-      load_row(static_cast<const uint8_t*>(c.k) + index, c.dtype, hd, kv);
+      const int64_t row = slot * c.num_kv_heads + w.kv_head;
+      load_row(c, c.k, c.k_scale, row, kv);
       float dot = 0;
       for (int i = 0; i < hd; ++i) dot += qv[i] * kv[i];
       const float s = dot * w.scale;
@@ -110,7 +118,7 @@ void attend_portable(const AttentionWork& w) {
       const float corr = std::exp(mx - new_max), e = std::exp(s - new_max);
       sum = sum * corr + e;
       mx = new_max;
-      load_row(static_cast<const uint8_t*>(c.v) + index, c.dtype, hd, kv);
+      load_row(c, c.v, c.v_scale, row, kv);
       for (int i = 0; i < hd; ++i) acc[i] = acc[i] * corr + e * kv[i];
     }
     for (int i = 0; i < hd; ++i) w.out[off + i] = acc[i] / sum;
@@ -128,8 +136,16 @@ void write_kv(const float* k, const float* v, const int64_t* slot_mapping, int64
     if (slot < 0) continue;
     uint8_t* kd = static_cast<uint8_t*>(c.k) + size_t(slot) * bytes;
     uint8_t* vd = static_cast<uint8_t*>(c.v) + size_t(slot) * bytes;
-    from_f32(k + t * width, width, c.dtype, kd);
-    from_f32(v + t * width, width, c.dtype, vd);
+    if (!is_scaled_kv(c.dtype)) {
+      from_f32(k + t * width, width, c.dtype, kd);
+      from_f32(v + t * width, width, c.dtype, vd);
+      continue;
+    }
+    for (int h = 0; h < c.num_kv_heads; ++h) {
+      const int64_t row = slot * c.num_kv_heads + h, at = int64_t(h) * c.head_dim;
+      c.k_scale[row] = quantize_kv_row(k + t * width + at, c.head_dim, c.dtype, kd + at);
+      c.v_scale[row] = quantize_kv_row(v + t * width + at, c.head_dim, c.dtype, vd + at);
+    }
   }
 }
 

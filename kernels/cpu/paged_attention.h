@@ -9,7 +9,9 @@
 namespace infergate {
 
 // One layer's K and V caches, each [num_blocks, block_size, num_kv_heads, head_dim] in `dtype`.
-// Slot s lives in block s / block_size at offset s % block_size.
+// Slot s lives in block s / block_size at offset s % block_size. The scaled formats (int8,
+// fp8_e4m3; kernels/cpu/kv_quant.h) keep one fp32 scale per row beside the codes: the row of
+// slot s and KV head h has scale k_scale[s * num_kv_heads + h] (and v_scale).
 struct KvLayerView {
   void* k = nullptr;
   void* v = nullptr;
@@ -18,10 +20,12 @@ struct KvLayerView {
   int block_size = 16;
   int num_kv_heads = 0;
   int head_dim = 0;
+  float* k_scale = nullptr;  // [num_blocks, block_size, num_kv_heads]; scaled formats only
+  float* v_scale = nullptr;
 };
 
-// Writes token t's k/v ([num_tokens, num_kv_heads * head_dim], fp32) into slot slot_mapping[t].
-// A negative slot skips the token.
+// Writes token t's k/v ([num_tokens, num_kv_heads * head_dim], fp32) into slot slot_mapping[t],
+// each row quantized with its own scale in the scaled formats. A negative slot skips the token.
 void write_kv(const float* k, const float* v, const int64_t* slot_mapping, int64_t num_tokens,
               const KvLayerView& cache);
 

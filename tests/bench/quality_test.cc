@@ -70,6 +70,25 @@ TEST_CASE("q8_0 costs little quality and q4_0 more, against the same model in f3
   CHECK(s8.baseline_perplexity == Approx(same.perplexity));
 }
 
+TEST_CASE("an int8 KV cache costs little quality and fp8 e4m3 more, against an fp32 KV cache") {
+  ThreadPool pool(2);
+  const ModelWeights f32 = tiny();
+  const std::vector<int32_t> tokens = some_tokens(128);
+  QualityOptions o{.context = 64, .chunks = 0};
+  o.kv_dtype = DType::kI8;
+  const QualitySummary int8 = evaluate_quality(f32, f32, tokens, o, pool);
+  o.kv_dtype = DType::kF8E4M3;
+  const QualitySummary fp8 = evaluate_quality(f32, f32, tokens, o, pool);
+  o.kv_dtype = DType::kBF16;
+  const QualitySummary bf16 = evaluate_quality(f32, f32, tokens, o, pool);
+  INFO("KL mean: int8 " << int8.kl_divergence.mean << ", fp8 " << fp8.kl_divergence.mean
+                        << ", bf16 " << bf16.kl_divergence.mean);
+  CHECK(int8.kl_divergence.mean > 0.0);
+  CHECK(int8.kl_divergence.mean < 0.01);
+  CHECK(fp8.kl_divergence.mean > int8.kl_divergence.mean);
+  CHECK(int8.top1_agreement >= 0.9);
+}
+
 TEST_CASE("eval refuses a short text, a bad context and another vocabulary, by name") {
   ThreadPool pool(1);
   const ModelWeights m = tiny();

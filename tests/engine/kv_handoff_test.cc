@@ -44,7 +44,7 @@ EngineConfig handoff_config(DType kv, int block_size, bool chunked) {
 }  // namespace
 
 TEST_CASE("a prompt's KV handed to another engine decodes as one engine would", "[engine]") {
-  const DType kv = GENERATE(DType::kF32, DType::kF16, DType::kBF16);
+  const DType kv = GENERATE(DType::kF32, DType::kF16, DType::kBF16, DType::kI8, DType::kF8E4M3);
   const int block_size = GENERATE(16, 7);
   const bool chunked = GENERATE(true, false);
   INFO(dtype_name(kv) << ", block size " << block_size << ", chunked " << chunked);
@@ -60,9 +60,13 @@ TEST_CASE("a prompt's KV handed to another engine decodes as one engine would", 
   const auto blocks = prefill.export_prefix_kv(prompt);
   REQUIRE(blocks.num_blocks == 45 / block_size);  // every full block of the prompt
   CHECK(prefill.cached_prefix_blocks(prompt) == blocks.num_blocks);
-  // 2 x layers x kv_heads x head_dim x dtype bytes per token (docs/engine.md)
-  CHECK(blocks.block_nbytes ==
-        size_t(weights().config.kv_bytes_per_token(int(dtype_bytes(kv, 1))) * block_size));
+  // 2 x layers x kv_heads x (head_dim x dtype bytes + a 4-byte scale for int8 / fp8) per token
+  // (docs/engine.md): the scales travel with the codes.
+  const ModelConfig& m = weights().config;
+  const size_t scale_bytes = is_scaled_kv(kv) ? 4 : 0;
+  CHECK(blocks.block_nbytes == 2 * size_t(m.num_layers * m.num_kv_heads) *
+                                   (size_t(m.head_dim) * dtype_bytes(kv, 1) + scale_bytes) *
+                                   size_t(block_size));
   CHECK(blocks.bytes.size() == blocks.block_nbytes * size_t(blocks.num_blocks));
 
   Engine decode(config, weights());

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/convert.h"
+#include "kernels/cpu/kv_quant.h"
 #include "test_util.h"
 
 namespace infergate {
@@ -26,6 +28,7 @@ struct Case {
 struct Fixture {
   KvLayerView view;
   std::vector<uint8_t> k, v;
+  std::vector<float> k_scale, v_scale;  // scaled formats
   std::vector<std::vector<int32_t>> tables;
   std::vector<AttentionSequence> seqs;
   std::vector<float> q;
@@ -35,10 +38,16 @@ struct Fixture {
     int64_t blocks = 0;
     for (auto [ql, ctx] : c.seqs) blocks += (ctx + c.block_size - 1) / c.block_size;
     const int64_t width = int64_t(c.num_kv_heads) * c.head_dim;
-    const size_t es = c.dtype == DType::kF32 ? 4 : 2;
+    const size_t es = dtype_bytes(c.dtype, 1);
     k.resize(size_t(blocks * c.block_size * width) * es);
     v.resize(k.size());
     view = {k.data(), v.data(), c.dtype, blocks, c.block_size, c.num_kv_heads, c.head_dim};
+    if (is_scaled_kv(c.dtype)) {
+      k_scale.assign(size_t(blocks * c.block_size * c.num_kv_heads), -1.0f);
+      v_scale.assign(k_scale.size(), -1.0f);
+      view.k_scale = k_scale.data();
+      view.v_scale = v_scale.data();
+    }
     std::vector<int32_t> ids(static_cast<size_t>(blocks));
     std::iota(ids.begin(), ids.end(), 0);
     std::shuffle(ids.begin(), ids.end(), std::mt19937(seed));
@@ -65,13 +74,23 @@ struct Fixture {
   }
 };
 
+// Row `row` (slot * num_kv_heads + head) of the cache's K or V, as fp32.
+void read_row(const Fixture& f, const Case& c, bool value, int64_t row, float* out) {
+  const std::vector<uint8_t>& side = value ? f.v : f.k;
+  if (is_scaled_kv(c.dtype)) {
+    const float s = (value ? f.v_scale : f.k_scale)[size_t(row)];
+    dequantize_kv_row(side.data() + row * c.head_dim, s, c.head_dim, c.dtype, out);
+    return;
+  }
+  const Tensor t = Tensor::borrow(c.dtype, {int64_t(side.size() / dtype_bytes(c.dtype, 1))},
+                                  side.data(), nullptr);
+  to_f32(t, row * c.head_dim, c.head_dim, out);
+}
+
 // Double-precision attention over values read back from the cache.
 std::vector<float> reference(const Fixture& f, const Case& c, float scale) {
   const int hd = c.head_dim, group = c.num_heads / c.num_kv_heads;
   std::vector<float> out(f.q.size());
-  const Tensor k = Tensor::borrow(c.dtype, {int64_t(f.k.size() / (c.dtype == DType::kF32 ? 4 : 2))},
-                                  f.k.data(), nullptr);
-  const Tensor v = Tensor::borrow(c.dtype, k.shape(), f.v.data(), nullptr);
   std::vector<float> kr(static_cast<size_t>(hd)), vr(static_cast<size_t>(hd));
   for (const AttentionSequence& s : f.seqs) {
     for (int64_t j = 0; j < s.query_len; ++j) {
@@ -82,7 +101,7 @@ std::vector<float> reference(const Fixture& f, const Case& c, float scale) {
         for (int64_t p = 0; p <= pos; ++p) {
           const int64_t slot =
               int64_t(s.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
-          to_f32(k, (slot * c.num_kv_heads + h / group) * hd, hd, kr.data());
+          read_row(f, c, false, slot * c.num_kv_heads + h / group, kr.data());
           double dot = 0;
           for (int i = 0; i < hd; ++i) dot += double(qv[i]) * kr[size_t(i)];
           sc[size_t(p)] = dot * scale;
@@ -93,7 +112,7 @@ std::vector<float> reference(const Fixture& f, const Case& c, float scale) {
         for (int64_t p = 0; p <= pos; ++p) {
           const int64_t slot =
               int64_t(s.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
-          to_f32(v, (slot * c.num_kv_heads + h / group) * hd, hd, vr.data());
+          read_row(f, c, true, slot * c.num_kv_heads + h / group, vr.data());
           for (int i = 0; i < hd; ++i) acc[size_t(i)] += sc[size_t(p)] / sum * vr[size_t(i)];
         }
         for (int i = 0; i < hd; ++i)
@@ -115,7 +134,7 @@ TEST_CASE("paged_attention matches a double-precision reference (decode, prefill
       {{40, 150}, {1, 200}},                  // several 64-position chunks, unaligned queries
   };
   uint32_t seed = 1;
-  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16}) {
+  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16, DType::kI8, DType::kF8E4M3}) {
     for (auto [hd, nh, nkv, bs] : std::vector<std::array<int, 4>>{
              {64, 12, 4, 16}, {48, 6, 6, 5}, {40, 4, 2, 16}, {128, 8, 1, 7}, {32, 32, 2, 16}}) {
       for (const auto& batch : batches) {
@@ -136,6 +155,32 @@ TEST_CASE("paged_attention matches a double-precision reference (decode, prefill
         }
       }
     }
+  }
+}
+
+// What a scaled cache costs: attention over int8 / fp8 K and V against the same attention over
+// the fp32 values they quantized, on random unit-range inputs.
+TEST_CASE("int8 and fp8 KV attention stays within its quantization error of fp32 KV attention") {
+  ThreadPool pool(2);
+  const std::vector<std::pair<int, int>> batch = {{1, 300}, {24, 24}, {1, 65}};
+  for (auto [dtype, bound] : {std::pair{DType::kI8, 0.01}, std::pair{DType::kF8E4M3, 0.07}}) {
+    double worst = 0;
+    for (uint32_t seed : {11u, 12u}) {
+      const Case exact{DType::kF32, 64, 8, 2, 16, batch}, scaled{dtype, 64, 8, 2, 16, batch};
+      const Fixture fe(exact, seed), fs(scaled, seed);  // same seed: same K, V and q
+      const float scale = 0.125f;
+      std::vector<float> want(fe.q.size()), got(fs.q.size());
+      paged_attention(fe.q.data(), fe.seqs.data(), int64_t(fe.seqs.size()), fe.view, 8, scale,
+                      want.data(), pool);
+      paged_attention(fs.q.data(), fs.seqs.data(), int64_t(fs.seqs.size()), fs.view, 8, scale,
+                      got.data(), pool);
+      for (size_t i = 0; i < got.size(); ++i) {
+        worst = std::max(worst, double(std::fabs(got[i] - want[i])));
+      }
+    }
+    INFO(dtype_name(dtype) << ": largest |difference| " << worst);
+    CHECK(worst > 0);  // the cache really is quantized
+    CHECK(worst < bound);
   }
 }
 
