@@ -26,6 +26,8 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   s.engine_cpu_ms_per_decode_token = 27, s.engine_cpu_ms_per_prefill_token = 28;
   s.engine_cpu_ms_per_single_decode_step = 29;
   s.engine_instructions_per_decode_token = 30;
+  s.kl_divergence_mean = 31, s.kl_divergence_p99 = 32, s.top1_agreement = 0.33;
+  s.perplexity = 34;
   s.harness_limited = true, s.error_share_exceeded = false;
   const nlohmann::json w = summary_to_json(s);
   const std::pair<const char*, double> scalars[] = {{"num_requests", 1},
@@ -50,7 +52,11 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
                                                     {"engine_cpu_ms_per_decode_token", 27},
                                                     {"engine_cpu_ms_per_prefill_token", 28},
                                                     {"engine_cpu_ms_per_single_decode_step", 29},
-                                                    {"engine_instructions_per_decode_token", 30}};
+                                                    {"engine_instructions_per_decode_token", 30},
+                                                    {"kl_divergence_mean", 31},
+                                                    {"kl_divergence_p99", 32},
+                                                    {"top1_agreement", 0.33},
+                                                    {"perplexity", 34}};
   for (const auto& [key, value] : scalars) {
     INFO(key);
     CHECK(w.at(key) == value);
@@ -68,7 +74,8 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   for (const char* optional :
        {"peak_gpu_memory_bytes", "engine_cpu_ms_per_decode_token",
         "engine_cpu_ms_per_prefill_token", "engine_cpu_ms_per_single_decode_step",
-        "engine_instructions_per_decode_token"}) {
+        "engine_instructions_per_decode_token", "kl_divergence_mean", "kl_divergence_p99",
+        "top1_agreement", "perplexity"}) {
     INFO(optional);
     CHECK(summary_to_json(RunSummary{}).at(optional).is_null());  // not measured
   }

@@ -31,7 +31,7 @@ expect 2 "out of range" -- \
 # Engine flags beyond what the engine or the machine can hold.
 expect 2 "max_model_len 1024" -- "$infergate" generate --max-tokens 1000000000
 expect 2 "num_threads = 100000 \(allowed: 0..1024" -- "$infergate" generate --threads 100000
-expect 2 "not a KV cache dtype \(allowed: f32, f16, bf16\)" -- \
+expect 2 "not a KV cache dtype \(allowed: f32, f16, bf16, int8, fp8_e4m3\)" -- \
   "$infergate" generate --kv-dtype int4
 expect 2 "physical memory|machine's memory|memory of" -- \
   "$infergate" generate --num-kv-blocks 2147483647

@@ -151,7 +151,8 @@ TEST_CASE("the error-share rule kind is parsed strictly and the default rules ca
                     Catch::Contains("$.rules[0].max_share: missing"));
   CHECK_THROWS_WITH(
       parse_rule_set(rules_with({{"name", "e"}, {"kind", "errors"}, {"max_share", 0.1}}), "g.json"),
-      Catch::Contains("$.rules[0].kind: 'errors' is not allowed (allowed: metric, error-share)"));
+      Catch::Contains(
+          "$.rules[0].kind: 'errors' is not allowed (allowed: metric, quality, error-share)"));
   CHECK_THROWS_WITH(parse_rule_set(rules_with({{"name", "e"},
                                                {"kind", "error-share"},
                                                {"max_share", 0.1},
