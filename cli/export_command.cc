@@ -20,7 +20,8 @@ int export_command(int argc, char** argv) {
       "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "format", po::value(&format)->required(), "gguf | safetensors")(
       "out", po::value(&out)->required(), "output .gguf file or safetensors directory")(
-      "dtype", po::value(&dtype)->default_value(dtype), "auto | f32 | f16 | bf16 | q8_0 | q4_0");
+      "dtype", po::value(&dtype)->default_value(dtype),
+      "auto | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1");
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   check_export_path(format, out);  // before loading and converting, not after

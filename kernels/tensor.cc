@@ -18,6 +18,8 @@ const char* dtype_name(DType dtype) {
       return "q8_0";
     case DType::kQ4_0:
       return "q4_0";
+    case DType::kQ4_1:
+      return "q4_1";
     case DType::kI8:
       return "int8";
     case DType::kF8E4M3:
@@ -32,15 +34,18 @@ DType parse_dtype(const std::string& name) {
   if (name == "bf16" || name == "bfloat16") return DType::kBF16;
   if (name == "q8_0") return DType::kQ8_0;
   if (name == "q4_0") return DType::kQ4_0;
+  if (name == "q4_1") return DType::kQ4_1;
   if (name == "int8") return DType::kI8;
   if (name == "fp8_e4m3") return DType::kF8E4M3;
   throw std::invalid_argument("unknown dtype '" + name +
-                              "' (allowed: f32, f16, bf16, q8_0, q4_0, int8, fp8_e4m3)");
+                              "' (allowed: f32, f16, bf16, q8_0, q4_0, q4_1, int8, fp8_e4m3)");
 }
 
 bool is_scaled_kv(DType dtype) { return dtype == DType::kI8 || dtype == DType::kF8E4M3; }
 
-bool is_block_quantized(DType dtype) { return dtype == DType::kQ8_0 || dtype == DType::kQ4_0; }
+bool is_block_quantized(DType dtype) {
+  return dtype == DType::kQ8_0 || dtype == DType::kQ4_0 || dtype == DType::kQ4_1;
+}
 
 int64_t dtype_block_elems(DType dtype) { return is_block_quantized(dtype) ? kQuantBlock : 1; }
 
@@ -56,13 +61,15 @@ size_t dtype_bytes(DType dtype, int64_t count) {
       return size_t(count);
     case DType::kQ8_0:
     case DType::kQ4_0:
+    case DType::kQ4_1:
       if (count % kQuantBlock != 0) {
         throw std::invalid_argument(std::string(dtype_name(dtype)) +
                                     " needs a multiple of 32 elements, got " +
                                     std::to_string(count));
       }
-      return size_t(count / kQuantBlock) *
-             (dtype == DType::kQ8_0 ? kQ8_0BlockBytes : kQ4_0BlockBytes);
+      return size_t(count / kQuantBlock) * (dtype == DType::kQ8_0   ? kQ8_0BlockBytes
+                                            : dtype == DType::kQ4_0 ? kQ4_0BlockBytes
+                                                                    : kQ4_1BlockBytes);
   }
   return 0;
 }

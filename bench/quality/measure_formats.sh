@@ -6,13 +6,13 @@
 #
 #   bench/quality/measure_formats.sh BUILD_DIR [OUT_DIR]
 #
-# Environment: PRESET (default small), DTYPES (default "f32 f16 bf16 q8_0 q4_0"), TEXT (default
+# Environment: PRESET (default small), DTYPES (default "f32 f16 bf16 q8_0 q4_0 q4_1"), TEXT (default
 # every docs/*.md, concatenated), CTX (default 256) and CHUNKS (default 4) for eval, THREADS
 # (default: one per core), REPS (default 2, each speed figure the best of them).
 set -euo pipefail
 
 name=measure_formats
-dtypes=${DTYPES:-f32 f16 bf16 q8_0 q4_0}
+dtypes=${DTYPES:-f32 f16 bf16 q8_0 q4_0 q4_1}
 source "$(dirname "$0")/measure_setup.sh"
 for dtype in $dtypes; do
   gguf="$out/$preset-$dtype.gguf"

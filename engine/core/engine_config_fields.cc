@@ -36,7 +36,7 @@ std::vector<EngineConfigField> build_fields() {
                         [](C& c, const std::string& n) { c.weight_dtype = parse_weight_dtype(n); }},
        .flag = "weight-dtype",
        .doc = "`auto` keeps the loaded dtype; the others convert every matrix at load (norms, "
-              "biases and the MoE router stay fp32; q8_0/q4_0 quantize as llama.cpp does, "
+              "biases and the MoE router stay fp32; q8_0/q4_0/q4_1 quantize as llama.cpp does, "
               "docs/quantization.md)",
        .choices = weight_dtype_names()});
   add({.key = "kv_cache_dtype",
@@ -201,7 +201,9 @@ std::vector<EngineConfigField> build_fields() {
        .flag = "backend",
        .doc = "where the forward runs: the CPU, or one GPU (device 0; docs/cuda.md)",
        .choices = backend_names(),
-       .schema_note = "`cuda`: one rank, no `q8_0` or `q4_0` weights, dense models",
+       .schema_note =
+           "`cuda`: one rank, no `q8_0`, `q4_0` or `q4_1` weights, no `int8` / `fp8_e4m3` "
+           "KV cache, dense models",
        .written = WrittenWhen::kWhenCuda});
   add({.key = "cuda_gemm",
        .member = "cuda_gemm",

@@ -64,6 +64,7 @@ CommDType comm_dtype_of(DType dtype) {
       return CommDType::kBF16;
     case DType::kQ8_0:
     case DType::kQ4_0:
+    case DType::kQ4_1:
     case DType::kI8:
     case DType::kF8E4M3:
       break;

@@ -370,7 +370,7 @@ Tensor GgufFile::tensor(const GgufTensorInfo& info) const {
   if (!dtype) {
     throw ModelLoadError(path(), "unsupported tensor type " + std::to_string(info.type) + " (" +
                                      ggml_type_name(info.type) + ") for '" + info.name +
-                                     "' (supported: F32, F16, BF16, Q8_0, Q4_0)");
+                                     "' (supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1)");
   }
   if (is_block_quantized(*dtype) && info.ne[0] % kQuantBlock != 0) {
     throw ModelLoadError(path(), "tensor '" + info.name + "' is " + ggml_type_name(info.type) +

@@ -24,6 +24,8 @@ std::optional<DType> dtype_from_ggml(uint32_t type) {
       return DType::kQ8_0;
     case GgmlType::kQ4_0:
       return DType::kQ4_0;
+    case GgmlType::kQ4_1:
+      return DType::kQ4_1;
     case GgmlType::kBF16:
       return DType::kBF16;
   }
@@ -42,6 +44,8 @@ GgmlType ggml_type_from_dtype(DType dtype) {
       return GgmlType::kQ8_0;
     case DType::kQ4_0:
       return GgmlType::kQ4_0;
+    case DType::kQ4_1:
+      return GgmlType::kQ4_1;
     case DType::kI8:  // KV cache formats, never in a model file
     case DType::kF8E4M3:
       break;
@@ -60,6 +64,8 @@ uint32_t gguf_file_type(DType dtype) {
       return 7;  // LLAMA_FTYPE_MOSTLY_Q8_0
     case DType::kQ4_0:
       return 2;  // LLAMA_FTYPE_MOSTLY_Q4_0
+    case DType::kQ4_1:
+      return 3;  // LLAMA_FTYPE_MOSTLY_Q4_1
     case DType::kBF16:
       return 32;  // LLAMA_FTYPE_MOSTLY_BF16
     case DType::kI8:

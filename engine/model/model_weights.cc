@@ -50,7 +50,7 @@ void ModelWeights::apply_weight_dtype(const std::string& weight_dtype) {
   if (is_scaled_kv(dtype)) {
     throw std::invalid_argument(
         "weight dtype " + weight_dtype +
-        " is a KV cache format (weights: auto, f32, f16, bf16, q8_0, q4_0)");
+        " is a KV cache format (weights: auto, f32, f16, bf16, q8_0, q4_0, q4_1)");
   }
   convert_matrices(dtype);
 }

@@ -120,6 +120,7 @@ const char* safetensors_dtype_name(DType dtype) {
       return "BF16";
     case DType::kQ8_0:
     case DType::kQ4_0:
+    case DType::kQ4_1:
     case DType::kI8:  // KV cache formats, never in a model file
     case DType::kF8E4M3:
       break;

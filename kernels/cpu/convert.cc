@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace infergate {
@@ -67,6 +68,27 @@ void quantize_block_q4_0(const float* x, uint8_t* out) {
   }
 }
 
+// llama.cpp's quantize_row_q4_1_ref: the block's range in 15 steps from its minimum,
+// d = (max - min) / 15, m = min, q = min(15, trunc((x - min) / d + 0.5)).
+void quantize_block_q4_1(const float* x, uint8_t* out) {
+  float min = std::numeric_limits<float>::max(), max = -std::numeric_limits<float>::max();
+  for (int i = 0; i < kQuantBlock; ++i) {
+    min = std::min(min, x[i]);
+    max = std::max(max, x[i]);
+  }
+  const float d = (max - min) / 15.0f;
+  const float id = d != 0 ? 1.0f / d : 0.0f;
+  const uint16_t d16 = f32_to_f16(d), m16 = f32_to_f16(min);
+  std::memcpy(out, &d16, 2);
+  std::memcpy(out + 2, &m16, 2);
+  constexpr int kHalf = kQuantBlock / 2;
+  for (int j = 0; j < kHalf; ++j) {
+    const int lo = std::min(15, int(int8_t((x[j] - min) * id + 0.5f)));
+    const int hi = std::min(15, int(int8_t((x[kHalf + j] - min) * id + 0.5f)));
+    out[4 + j] = uint8_t(lo | (hi << 4));
+  }
+}
+
 }  // namespace
 
 void dequantize_block(const uint8_t* block, DType dtype, float* out) {
@@ -79,6 +101,16 @@ void dequantize_block(const uint8_t* block, DType dtype, float* out) {
     return;
   }
   constexpr int kHalf = kQuantBlock / 2;
+  if (dtype == DType::kQ4_1) {
+    uint16_t m16;
+    std::memcpy(&m16, block + 2, 2);
+    const float m = f16_to_f32(m16);
+    for (int j = 0; j < kHalf; ++j) {
+      out[j] = float(block[4 + j] & 15) * d + m;
+      out[kHalf + j] = float(block[4 + j] >> 4) * d + m;
+    }
+    return;
+  }
   for (int j = 0; j < kHalf; ++j) {
     out[j] = d * float((block[2 + j] & 15) - 8);
     out[kHalf + j] = d * float((block[2 + j] >> 4) - 8);
@@ -101,7 +133,8 @@ void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
       return;
     }
     case DType::kQ8_0:
-    case DType::kQ4_0: {
+    case DType::kQ4_0:
+    case DType::kQ4_1: {
       if (offset % kQuantBlock || count % kQuantBlock) {
         throw std::invalid_argument(std::string(dtype_name(t.dtype())) +
                                     " conversion must cover whole 32-element blocks");
@@ -137,15 +170,18 @@ void from_f32(const float* in, int64_t count, DType dtype, void* out) {
       return;
     }
     case DType::kQ8_0:
-    case DType::kQ4_0: {
+    case DType::kQ4_0:
+    case DType::kQ4_1: {
       uint8_t* p = static_cast<uint8_t*>(out);
       const size_t block_bytes = dtype_bytes(dtype, kQuantBlock);
       const int64_t blocks = int64_t(dtype_bytes(dtype, count) / block_bytes);
       for (int64_t b = 0; b < blocks; ++b, p += block_bytes) {
         if (dtype == DType::kQ8_0) {
           quantize_block_q8_0(in + b * kQuantBlock, p);
-        } else {
+        } else if (dtype == DType::kQ4_0) {
           quantize_block_q4_0(in + b * kQuantBlock, p);
+        } else {
+          quantize_block_q4_1(in + b * kQuantBlock, p);
         }
       }
       return;

@@ -53,7 +53,7 @@ std::vector<CpuKernelChoice> cpu_kernel_choices(IsaLevel level) {
   if (quant == "avx512-vnni") quant_kernel = "avx512: VNNI vpdpbusd" + groups;
   if (quant == "avx2") quant_kernel = "avx2: vpmaddubsw" + groups;
   return {{"linear", k.linear},
-          {"linear q8_0/q4_0", quant_kernel},
+          {"linear quantized", quant_kernel},
           {"attention", k.attention},
           {"element-wise", k.elementwise}};
 }

@@ -12,7 +12,7 @@
 namespace infergate {
 
 struct CpuKernelChoice {
-  std::string op;      // "linear" | "linear q8_0/q4_0" | "attention" | "element-wise"
+  std::string op;      // "linear" | "linear quantized" | "attention" | "element-wise"
   std::string kernel;  // e.g. "avx2: 6x16 fp32 FMA tiles, f16/bf16 widened in registers"
 };
 

@@ -88,6 +88,7 @@ void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t ro
       return gemv_rows_dense<DType::kF16>(x, w, k, rows, y);
     case DType::kQ8_0:
     case DType::kQ4_0:
+    case DType::kQ4_1:
     case DType::kI8:  // KV cache formats: never a weight (PackedWeight refuses them)
     case DType::kF8E4M3:
       break;  // block formats go to quant_linear() (linear.cc)

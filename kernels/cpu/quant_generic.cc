@@ -33,21 +33,30 @@ void quantize_row(const float* x, int64_t k, int8_t* q, float* d, int32_t* s) {
   }
 }
 
-// Row r's 32 weights of one group block as int8, in k order.
+// Row r's 32 weights of one group block as int8, in k order: Q8_0 and Q4_0 signed (w = d q),
+// Q4_1 the nibbles as they are (w = d q + m).
 void row_values(const uint8_t* gb, DType dtype, int r, int8_t* out) {
-  const uint8_t* quads = gb + 2 * kRows;
+  const uint8_t* quads = gb + quant_group_header_bytes(dtype);
   for (int j = 0; j < kBlock; ++j) {
     if (dtype == DType::kQ8_0) {
       out[j] = static_cast<int8_t>(quads[((j / 4) * kRows + r) * 4 + j % 4] ^ 0x80);
     } else {
       const int byte = j % 16;
       const uint8_t packed = quads[((byte / 4) * kRows + r) * 4 + byte % 4];
-      out[j] = static_cast<int8_t>((j < 16 ? packed & 15 : packed >> 4) - 8);
+      const int nibble = j < 16 ? packed & 15 : packed >> 4;
+      out[j] = static_cast<int8_t>(dtype == DType::kQ4_1 ? nibble : nibble - 8);
     }
   }
 }
 
-void dot_groups(const int8_t* xq, const float* xd, const int32_t*, int64_t m, const uint8_t* w,
+// f16 value number `index` of a group block's header (d of row r: r; m of row r: 8 + r).
+float header_value(const uint8_t* gb, int index) {
+  uint16_t h;
+  std::memcpy(&h, gb + 2 * index, 2);
+  return f16_to_f32(h);
+}
+
+void dot_groups(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m, const uint8_t* w,
                 DType dtype, int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
   const size_t group_block = dtype_bytes(dtype, kQuantBlock) * kQuantGroupRows;
   int8_t values[kBlock];
@@ -57,15 +66,16 @@ void dot_groups(const int8_t* xq, const float* xd, const int32_t*, int64_t m, co
       for (int64_t i = 0; i < m; ++i) c[i * ldc + g * kRows + r] = 0;
       for (int64_t b = 0; b < blocks; ++b) {
         const uint8_t* gb = w + (g * blocks + b) * group_block;
-        uint16_t d16;
-        std::memcpy(&d16, gb + 2 * r, 2);
-        const float dw = f16_to_f32(d16);
+        const float dw = header_value(gb, r);
+        const float mw = dtype == DType::kQ4_1 ? header_value(gb, kRows + r) : 0.0f;
         row_values(gb, dtype, r, values);
         for (int64_t i = 0; i < m; ++i) {
           const int8_t* xb = xq + (i * blocks + b) * kBlock;
           int32_t sum = 0;
           for (int j = 0; j < kBlock; ++j) sum += int32_t(values[j]) * int32_t(xb[j]);
-          c[i * ldc + g * kRows + r] += dw * xd[i * blocks + b] * static_cast<float>(sum);
+          const float dx = xd[i * blocks + b];
+          c[i * ldc + g * kRows + r] +=
+              dw * dx * static_cast<float>(sum) + mw * dx * static_cast<float>(xs[i * blocks + b]);
         }
       }
     }

@@ -6,24 +6,27 @@ namespace infergate::detail {
 
 namespace {
 
-constexpr int64_t kScaleBytes = 2 * kQuantGroupRows;
-
 // Calls f(row_offset_in_block, group_offset) for every quant byte of one row's block: the byte
 // at row_offset in the file's block and where it lives in the group's block.
 template <typename F>
 void for_each_quant_byte(DType dtype, int64_t r, F&& f) {
-  if (dtype == DType::kQ8_0) {
-    for (int64_t j = 0; j < kQuantBlock; ++j) {
-      f(2 + j, kScaleBytes + ((j / 4) * kQuantGroupRows + r) * 4 + j % 4);
-    }
-  } else {
-    for (int64_t j = 0; j < kQuantBlock / 2; ++j) {
-      f(2 + j, kScaleBytes + ((j / 4) * kQuantGroupRows + r) * 4 + j % 4);
-    }
+  const int64_t header = quant_group_header_bytes(dtype), scales = header / kQuantGroupRows;
+  const int64_t bytes = dtype == DType::kQ8_0 ? kQuantBlock : kQuantBlock / 2;
+  for (int64_t j = 0; j < bytes; ++j) {
+    f(scales + j, header + ((j / 4) * kQuantGroupRows + r) * 4 + j % 4);
   }
 }
 
-// z of the layout: Q8_0 bytes are stored offset by 128, Q4_0 nibbles as they are.
+// Calls f(row_offset_in_block, group_offset) for the row's fp16 d (and Q4_1's fp16 m).
+template <typename F>
+void for_each_scale_byte(DType dtype, int64_t r, F&& f) {
+  for (int64_t b = 0; b < 2; ++b) f(b, 2 * r + b);
+  if (dtype == DType::kQ4_1) {
+    for (int64_t b = 0; b < 2; ++b) f(2 + b, 2 * kQuantGroupRows + 2 * r + b);
+  }
+}
+
+// z of the layout: Q8_0 bytes are stored offset by 128, Q4_0 and Q4_1 nibbles as they are.
 uint8_t to_packed(DType dtype, uint8_t b) { return dtype == DType::kQ8_0 ? uint8_t(b ^ 0x80) : b; }
 
 }  // namespace
@@ -39,7 +42,7 @@ void pack_quant_groups(const uint8_t* src, DType dtype, int64_t n, int64_t k, ui
     for (int64_t b = 0; b < blocks; ++b) {
       const uint8_t* in = src + (row * blocks + b) * bb;
       uint8_t* out = dst + (g * blocks + b) * group_block;
-      std::memcpy(out + 2 * r, in, 2);
+      for_each_scale_byte(dtype, r, [&](int64_t from, int64_t to) { out[to] = in[from]; });
       for_each_quant_byte(dtype, r,
                           [&](int64_t from, int64_t to) { out[to] = to_packed(dtype, in[from]); });
     }
@@ -55,7 +58,7 @@ void unpack_quant_groups(const uint8_t* src, DType dtype, int64_t n, int64_t k, 
     for (int64_t b = 0; b < blocks; ++b) {
       const uint8_t* in = src + (g * blocks + b) * group_block;
       uint8_t* out = dst + (row * blocks + b) * bb;
-      std::memcpy(out, in + 2 * r, 2);
+      for_each_scale_byte(dtype, r, [&](int64_t to, int64_t from) { out[to] = in[from]; });
       for_each_quant_byte(dtype, r, [&](int64_t to, int64_t from) {
         out[to] = to_packed(dtype, in[from]);  // the offset is its own inverse
       });

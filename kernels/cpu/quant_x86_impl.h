@@ -66,7 +66,7 @@ inline __m256i broadcast_quad(const int8_t* p) {
   return _mm256_set1_epi32(v);
 }
 
-// acc + the eight rows' sums of u * x over one quad: u unsigned weights (a Q4_0 nibble, or a
+// acc + the eight rows' sums of u * x over one quad: u unsigned weights (a Q4_0/Q4_1 nibble, or a
 // Q8_0 byte under VNNI), x four signed activations broadcast. Without VNNI, vpmaddubsw's int16
 // pair sums hold 2 * 15 * 127 for nibbles; Q8_0 takes q8_quad below instead.
 inline __m256i udot(__m256i acc, __m256i u, __m256i x) {
@@ -93,14 +93,17 @@ inline __m256i q8_quad(__m256i acc, __m256i u, __m256i x) {
 
 template <DType D>
 constexpr int64_t group_block_bytes() {
-  return (D == DType::kQ8_0 ? int64_t(kQ8_0BlockBytes) : int64_t(kQ4_0BlockBytes)) * kRows;
+  return int64_t(D == DType::kQ8_0   ? kQ8_0BlockBytes
+                 : D == DType::kQ4_0 ? kQ4_0BlockBytes
+                                     : kQ4_1BlockBytes) *
+         kRows;
 }
 
 // The bias each block's integer sum carries: z * (sum of the activation block), z as in
-// quant_layout.h (zero where q8_quad undoes it).
+// quant_layout.h (zero where q8_quad undoes it, and for Q4_1, whose m is added in float).
 template <DType D>
 constexpr int32_t bias_factor() {
-  return D == DType::kQ8_0 ? kQ8Bias : 8;
+  return D == DType::kQ8_0 ? kQ8Bias : D == DType::kQ4_0 ? 8 : 0;
 }
 
 // An RM x (8 * RN) tile of c: activation rows [0, RM) against the row groups [0, RN).
@@ -132,12 +135,13 @@ void tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t blocks, 
         }
       }
     } else {
+      constexpr int64_t kHeader = quant_group_header_bytes(D);
       const __m256i low = _mm256_set1_epi8(15);
       for (int t = 0; t < 4; ++t) {
         __m256i lo[RN], hi[RN];
         for (int j = 0; j < RN; ++j) {
           const __m256i v =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(gb[j] + 16 + 32 * t));
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(gb[j] + kHeader + 32 * t));
           lo[j] = _mm256_and_si256(v, low);
           hi[j] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
         }
@@ -150,9 +154,12 @@ void tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t blocks, 
         }
       }
     }
-    __m256 dw[RN];
+    __m256 dw[RN], mw[RN];
     for (int j = 0; j < RN; ++j) {
       dw[j] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(gb[j])));
+      if constexpr (D == DType::kQ4_1) {
+        mw[j] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(gb[j] + 16)));
+      }
     }
     for (int i = 0; i < RM; ++i) {
       const __m256i bias = _mm256_set1_epi32(bias_factor<D>() * xs[i * blocks + b]);
@@ -160,6 +167,10 @@ void tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t blocks, 
       for (int j = 0; j < RN; ++j) {
         const __m256 dot = _mm256_cvtepi32_ps(_mm256_sub_epi32(sums[i][j], bias));
         acc[i][j] = _mm256_fmadd_ps(dot, _mm256_mul_ps(dw[j], dx), acc[i][j]);
+        if constexpr (D == DType::kQ4_1) {  // + m * d_x * (sum of the activation block)
+          const __m256 dx_sum = _mm256_set1_ps(xd[i * blocks + b] * float(xs[i * blocks + b]));
+          acc[i][j] = _mm256_fmadd_ps(mw[j], dx_sum, acc[i][j]);
+        }
       }
     }
   }
@@ -222,8 +233,10 @@ void dot_groups(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m,
                 DType dtype, int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
   if (dtype == DType::kQ8_0) {
     dot_groups_typed<DType::kQ8_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
-  } else {
+  } else if (dtype == DType::kQ4_0) {
     dot_groups_typed<DType::kQ4_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+  } else {
+    dot_groups_typed<DType::kQ4_1>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
   }
 }
 

@@ -39,7 +39,8 @@ inline DType tensor_dtype(GemmDType dtype) {
   return DType::kF32;
 }
 
-// The GEMM operand type a tensor's elements can be read as; none for block formats (q8_0, q4_0).
+// The GEMM operand type a tensor's elements can be read as; none for block formats (q8_0, q4_0,
+// q4_1).
 inline std::optional<GemmDType> gemm_dtype_of(DType dtype) {
   switch (dtype) {
     case DType::kF32:

@@ -96,7 +96,7 @@ TEST_CASE("GGUF with a bad magic, version or tensor type is rejected by name",
   write_bytes(dir.file("q4k.gguf"), bad);
   require_load_error("gguf", dir.file("q4k.gguf"), "q4k.gguf",
                      "unsupported tensor type 12 (Q4_K) for 'blk.0.attn_q.weight' "
-                     "(supported: F32, F16, BF16, Q8_0, Q4_0)");
+                     "(supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1)");
 
   // A Q4_0 tensor whose rows (ne[0] = 40) are not whole 32-element blocks.
   bad = good;

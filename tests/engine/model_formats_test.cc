@@ -80,7 +80,7 @@ const ModelConfig& config_named(const std::string& name) {
 
 TEST_CASE("GGUF round trip keeps every tensor and logit bit for bit", "[model][gguf]") {
   const std::string which = GENERATE("dense", "bias", "moe");
-  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0");
+  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1");
   CAPTURE(which, dtype);
   ModelWeights w = make_synthetic_model(config_named(which), 11);
   w.convert_matrices(parse_dtype(dtype));
@@ -98,7 +98,7 @@ TEST_CASE("GGUF round trip keeps every tensor and logit bit for bit", "[model][g
 
 TEST_CASE("safetensors round trip keeps logits bit for bit", "[model][safetensors]") {
   const std::string which = GENERATE("dense", "bias", "moe");
-  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0");
+  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1");
   CAPTURE(which, dtype);
   ModelWeights w = make_synthetic_model(config_named(which), 12);
   w.convert_matrices(parse_dtype(dtype));

@@ -1,7 +1,10 @@
 // Loads a GGUF file with llama.cpp (through node-llama-cpp, CPU only), evaluates the token ids of
 // an `infergate logits --reference` JSON file and compares llama.cpp's logits with infergate's:
 // the top-1 token must agree at every position and the largest absolute logit difference must
-// be within the given tolerance.
+// be within the given tolerance. A top-1 difference is accepted only as a near tie, where both
+// engines put the two tokens within a quarter of the tolerance of each other: logits allowed to
+// differ by the tolerance can swap two tokens that close (quantized activations round
+// differently in the two engines), while a layout bug moves logits by more than 1.
 //
 //   node llama_cpp_logits.mjs MODEL.gguf EXPECTED.json TOLERANCE [LABEL]
 //
@@ -95,7 +98,8 @@ try {
 }
 
 let maxDiff = 0, maxDiffAt = "", maxAbs = 0;
-const top1Mismatches = [];
+const top1Mismatches = [], nearTies = [];
+const tieMargin = tolerance / 4;
 for (let p = 0; p < tokens.length; p++) {
   for (let v = 0; v < vocab; v++) {
     const d = Math.abs(got[p][v] - want[p][v]);
@@ -107,14 +111,19 @@ for (let p = 0; p < tokens.length; p++) {
   }
   const a = argmax(got[p]), b = argmax(want[p]);
   if (a !== b) {
-    top1Mismatches.push(`position ${p}: llama.cpp ${a} (${got[p][a].toFixed(4)}), ` +
-                        `infergate ${b} (${want[p][b].toFixed(4)})`);
+    const gapLlama = got[p][a] - got[p][b], gapOurs = want[p][b] - want[p][a];
+    const text = `position ${p}: llama.cpp ${a} (${got[p][a].toFixed(4)}, ${b} ` +
+                 `${got[p][b].toFixed(4)}), infergate ${b} (${want[p][b].toFixed(4)}, ${a} ` +
+                 `${want[p][a].toFixed(4)})`;
+    (gapLlama <= tieMargin && gapOurs <= tieMargin ? nearTies : top1Mismatches).push(text);
   }
 }
 const ok = top1Mismatches.length === 0 && maxDiff <= tolerance;
 console.log(`${ok ? "PASS" : "FAIL"} ${label}: ${tokens.length} positions x ${vocab} logits, ` +
-            `top-1 agrees at ${tokens.length - top1Mismatches.length}/${tokens.length}, ` +
+            `top-1 agrees at ${tokens.length - top1Mismatches.length - nearTies.length}/` +
+            `${tokens.length}${nearTies.length ? ` (+${nearTies.length} near ties)` : ""}, ` +
             `max |llama.cpp - infergate| = ${maxDiff.toExponential(3)} at ${maxDiffAt} ` +
             `(tolerance ${tolerance}, max |logit| ${maxAbs.toFixed(3)})`);
 for (const m of top1Mismatches) console.log(`  top-1 differs at ${m}`);
+for (const t of nearTies) console.log(`  near tie (within ${tieMargin}) at ${t}`);
 process.exit(ok ? 0 : 1);

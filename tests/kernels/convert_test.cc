@@ -91,6 +91,27 @@ TEST_CASE("q4_0 quantization error stays within one step of each block's scale")
   check_block_error(DType::kQ4_0, 8.0f, 1.0f);
 }
 
+TEST_CASE("q4_1 quantization error stays within half a step of each block's range") {
+  // d = (max - min) / 15 <= 2 amax / 15: half a step is at most amax / 15.
+  check_block_error(DType::kQ4_1, 15.0f, 1.0f);
+}
+
+TEST_CASE("q4_1 dequantizes as llama.cpp does: nibble times d plus m") {
+  uint8_t block[kQ4_1BlockBytes] = {};
+  const uint16_t d = f32_to_f16(0.5f), m = f32_to_f16(-2.0f);
+  std::memcpy(block, &d, 2);
+  std::memcpy(block + 2, &m, 2);
+  block[4] = 0x3F;   // weight 0: nibble 15, weight 16: nibble 3
+  block[19] = 0x01;  // weight 15: nibble 1, weight 31: nibble 0
+  float out[32];
+  dequantize_block(block, DType::kQ4_1, out);
+  CHECK(out[0] == 5.5f);
+  CHECK(out[16] == -0.5f);
+  CHECK(out[15] == -1.5f);
+  CHECK(out[31] == -2.0f);
+  CHECK(out[1] == -2.0f);
+}
+
 TEST_CASE("convert_tensor preserves shape and values across dtypes") {
   const Tensor f = testing::random_tensor(DType::kF32, {3, 64}, 4);
   for (DType d : {DType::kF16, DType::kBF16}) {

@@ -19,7 +19,7 @@ using testing::IsaLevels;
 using testing::random_tensor;
 using testing::random_values;
 
-constexpr DType kBlockFormats[] = {DType::kQ8_0, DType::kQ4_0};
+constexpr DType kBlockFormats[] = {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1};
 
 // |y - reference| <= 2e-6 of sum_j |x_j w_j|: the integer block sums are exact, what remains is
 // fp32 rounding of the block scales' products and of the sum over blocks.
@@ -118,6 +118,26 @@ TEST_CASE("q4_0 blocks are llama.cpp's: scale, nibble order and rounding") {
   dequantize_block(block, DType::kQ4_0, back);
   CHECK(back[0] == -4.0f);
   CHECK(back[31] == 3.5f);  // 4.0 clipped to the top nibble: (15 - 8) * 0.5
+}
+
+TEST_CASE("q4_1 blocks are llama.cpp's: scale, minimum, nibble order and rounding") {
+  // x_j = (j - 16) / 4: min -4, max 3.75, d = 7.75 / 15 (fp32 for rounding, stored as fp16),
+  // nibble q_j = min(15, trunc((x_j - min) / d + 0.5)); j < 16 in the low nibbles.
+  float x[32];
+  for (int j = 0; j < 32; ++j) x[j] = float(j - 16) / 4.0f;
+  uint8_t block[kQ4_1BlockBytes];
+  from_f32(x, 32, DType::kQ4_1, block);
+  uint16_t d16, m16;
+  std::memcpy(&d16, block, 2);
+  std::memcpy(&m16, block + 2, 2);
+  CHECK(d16 == f32_to_f16(7.75f / 15.0f));
+  CHECK(f16_to_f32(m16) == -4.0f);
+  CHECK(block[4] == 0x80);   // q_0 = 0, q_16 = trunc(4 / d + 0.5) = 8
+  CHECK(block[19] == 0xF7);  // q_15 = trunc(3.75 / d + 0.5) = 7, q_31 = 15
+  float back[32];
+  dequantize_block(block, DType::kQ4_1, back);
+  CHECK(back[0] == -4.0f);
+  CHECK(back[31] == Approx(3.75f).epsilon(1e-3));
 }
 
 TEST_CASE("quantized linear refuses rows that are not whole blocks, naming the dtype") {
