@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that GGUF files `infergate export` writes load in llama.cpp and compute the same logits:
-# exports small models (dense f32/f16/bf16/q8_0/q4_0/q4_1, grouped-query attention, MoE), evaluates a few
+# exports small models (dense f32/f16/bf16/q8_0/q4_0/q4_1/q4_k, grouped-query attention, MoE), evaluates a few
 # tokens with llama.cpp (the prebuilt CPU library in the node-llama-cpp npm package) and compares
 # with `infergate logits --reference` (tests/interop/llama_cpp_logits.mjs).
 #
@@ -63,13 +63,18 @@ check dense-bf16 0.2 --model tiny --dtype bf16
 check dense-q8_0 0.5 --model tiny --dtype q8_0
 check dense-q4_0 0.5 --model tiny --dtype q4_0
 check dense-q4_1 0.5 --model tiny --dtype q4_1
-# The engine's own q8_0/q4_0/q4_1 kernels quantize activations per block as llama.cpp does, but with
+# Q4_K: tiny's 768-wide FFN down rows are Q4_K super-blocks, its 288-wide rows fall back to Q4_1
+# (a mixed file, as llama.cpp's own quantizer writes); small is Q4_K throughout.
+check dense-q4_k 0.5 --model tiny --dtype q4_k
+check dense-small-q4_k 1.0 --model small --dtype q4_k
+# The engine's own q8_0/q4_0/q4_1/q4_k kernels quantize activations per block as llama.cpp does, but with
 # an fp32 rather than fp16 scale, so values near a rounding boundary land on different sides:
 # no closer to llama.cpp than the reference (observed 0.18 and 0.38 of logits up to 8 and 15).
 check_optimized engine-q8_0 0.5 --model tiny --dtype q8_0
 check_optimized engine-q4_0 0.5 --model tiny --dtype q4_0
 check_optimized engine-q4_1 0.5 --model tiny --dtype q4_1
 check_optimized engine-small-q4_0 1.0 --model small --dtype q4_0
+check_optimized engine-small-q4_k 1.0 --model small --dtype q4_k
 check gqa-small-f16 0.05 --model small --dtype f16  # 12 query heads, 4 KV heads
 check moe-f32 0.002 --model moe-tiny --dtype f32  # 8 experts, top-2; 6 query, 2 KV heads
 

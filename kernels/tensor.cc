@@ -20,6 +20,10 @@ const char* dtype_name(DType dtype) {
       return "q4_0";
     case DType::kQ4_1:
       return "q4_1";
+    case DType::kQ4_K:
+      return "q4_k";
+    case DType::kW8A8:
+      return "w8a8";
     case DType::kI8:
       return "int8";
     case DType::kF8E4M3:
@@ -35,19 +39,44 @@ DType parse_dtype(const std::string& name) {
   if (name == "q8_0") return DType::kQ8_0;
   if (name == "q4_0") return DType::kQ4_0;
   if (name == "q4_1") return DType::kQ4_1;
+  if (name == "q4_k" || name == "q4_K") return DType::kQ4_K;
+  if (name == "w8a8") return DType::kW8A8;
   if (name == "int8") return DType::kI8;
   if (name == "fp8_e4m3") return DType::kF8E4M3;
-  throw std::invalid_argument("unknown dtype '" + name +
-                              "' (allowed: f32, f16, bf16, q8_0, q4_0, q4_1, int8, fp8_e4m3)");
+  throw std::invalid_argument(
+      "unknown dtype '" + name +
+      "' (allowed: f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, w8a8, int8, fp8_e4m3)");
 }
 
 bool is_scaled_kv(DType dtype) { return dtype == DType::kI8 || dtype == DType::kF8E4M3; }
 
 bool is_block_quantized(DType dtype) {
-  return dtype == DType::kQ8_0 || dtype == DType::kQ4_0 || dtype == DType::kQ4_1;
+  return dtype == DType::kQ8_0 || dtype == DType::kQ4_0 || dtype == DType::kQ4_1 ||
+         dtype == DType::kQ4_K || dtype == DType::kW8A8;
 }
 
-int64_t dtype_block_elems(DType dtype) { return is_block_quantized(dtype) ? kQuantBlock : 1; }
+int64_t dtype_block_elems(DType dtype) {
+  if (dtype == DType::kQ4_K) return kQ4_KBlock;
+  return is_block_quantized(dtype) ? kQuantBlock : 1;
+}
+
+namespace {
+
+size_t block_bytes(DType dtype) {
+  switch (dtype) {
+    case DType::kQ8_0:
+    case DType::kW8A8:
+      return kQ8_0BlockBytes;
+    case DType::kQ4_0:
+      return kQ4_0BlockBytes;
+    case DType::kQ4_1:
+      return kQ4_1BlockBytes;
+    default:
+      return kQ4_KBlockBytes;
+  }
+}
+
+}  // namespace
 
 size_t dtype_bytes(DType dtype, int64_t count) {
   switch (dtype) {
@@ -62,14 +91,16 @@ size_t dtype_bytes(DType dtype, int64_t count) {
     case DType::kQ8_0:
     case DType::kQ4_0:
     case DType::kQ4_1:
-      if (count % kQuantBlock != 0) {
-        throw std::invalid_argument(std::string(dtype_name(dtype)) +
-                                    " needs a multiple of 32 elements, got " +
+    case DType::kQ4_K:
+    case DType::kW8A8: {
+      const int64_t block = dtype_block_elems(dtype);
+      if (count % block != 0) {
+        throw std::invalid_argument(std::string(dtype_name(dtype)) + " needs a multiple of " +
+                                    std::to_string(block) + " elements, got " +
                                     std::to_string(count));
       }
-      return size_t(count / kQuantBlock) * (dtype == DType::kQ8_0   ? kQ8_0BlockBytes
-                                            : dtype == DType::kQ4_0 ? kQ4_0BlockBytes
-                                                                    : kQ4_1BlockBytes);
+      return size_t(count / block) * block_bytes(dtype);
+    }
   }
   return 0;
 }

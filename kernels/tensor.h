@@ -15,27 +15,34 @@ namespace infergate {
 // of nibbles (Q4_0: value j < 16 = d * ((qs[j] & 15) - 8), value j + 16 = d * ((qs[j] >> 4) -
 // 8)), or fp16 d and fp16 m then 16 bytes of nibbles (Q4_1, group-wise asymmetric INT4 with
 // group 32: value j < 16 = d * (qs[j] & 15) + m, value j + 16 = d * (qs[j] >> 4) + m).
+// Q4_K is llama.cpp's k-quant super-block of 256 values (kernels/cpu/q4_k_block.h): fp16 d and
+// dmin, eight 6-bit scales and minimums packed in 12 bytes, 128 bytes of nibbles; sub-block s of
+// 32 values is d * scale_s * nibble - dmin * min_s.
+// W8A8 is per-channel int8: Q8_0's bytes with one fp16 scale shared by every block of a row (so a
+// GGUF export is a valid Q8_0 tensor), computed against per-token int8 activations with one
+// integer dot product per row (quant_linear.h).
 // I8 and F8E4M3 (OCP FP8: 1 sign, 4 exponent bits with bias 7, 3 mantissa bits, no infinities,
 // largest 448) are KV cache formats: each row of head_dim codes has an fp32 scale beside it
 // (paged_attention.h), so they are never a weight or a tensor in a model file.
-enum class DType : uint8_t { kF32, kF16, kBF16, kQ8_0, kQ4_0, kI8, kF8E4M3, kQ4_1 };
+enum class DType : uint8_t { kF32, kF16, kBF16, kQ8_0, kQ4_0, kI8, kF8E4M3, kQ4_1, kQ4_K, kW8A8 };
 
 // Elements per block of the block formats (one for the others: every element is its own block).
-inline constexpr int64_t kQ8BlockSize = 32;
 inline constexpr int64_t kQuantBlock = 32;
 inline constexpr size_t kQ8_0BlockBytes = 34;
 inline constexpr size_t kQ4_0BlockBytes = 18;
 inline constexpr size_t kQ4_1BlockBytes = 20;
+inline constexpr int64_t kQ4_KBlock = 256;  // a k-quant super-block: 8 sub-blocks of 32
+inline constexpr size_t kQ4_KBlockBytes = 144;
 
 const char* dtype_name(DType dtype);
-// Parses "f32" | "f16" | "bf16" | "q8_0" | "q4_0" | "q4_1" | "int8" | "fp8_e4m3"; throws
-// std::invalid_argument naming the allowed values.
+// Parses "f32" | "f16" | "bf16" | "q8_0" | "q4_0" | "q4_1" | "q4_k" | "w8a8" | "int8" | "fp8_e4m3";
+// throws std::invalid_argument naming the allowed values.
 DType parse_dtype(const std::string& name);
-// True for the block formats (Q8_0, Q4_0, Q4_1), whose rows must be whole blocks.
+// True for the block formats (Q8_0, Q4_0, Q4_1, Q4_K, W8A8), whose rows must be whole blocks.
 bool is_block_quantized(DType dtype);
 // True for the scaled KV formats (int8, fp8_e4m3): codes times a per-row scale.
 bool is_scaled_kv(DType dtype);
-// Elements per block: kQuantBlock for the block formats, else 1.
+// Elements per block: kQ4_KBlock for Q4_K, kQuantBlock for the other block formats, else 1.
 int64_t dtype_block_elems(DType dtype);
 // Bytes taken by `count` consecutive elements (count must be whole blocks for the block
 // formats; std::invalid_argument otherwise).

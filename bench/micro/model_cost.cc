@@ -8,7 +8,8 @@ StepCost step_cost(const ModelConfig& c, DType dtype, int64_t seqs, int64_t toke
   const double layer_params = d * q + 2 * d * kv + q * d + 3 * d * f;
   const double head_params = double(c.vocab_size) * d;
   const double tokens = double(seqs * tokens_per_seq);
-  const double element = double(dtype_bytes(dtype, kQ8BlockSize)) / kQ8BlockSize;
+  const double element =
+      double(dtype_bytes(dtype, dtype_block_elems(dtype))) / double(dtype_block_elems(dtype));
   StepCost cost;
   cost.weight_bytes = element * (layer_params * c.num_layers + head_params + d * tokens);
   // Query j of a sequence (0-based among its new tokens) attends context_len - tokens + j + 1

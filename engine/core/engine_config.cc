@@ -39,8 +39,8 @@ const std::vector<std::string>& backend_names() {
   return names;
 }
 const std::vector<std::string>& weight_dtype_names() {
-  static const std::vector<std::string> names = {"auto", "f32",  "f16", "bf16",
-                                                 "q8_0", "q4_0", "q4_1"};
+  static const std::vector<std::string> names = {"auto", "f32",  "f16",  "bf16", "q8_0",
+                                                 "q4_0", "q4_1", "q4_k", "w8a8"};
   return names;
 }
 const std::vector<std::string>& cuda_gemm_names() {
@@ -86,11 +86,9 @@ void EngineConfig::validate() const {
   require(!on_cuda() || world_size() == 1, "backend", backend_name(backend),
           "cpu when more than one rank is asked for (the cuda backend runs on one GPU)");
   require(!cuda_graphs || on_cuda(), "cuda_graphs", "true", "false unless backend is cuda");
-  const bool block_weights = weight_dtype == WeightDtype::kQ8_0 ||
-                             weight_dtype == WeightDtype::kQ4_0 ||
-                             weight_dtype == WeightDtype::kQ4_1;
+  const bool block_weights = weight_dtype >= WeightDtype::kQ8_0;
   require(!on_cuda() || !block_weights, "weight_dtype", weight_dtype_name(weight_dtype),
-          "auto, f32, f16, bf16 with backend cuda (it has no q8_0, q4_0 or q4_1 GEMM)");
+          "auto, f32, f16, bf16 with backend cuda (it has no block-format GEMM)");
 }
 
 }  // namespace infergate

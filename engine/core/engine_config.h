@@ -15,7 +15,7 @@ namespace infergate {
 // Where the forward runs (docs/cuda.md): kernels/cpu, or one GPU (device 0).
 enum class Backend { kCpu, kCuda };
 // kAuto keeps the loaded dtype; the others convert every matrix at load.
-enum class WeightDtype { kAuto, kF32, kF16, kBf16, kQ8_0, kQ4_0, kQ4_1 };
+enum class WeightDtype { kAuto, kF32, kF16, kBf16, kQ8_0, kQ4_0, kQ4_1, kQ4_K, kW8A8 };
 // The cuda backend's projections: cuBLAS, or our tensor-core GEMM (f16/bf16 weights).
 enum class CudaGemm { kCublas, kInfergate };
 

@@ -37,6 +37,7 @@ std::vector<EngineConfigField> build_fields() {
        .flag = "weight-dtype",
        .doc = "`auto` keeps the loaded dtype; the others convert every matrix at load (norms, "
               "biases and the MoE router stay fp32; q8_0/q4_0/q4_1 quantize as llama.cpp does, "
+              "q4_k by its method, w8a8 per channel against per-token int8 activations; "
               "docs/quantization.md)",
        .choices = weight_dtype_names()});
   add({.key = "kv_cache_dtype",
@@ -202,7 +203,7 @@ std::vector<EngineConfigField> build_fields() {
        .doc = "where the forward runs: the CPU, or one GPU (device 0; docs/cuda.md)",
        .choices = backend_names(),
        .schema_note =
-           "`cuda`: one rank, no `q8_0`, `q4_0` or `q4_1` weights, no `int8` / `fp8_e4m3` "
+           "`cuda`: one rank, no block-format weights (`q8_0` ... `w8a8`), no `int8` / `fp8_e4m3` "
            "KV cache, dense models",
        .written = WrittenWhen::kWhenCuda});
   add({.key = "cuda_gemm",

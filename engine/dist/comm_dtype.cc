@@ -65,6 +65,8 @@ CommDType comm_dtype_of(DType dtype) {
     case DType::kQ8_0:
     case DType::kQ4_0:
     case DType::kQ4_1:
+    case DType::kQ4_K:
+    case DType::kW8A8:
     case DType::kI8:
     case DType::kF8E4M3:
       break;

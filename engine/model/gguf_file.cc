@@ -370,12 +370,13 @@ Tensor GgufFile::tensor(const GgufTensorInfo& info) const {
   if (!dtype) {
     throw ModelLoadError(path(), "unsupported tensor type " + std::to_string(info.type) + " (" +
                                      ggml_type_name(info.type) + ") for '" + info.name +
-                                     "' (supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1)");
+                                     "' (supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q4_K)");
   }
-  if (is_block_quantized(*dtype) && info.ne[0] % kQuantBlock != 0) {
+  if (info.ne[0] % dtype_block_elems(*dtype) != 0) {
     throw ModelLoadError(path(), "tensor '" + info.name + "' is " + ggml_type_name(info.type) +
                                      " but its row length " + std::to_string(info.ne[0]) +
-                                     " is not a multiple of 32");
+                                     " is not a multiple of " +
+                                     std::to_string(dtype_block_elems(*dtype)));
   }
   const std::vector<int64_t> shape(info.ne.rbegin(), info.ne.rend());
   int64_t numel = 1;

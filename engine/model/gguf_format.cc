@@ -26,6 +26,8 @@ std::optional<DType> dtype_from_ggml(uint32_t type) {
       return DType::kQ4_0;
     case GgmlType::kQ4_1:
       return DType::kQ4_1;
+    case GgmlType::kQ4_K:
+      return DType::kQ4_K;
     case GgmlType::kBF16:
       return DType::kBF16;
   }
@@ -41,11 +43,14 @@ GgmlType ggml_type_from_dtype(DType dtype) {
     case DType::kBF16:
       return GgmlType::kBF16;
     case DType::kQ8_0:
+    case DType::kW8A8:  // Q8_0 blocks whose scales repeat along a row
       return GgmlType::kQ8_0;
     case DType::kQ4_0:
       return GgmlType::kQ4_0;
     case DType::kQ4_1:
       return GgmlType::kQ4_1;
+    case DType::kQ4_K:
+      return GgmlType::kQ4_K;
     case DType::kI8:  // KV cache formats, never in a model file
     case DType::kF8E4M3:
       break;
@@ -61,11 +66,14 @@ uint32_t gguf_file_type(DType dtype) {
     case DType::kF16:
       return 1;  // LLAMA_FTYPE_MOSTLY_F16
     case DType::kQ8_0:
+    case DType::kW8A8:
       return 7;  // LLAMA_FTYPE_MOSTLY_Q8_0
     case DType::kQ4_0:
       return 2;  // LLAMA_FTYPE_MOSTLY_Q4_0
     case DType::kQ4_1:
       return 3;  // LLAMA_FTYPE_MOSTLY_Q4_1
+    case DType::kQ4_K:
+      return 14;  // LLAMA_FTYPE_MOSTLY_Q4_K_S: Q4_K throughout
     case DType::kBF16:
       return 32;  // LLAMA_FTYPE_MOSTLY_BF16
     case DType::kI8:

@@ -31,7 +31,15 @@ enum class GgufValueType : uint32_t {
 };
 
 // ggml_type ids of the tensor types infergate stores; all others are rejected by name.
-enum class GgmlType : uint32_t { kF32 = 0, kF16 = 1, kQ4_0 = 2, kQ4_1 = 3, kQ8_0 = 8, kBF16 = 30 };
+enum class GgmlType : uint32_t {
+  kF32 = 0,
+  kF16 = 1,
+  kQ4_0 = 2,
+  kQ4_1 = 3,
+  kQ8_0 = 8,
+  kQ4_K = 12,
+  kBF16 = 30
+};
 
 // "Q4_K" for 12 and so on; "unknown" for ids ggml never assigned.
 const char* ggml_type_name(uint32_t type);

@@ -145,10 +145,12 @@ std::vector<OutTensor> collect_tensors(const ModelWeights& w) {
   out.push_back(single("output_norm.weight", w.final_norm));
   if (w.lm_head.defined()) out.push_back(single("output.weight", w.lm_head));
   for (const OutTensor& t : out) {
-    if (is_block_quantized(t.dtype) && t.shape.back() % kQuantBlock != 0) {
+    const int64_t block = dtype_block_elems(t.dtype);
+    if (t.shape.back() % block != 0) {
       throw std::invalid_argument("gguf export: '" + t.name + "' is " + dtype_name(t.dtype) +
                                   " but its rows of " + std::to_string(t.shape.back()) +
-                                  " elements are not whole 32-element blocks");
+                                  " elements are not whole " + std::to_string(block) +
+                                  "-element blocks");
     }
   }
   return out;

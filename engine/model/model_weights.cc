@@ -16,7 +16,11 @@ size_t ModelWeights::nbytes() const {
 
 void ModelWeights::convert_matrices(DType dtype) {
   auto conv = [&](Tensor& t) {
-    if (t.defined() && t.shape().size() == 2 && t.dtype() != dtype) t = convert_tensor(t, dtype);
+    if (!t.defined() || t.shape().size() != 2) return;
+    // As llama.cpp's quantizer does, a matrix whose rows are not whole k-quant super-blocks
+    // takes a 32-block format instead: Q4_1, the group-32 shape of the same 4 bits.
+    const DType to = dtype == DType::kQ4_K && t.dim(1) % kQ4_KBlock != 0 ? DType::kQ4_1 : dtype;
+    if (t.dtype() != to) t = convert_tensor(t, to);
   };
   auto conv_ffn = [&](FfnWeights& f) {
     conv(f.gate);
@@ -50,7 +54,7 @@ void ModelWeights::apply_weight_dtype(const std::string& weight_dtype) {
   if (is_scaled_kv(dtype)) {
     throw std::invalid_argument(
         "weight dtype " + weight_dtype +
-        " is a KV cache format (weights: auto, f32, f16, bf16, q8_0, q4_0, q4_1)");
+        " is a KV cache format (weights: auto, f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, w8a8)");
   }
   convert_matrices(dtype);
 }

@@ -121,6 +121,8 @@ const char* safetensors_dtype_name(DType dtype) {
     case DType::kQ8_0:
     case DType::kQ4_0:
     case DType::kQ4_1:
+    case DType::kQ4_K:
+    case DType::kW8A8:
     case DType::kI8:  // KV cache formats, never in a model file
     case DType::kF8E4M3:
       break;

@@ -26,11 +26,12 @@ Tensor slice_rows(const Tensor& t, int64_t begin, int64_t count, int64_t padded_
 
 Tensor slice_cols(const Tensor& t, int64_t begin, int64_t count) {
   const int64_t width = row_width(t);
-  if (is_block_quantized(t.dtype()) && (begin % kQuantBlock != 0 || count % kQuantBlock != 0)) {
+  const int64_t block = dtype_block_elems(t.dtype());
+  if (begin % block != 0 || count % block != 0) {
     throw std::invalid_argument("cannot split a " + std::string(dtype_name(t.dtype())) +
                                 " matrix at column " + std::to_string(begin) + " (+" +
-                                std::to_string(count) +
-                                "): not a 32-column block boundary; use weight_dtype f32, f16 "
+                                std::to_string(count) + "): not a " + std::to_string(block) +
+                                "-column block boundary; use weight_dtype f32, f16 "
                                 "or bf16 with this tensor_parallel");
   }
   Tensor out = Tensor::zeros(t.dtype(), {t.dim(0), count});

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kernels/cpu/q4_k_block.h"
+
 namespace infergate {
 
 float f16_to_f32(uint16_t h) {
@@ -89,13 +91,31 @@ void quantize_block_q4_1(const float* x, uint8_t* out) {
   }
 }
 
+// Per-channel int8: one scale d = amax / 127 (as fp16) for the whole row, repeated in every
+// Q8_0 block; q = round(x / d) with the stored d, within [-127, 127].
+void quantize_row_w8a8(const float* x, int64_t count, uint8_t* out) {
+  float amax = 0;
+  for (int64_t i = 0; i < count; ++i) amax = std::max(amax, std::fabs(x[i]));
+  const uint16_t d16 = f32_to_f16(amax / 127.0f);
+  const float d = f16_to_f32(d16);
+  const float id = d != 0 ? 1.0f / d : 0.0f;
+  for (int64_t b = 0; b < count / kQuantBlock; ++b, out += kQ8_0BlockBytes) {
+    std::memcpy(out, &d16, 2);
+    for (int i = 0; i < kQuantBlock; ++i) {
+      const long q = std::clamp(std::lround(x[b * kQuantBlock + i] * id), -127L, 127L);
+      out[2 + i] = uint8_t(int8_t(q));
+    }
+  }
+}
+
 }  // namespace
 
 void dequantize_block(const uint8_t* block, DType dtype, float* out) {
+  if (dtype == DType::kQ4_K) return dequantize_block_q4_k(block, out);
   uint16_t d16;
   std::memcpy(&d16, block, 2);
   const float d = f16_to_f32(d16);
-  if (dtype == DType::kQ8_0) {
+  if (dtype == DType::kQ8_0 || dtype == DType::kW8A8) {
     const int8_t* q = reinterpret_cast<const int8_t*>(block + 2);
     for (int i = 0; i < kQuantBlock; ++i) out[i] = d * float(q[i]);
     return;
@@ -134,15 +154,19 @@ void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
     }
     case DType::kQ8_0:
     case DType::kQ4_0:
-    case DType::kQ4_1: {
-      if (offset % kQuantBlock || count % kQuantBlock) {
+    case DType::kQ4_1:
+    case DType::kQ4_K:
+    case DType::kW8A8: {
+      const int64_t block = dtype_block_elems(t.dtype());
+      if (offset % block || count % block) {
         throw std::invalid_argument(std::string(dtype_name(t.dtype())) +
-                                    " conversion must cover whole 32-element blocks");
+                                    " conversion must cover whole " + std::to_string(block) +
+                                    "-element blocks");
       }
       const uint8_t* p = t.data<uint8_t>() + dtype_bytes(t.dtype(), offset);
-      const size_t block_bytes = dtype_bytes(t.dtype(), kQuantBlock);
-      for (int64_t b = 0; b < count / kQuantBlock; ++b, p += block_bytes) {
-        dequantize_block(p, t.dtype(), out + b * kQuantBlock);
+      const size_t block_bytes = dtype_bytes(t.dtype(), block);
+      for (int64_t b = 0; b < count / block; ++b, p += block_bytes) {
+        dequantize_block(p, t.dtype(), out + b * block);
       }
       return;
     }
@@ -169,19 +193,25 @@ void from_f32(const float* in, int64_t count, DType dtype, void* out) {
       for (int64_t i = 0; i < count; ++i) p[i] = f32_to_bf16(in[i]);
       return;
     }
+    case DType::kW8A8:
+      return quantize_row_w8a8(in, count, static_cast<uint8_t*>(out));
     case DType::kQ8_0:
     case DType::kQ4_0:
-    case DType::kQ4_1: {
+    case DType::kQ4_1:
+    case DType::kQ4_K: {
       uint8_t* p = static_cast<uint8_t*>(out);
-      const size_t block_bytes = dtype_bytes(dtype, kQuantBlock);
+      const int64_t block = dtype_block_elems(dtype);
+      const size_t block_bytes = dtype_bytes(dtype, block);
       const int64_t blocks = int64_t(dtype_bytes(dtype, count) / block_bytes);
       for (int64_t b = 0; b < blocks; ++b, p += block_bytes) {
         if (dtype == DType::kQ8_0) {
-          quantize_block_q8_0(in + b * kQuantBlock, p);
+          quantize_block_q8_0(in + b * block, p);
         } else if (dtype == DType::kQ4_0) {
-          quantize_block_q4_0(in + b * kQuantBlock, p);
+          quantize_block_q4_0(in + b * block, p);
+        } else if (dtype == DType::kQ4_1) {
+          quantize_block_q4_1(in + b * block, p);
         } else {
-          quantize_block_q4_1(in + b * kQuantBlock, p);
+          quantize_block_q4_k(in + b * block, p);
         }
       }
       return;
@@ -197,7 +227,17 @@ void from_f32(const float* in, int64_t count, DType dtype, void* out) {
 Tensor convert_tensor(const Tensor& t, DType dtype) {
   Tensor out = Tensor::zeros(dtype, t.shape());
   const int64_t n = t.numel();
-  constexpr int64_t kChunk = 1 << 16;  // multiple of 32, bounded scratch
+  if (dtype == DType::kW8A8) {  // a scale per row: converted row by row
+    const int64_t k = t.shape().empty() ? n : t.shape().back();
+    std::vector<float> row(static_cast<size_t>(k));
+    for (int64_t off = 0; off < n; off += k) {
+      to_f32(t, off, k, row.data());
+      from_f32(row.data(), k, dtype,
+               static_cast<uint8_t*>(out.mutable_raw()) + dtype_bytes(dtype, off));
+    }
+    return out;
+  }
+  constexpr int64_t kChunk = 1 << 16;  // multiple of every block size, bounded scratch
   std::vector<float> buf(static_cast<size_t>(std::min(n, kChunk)));
   for (int64_t off = 0; off < n; off += kChunk) {
     const int64_t c = std::min(kChunk, n - off);

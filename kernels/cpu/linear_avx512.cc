@@ -67,6 +67,8 @@ void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t ro
     case DType::kQ8_0:
     case DType::kQ4_0:
     case DType::kQ4_1:
+    case DType::kQ4_K:
+    case DType::kW8A8:
     case DType::kI8:  // KV cache formats: never a weight (PackedWeight refuses them)
     case DType::kF8E4M3:
       break;  // block formats go to quant_linear() (linear.cc)

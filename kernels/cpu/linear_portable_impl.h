@@ -53,11 +53,14 @@ void widen(const void* w, DType dtype, int64_t k, int64_t row, int64_t j0, int64
       return widen_f16(static_cast<const uint16_t*>(w) + row * k + j0, len, out);
     case DType::kQ8_0:
     case DType::kQ4_0:
-    case DType::kQ4_1: {
-      const size_t block_bytes = dtype_bytes(dtype, kQuantBlock);
+    case DType::kQ4_1:
+    case DType::kQ4_K:
+    case DType::kW8A8: {
+      const int64_t block = dtype_block_elems(dtype);
+      const size_t block_bytes = dtype_bytes(dtype, block);
       const auto* p = static_cast<const uint8_t*>(w) + dtype_bytes(dtype, row * k + j0);
-      for (int64_t b = 0; b < len / kQuantBlock; ++b, p += block_bytes) {
-        dequantize_block(p, dtype, out + b * kQuantBlock);
+      for (int64_t b = 0; b < len / block; ++b, p += block_bytes) {
+        dequantize_block(p, dtype, out + b * block);
       }
       return;
     }

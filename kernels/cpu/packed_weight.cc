@@ -84,9 +84,11 @@ PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
   PackedWeight out;
   out.rows_ = w.dim(0);
   out.cols_ = w.dim(1);
+  out.dtype_ = w.dtype();
   if (is_block_quantized(w.dtype())) {  // row groups for quant_linear() (quant_layout.h)
-    const int64_t rows = detail::quant_groups(out.rows_) * detail::kQuantGroupRows;
-    out.data_ = allocate_panels(w.dtype(), {rows, out.cols_});
+    const int64_t groups = detail::quant_groups(out.rows_);
+    out.data_ = allocate_panels(DType::kI8,  // bytes: Q4_K's groups are not whole blocks
+                                {groups, detail::quant_group_bytes(w.dtype(), out.cols_)});
     detail::pack_quant_groups(w.data<uint8_t>(), w.dtype(), out.rows_, out.cols_,
                               out.data_.mutable_data<uint8_t>());
     out.panelized_ = true;

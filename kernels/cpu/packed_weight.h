@@ -17,14 +17,14 @@ class PackedWeight {
   bool defined() const { return data_.defined(); }
   int64_t rows() const { return rows_; }  // n, the output features
   int64_t cols() const { return cols_; }  // k, the input features
-  DType dtype() const { return data_.dtype(); }
-  // Always true once packed: F32/F16/BF16 as column panels, the block formats (Q8_0, Q4_0) as
-  // groups of eight rows (quant_layout.h), same bytes, read in place by quant_linear.h.
+  DType dtype() const { return dtype_; }
+  // Always true once packed: F32/F16/BF16 as column panels, the block formats as groups of
+  // eight rows (quant_layout.h), the file's values, read in place by quant_linear.h.
   bool panelized() const { return panelized_; }
   size_t nbytes() const { return data_.nbytes(); }
   // Panels [ceil(n / 32), k', 32] in dtype() (k' = k, or k rounded up to 32 for bf16, whose
   // panels keep k in pairs: see kernels/cpu/linear_kernels.h); for the block formats, the
-  // row groups [ceil(n / 8) * 8, k].
+  // row groups as bytes [ceil(n / 8), quant_group_bytes(dtype, k)].
   const Tensor& storage() const { return data_; }
   // The weight back in row-major [n, k] form (tests, exporters).
   Tensor unpack() const;
@@ -32,6 +32,7 @@ class PackedWeight {
  private:
   friend PackedWeight prepare_weight(const std::vector<const Tensor*>& parts);
   Tensor data_;
+  DType dtype_ = DType::kF32;
   int64_t rows_ = 0;
   int64_t cols_ = 0;
   bool panelized_ = false;

@@ -33,12 +33,38 @@ void quantize_row(const float* x, int64_t k, int8_t* q, float* d, int32_t* s) {
   }
 }
 
-// Row r's 32 weights of one group block as int8, in k order: Q8_0 and Q4_0 signed (w = d q),
-// Q4_1 the nibbles as they are (w = d q + m).
-void row_values(const uint8_t* gb, DType dtype, int r, int8_t* out) {
+// f16 value number `index` of a group block's header (d of row r: r; m or dmin of row r: 8 + r).
+float header_value(const uint8_t* gb, int index) {
+  uint16_t h;
+  std::memcpy(&h, gb + 2 * index, 2);
+  return f16_to_f32(h);
+}
+
+// Row r's 32 weights of one Q4_K sub-block s as nibbles, with their scale and (negated) minimum.
+void q4_k_row_values(const uint8_t* gb, int s, int r, int8_t* out, float* dw, float* mw) {
+  *dw = header_value(gb, r) * float(gb[4 * kRows + kRows * s + r]);
+  *mw = -header_value(gb, kRows + r) * float(gb[12 * kRows + kRows * s + r]);
+  const uint8_t* quads = gb + kQ4_KGroupHeader + 256 * (s / 2);
+  for (int j = 0; j < kBlock; ++j) {
+    out[j] = static_cast<int8_t>((quads[((j / 4) * kRows + r) * 4 + j % 4] >> (4 * (s % 2))) & 15);
+  }
+}
+
+// Row r's 32 weights of activation block b of the group at `group` as int8, in k order, with
+// w = dw q + mw: Q8_0, W8A8 and Q4_0 signed (mw = 0), Q4_1 and Q4_K the nibbles as they are.
+void row_values(const uint8_t* group, DType dtype, int64_t b, int r, int8_t* out, float* dw,
+                float* mw) {
+  if (dtype == DType::kQ4_K) {
+    const int64_t sub = kQ4_KBlock / kQuantBlock;
+    return q4_k_row_values(group + (b / sub) * quant_group_block_bytes(dtype), int(b % sub), r, out,
+                           dw, mw);
+  }
+  const uint8_t* gb = group + b * quant_group_block_bytes(dtype);
+  *dw = header_value(gb, r);
+  *mw = dtype == DType::kQ4_1 ? header_value(gb, kRows + r) : 0.0f;
   const uint8_t* quads = gb + quant_group_header_bytes(dtype);
   for (int j = 0; j < kBlock; ++j) {
-    if (dtype == DType::kQ8_0) {
+    if (has_q8_layout(dtype)) {
       out[j] = static_cast<int8_t>(quads[((j / 4) * kRows + r) * 4 + j % 4] ^ 0x80);
     } else {
       const int byte = j % 16;
@@ -49,26 +75,17 @@ void row_values(const uint8_t* gb, DType dtype, int r, int8_t* out) {
   }
 }
 
-// f16 value number `index` of a group block's header (d of row r: r; m of row r: 8 + r).
-float header_value(const uint8_t* gb, int index) {
-  uint16_t h;
-  std::memcpy(&h, gb + 2 * index, 2);
-  return f16_to_f32(h);
-}
-
 void dot_groups(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m, const uint8_t* w,
                 DType dtype, int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
-  const size_t group_block = dtype_bytes(dtype, kQuantBlock) * kQuantGroupRows;
+  const int64_t group_bytes = quant_group_bytes(dtype, blocks * kQuantBlock);
   int8_t values[kBlock];
   for (int64_t g = 0; g < groups; ++g) {
     const int valid = static_cast<int>(std::min<int64_t>(kRows, rows - g * kRows));
     for (int r = 0; r < valid; ++r) {
       for (int64_t i = 0; i < m; ++i) c[i * ldc + g * kRows + r] = 0;
       for (int64_t b = 0; b < blocks; ++b) {
-        const uint8_t* gb = w + (g * blocks + b) * group_block;
-        const float dw = header_value(gb, r);
-        const float mw = dtype == DType::kQ4_1 ? header_value(gb, kRows + r) : 0.0f;
-        row_values(gb, dtype, r, values);
+        float dw, mw;
+        row_values(w + g * group_bytes, dtype, b, r, values, &dw, &mw);
         for (int64_t i = 0; i < m; ++i) {
           const int8_t* xb = xq + (i * blocks + b) * kBlock;
           int32_t sum = 0;

@@ -1,4 +1,4 @@
-// Internal: the per-ISA building blocks of quantized `linear` (Q8_0 and Q4_0 weights in the
+// Internal: the per-ISA building blocks of quantized `linear` (block-format weights in the
 // grouped layout of quant_layout.h), one table per instruction-set level, each in its own
 // translation unit as linear_kernels.h explains.
 //
@@ -21,8 +21,9 @@ struct QuantKernels {
   // quant_linear.cc quantizes with the generic one).
   void (*quantize_row)(const float* x, int64_t k, int8_t* q, float* d, int32_t* s);
   // For activation rows i < m (q: [m, blocks * 32], d and s: [m, blocks]) and the row groups
-  // [0, groups) of w (quant_layout.h, `blocks` blocks per row):
-  // c[i * ldc + 8g + r] = sum over blocks of d_w * d_x * (q_w . q_x), for 8g + r < rows.
+  // [0, groups) of w (quant_layout.h, `blocks` 32-value blocks per row; Q4_K's super-blocks
+  // hold eight): c[i * ldc + 8g + r] = sum over blocks of d_w * d_x * (q_w . q_x) (plus the
+  // minimum's term), for 8g + r < rows.
   void (*dot_groups)(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m,
                      const uint8_t* w, DType dtype, int64_t blocks, int64_t groups, int64_t rows,
                      float* c, int64_t ldc);

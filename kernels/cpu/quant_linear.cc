@@ -1,5 +1,7 @@
 #include "kernels/cpu/quant_linear.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,11 +34,47 @@ namespace {
 // L2 while the groups stream past.
 constexpr int64_t kMc = 64;
 
+// Per-token quantization for W8A8: one scale d = amax / 127 for the whole row, written to every
+// block's d, and each block's sum of q, as QuantKernels::quantize_row lays them out. Portable
+// and so identical at every ISA level; it costs O(k) against the GEMM's O(n k).
+void quantize_row_per_token(const float* x, int64_t k, int8_t* q, float* d, int32_t* s) {
+  float amax = 0;
+  for (int64_t j = 0; j < k; ++j) amax = std::max(amax, std::fabs(x[j]));
+  const float scale = amax / 127.0f;
+  const float inv = scale != 0 ? 1.0f / scale : 0.0f;
+  for (int64_t b = 0; b < k / kQuantBlock; ++b) {
+    int32_t sum = 0;
+    for (int64_t j = b * kQuantBlock; j < (b + 1) * kQuantBlock; ++j) {
+      q[j] = static_cast<int8_t>(std::nearbyint(x[j] * inv));
+      sum += q[j];
+    }
+    d[b] = scale;
+    s[b] = sum;
+  }
+}
+
+// The activation quantizer a weight dtype is computed against.
+void quantize_activations(const detail::QuantKernels& kernels, DType dtype, const float* x,
+                          int64_t k, int8_t* q, float* d, int32_t* s) {
+  if (dtype == DType::kW8A8) return quantize_row_per_token(x, k, q, d, s);
+  kernels.quantize_row(x, k, q, d, s);
+}
+
+// W8A8's integer sums run over a whole row: 255 * 127 * k must fit in int32.
+constexpr int64_t kW8A8MaxK = 65536;
+
+// The activation blocks (32 values each) of a row of k, checked to be whole format blocks.
 int64_t whole_blocks(DType dtype, int64_t k) {
-  if (!is_block_quantized(dtype) || k % kQuantBlock != 0) {
+  if (!is_block_quantized(dtype) || k % dtype_block_elems(dtype) != 0) {
     throw std::invalid_argument(std::string("quantized linear: ") + dtype_name(dtype) +
                                 " weight rows of " + std::to_string(k) +
-                                " elements are not whole 32-element blocks");
+                                " elements are not whole " +
+                                std::to_string(dtype_block_elems(dtype)) + "-element blocks");
+  }
+  if (dtype == DType::kW8A8 && k > kW8A8MaxK) {
+    throw std::invalid_argument("quantized linear: w8a8 weight rows of " + std::to_string(k) +
+                                " elements exceed " + std::to_string(kW8A8MaxK) +
+                                " (its int32 row sums would overflow)");
   }
   return k / kQuantBlock;
 }
@@ -48,7 +86,7 @@ void quant_linear(const float* x, int64_t m, const void* w, bool grouped, DType 
   const int64_t blocks = whole_blocks(dtype, k);
   if (m <= 0 || n <= 0) return;
   const auto& kernels = detail::quant_kernels_for(active_isa());
-  const size_t group_bytes = dtype_bytes(dtype, k) * detail::kQuantGroupRows;
+  const auto group_bytes = size_t(detail::quant_group_bytes(dtype, k));
   const int64_t groups = detail::quant_groups(n);
   // The caller's buffers, reached through plain pointers: a lambda run by a worker would see
   // that worker's own (empty) thread_local vectors.
@@ -69,7 +107,8 @@ void quant_linear(const float* x, int64_t m, const void* w, bool grouped, DType 
   int32_t* xs = xs_buffer.data();
   detail::parallel_chunks(pool, m, m * k, [&](int64_t i0, int64_t i1) {
     for (int64_t i = i0; i < i1; ++i) {
-      kernels.quantize_row(x + i * k, k, xq + i * k, xd + i * blocks, xs + i * blocks);
+      quantize_activations(kernels, dtype, x + i * k, k, xq + i * k, xd + i * blocks,
+                           xs + i * blocks);
     }
   });
   detail::parallel_chunks(pool, groups, m * n * k, [&](int64_t g0, int64_t g1) {
@@ -90,7 +129,8 @@ void quant_linear_reference(const float* x, int64_t m, const Tensor& w, float* y
   std::vector<int32_t> sums(static_cast<size_t>(blocks));
   std::vector<double> xs(static_cast<size_t>(m * k));
   for (int64_t i = 0; i < m; ++i) {
-    detail::generic_quant_kernels().quantize_row(x + i * k, k, q.data(), d.data(), sums.data());
+    quantize_activations(detail::generic_quant_kernels(), w.dtype(), x + i * k, k, q.data(),
+                         d.data(), sums.data());
     for (int64_t j = 0; j < k; ++j) xs[i * k + j] = double(d[j / kQuantBlock]) * q[j];
   }
   for (int64_t r = 0; r < n; ++r) {

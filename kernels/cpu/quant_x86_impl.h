@@ -91,39 +91,91 @@ inline __m256i q8_quad(__m256i acc, __m256i u, __m256i x) {
 }
 #endif
 
+// Activation blocks per group block: Q4_K's super-block holds eight.
 template <DType D>
-constexpr int64_t group_block_bytes() {
-  return int64_t(D == DType::kQ8_0   ? kQ8_0BlockBytes
-                 : D == DType::kQ4_0 ? kQ4_0BlockBytes
-                                     : kQ4_1BlockBytes) *
-         kRows;
+constexpr int64_t sub_blocks() {
+  return D == DType::kQ4_K ? kQ4_KBlock / kQuantBlock : 1;
+}
+
+// Bytes of one group of eight rows with `blocks` activation blocks per row.
+template <DType D>
+int64_t group_stride(int64_t blocks) {
+  return blocks / sub_blocks<D>() * quant_group_block_bytes(D);
 }
 
 // The bias each block's integer sum carries: z * (sum of the activation block), z as in
-// quant_layout.h (zero where q8_quad undoes it, and for Q4_1, whose m is added in float).
+// quant_layout.h (zero where q8_quad undoes it, and for Q4_1 and Q4_K, whose minimums are added
+// in float).
+// Eight rows' 6-bit Q4_K codes (one byte each) as fp32.
+inline __m256 six_bit_codes(const uint8_t* p) {
+  return _mm256_cvtepi32_ps(
+      _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+}
+
 template <DType D>
 constexpr int32_t bias_factor() {
-  return D == DType::kQ8_0 ? kQ8Bias : D == DType::kQ4_0 ? 8 : 0;
+  return has_q8_layout(D) ? kQ8Bias : D == DType::kQ4_0 ? 8 : 0;
+}
+
+// W8A8: acc = (sum - z * sum of the activation row) * d_w * d_x, the whole row's integer sums
+// scaled once; every block of a row carries the same d_w, read from the first.
+template <int RM, int RN>
+void scale_row_sums(const __m256i (&sums)[RM][RN], const float* xd, const int32_t* xs,
+                    int64_t blocks, const uint8_t* w, int64_t stride, __m256 (&acc)[RM][RN]) {
+  for (int i = 0; i < RM; ++i) {
+    int32_t row_sum = 0;
+    for (int64_t b = 0; b < blocks; ++b) row_sum += xs[i * blocks + b];
+    const __m256i bias = _mm256_set1_epi32(kQ8Bias * row_sum);
+    const __m256 dx = _mm256_set1_ps(xd[i * blocks]);
+    for (int j = 0; j < RN; ++j) {
+      const __m256 dw =
+          _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j * stride)));
+      acc[i][j] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[i][j], bias)),
+                                _mm256_mul_ps(dw, dx));
+    }
+  }
 }
 
 // An RM x (8 * RN) tile of c: activation rows [0, RM) against the row groups [0, RN).
 template <DType D, int RM, int RN>
 void tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t blocks, const uint8_t* w,
           float* c, int64_t ldc, int64_t rows) {
-  constexpr int64_t kGroupBlock = group_block_bytes<D>();
-  const int64_t lda = blocks * kBlock;
+  constexpr int64_t kGroupBlock = quant_group_block_bytes(D);
+  const int64_t lda = blocks * kBlock, stride = group_stride<D>(blocks);
   __m256 acc[RM][RN];
   for (auto& row : acc) {
     for (auto& a : row) a = _mm256_setzero_ps();
   }
+  // Integer sums per block; W8A8's single scales let them run over the whole row.
+  __m256i sums[RM][RN];
+  for (auto& row : sums) {
+    for (auto& s : row) s = _mm256_setzero_si256();
+  }
   for (int64_t b = 0; b < blocks; ++b) {
-    __m256i sums[RM][RN];
-    for (auto& row : sums) {
-      for (auto& s : row) s = _mm256_setzero_si256();
+    if (D != DType::kW8A8 && b > 0) {
+      for (auto& row : sums) {
+        for (auto& s : row) s = _mm256_setzero_si256();
+      }
     }
     const uint8_t* gb[RN];
-    for (int j = 0; j < RN; ++j) gb[j] = w + (j * blocks + b) * kGroupBlock;
-    if constexpr (D == DType::kQ8_0) {
+    for (int j = 0; j < RN; ++j) gb[j] = w + j * stride + (b / sub_blocks<D>()) * kGroupBlock;
+    if constexpr (D == DType::kQ4_K) {
+      // Sub-block s: the low (s even) or high nibbles of its chunk's 256 bytes.
+      const int s = int(b % sub_blocks<D>());
+      const __m256i low = _mm256_set1_epi8(15);
+      for (int t = 0; t < 8; ++t) {
+        __m256i u[RN];
+        for (int j = 0; j < RN; ++j) {
+          const __m256i v = _mm256_loadu_si256(
+              reinterpret_cast<const __m256i*>(gb[j] + kQ4_KGroupHeader + 256 * (s / 2) + 32 * t));
+          u[j] = _mm256_and_si256(s % 2 ? _mm256_srli_epi16(v, 4) : v, low);
+        }
+        for (int i = 0; i < RM; ++i) {
+          const __m256i x = broadcast_quad(xq + i * lda + b * kBlock + 4 * t);
+          for (int j = 0; j < RN; ++j) sums[i][j] = udot(sums[i][j], u[j], x);
+        }
+      }
+    } else if constexpr (has_q8_layout(D)) {
       for (int t = 0; t < 8; ++t) {
         __m256i u[RN];
         for (int j = 0; j < RN; ++j) {
@@ -154,11 +206,18 @@ void tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t blocks, 
         }
       }
     }
+    if constexpr (D == DType::kW8A8) continue;  // scaled once, after the last block
     __m256 dw[RN], mw[RN];
     for (int j = 0; j < RN; ++j) {
       dw[j] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(gb[j])));
-      if constexpr (D == DType::kQ4_1) {
+      if constexpr (D == DType::kQ4_1 || D == DType::kQ4_K) {
         mw[j] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(gb[j] + 16)));
+      }
+      if constexpr (D == DType::kQ4_K) {  // d scale_s and -dmin min_s, exact in fp32
+        const int64_t s = b % sub_blocks<D>();
+        dw[j] = _mm256_mul_ps(dw[j], six_bit_codes(gb[j] + 4 * kRows + kRows * s));
+        mw[j] = _mm256_mul_ps(_mm256_mul_ps(mw[j], six_bit_codes(gb[j] + 12 * kRows + kRows * s)),
+                              _mm256_set1_ps(-1.0f));
       }
     }
     for (int i = 0; i < RM; ++i) {
@@ -167,13 +226,14 @@ void tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t blocks, 
       for (int j = 0; j < RN; ++j) {
         const __m256 dot = _mm256_cvtepi32_ps(_mm256_sub_epi32(sums[i][j], bias));
         acc[i][j] = _mm256_fmadd_ps(dot, _mm256_mul_ps(dw[j], dx), acc[i][j]);
-        if constexpr (D == DType::kQ4_1) {  // + m * d_x * (sum of the activation block)
+        if constexpr (D == DType::kQ4_1 || D == DType::kQ4_K) {  // + m d_x (sum of the x block)
           const __m256 dx_sum = _mm256_set1_ps(xd[i * blocks + b] * float(xs[i * blocks + b]));
           acc[i][j] = _mm256_fmadd_ps(mw[j], dx_sum, acc[i][j]);
         }
       }
     }
   }
+  if constexpr (D == DType::kW8A8) scale_row_sums<RM, RN>(sums, xd, xs, blocks, w, stride, acc);
   for (int j = 0; j < RN; ++j) {
     const int64_t valid = std::min<int64_t>(kRows, rows - j * kRows);
     for (int i = 0; i < RM; ++i) {
@@ -199,15 +259,13 @@ constexpr int kTileM = 4, kTileN = 1;  // 4 + 4 of 16
 template <DType D, int RM, int RN>
 void tile_groups(const int8_t* xq, const float* xd, const int32_t* xs, const uint8_t* w,
                  int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
-  constexpr int64_t kGroupBlock = group_block_bytes<D>();
+  const int64_t stride = group_stride<D>(blocks);
   int64_t g = 0;
   for (; g + RN <= groups; g += RN) {
-    tile<D, RM, RN>(xq, xd, xs, blocks, w + g * blocks * kGroupBlock, c + g * kRows, ldc,
-                    rows - g * kRows);
+    tile<D, RM, RN>(xq, xd, xs, blocks, w + g * stride, c + g * kRows, ldc, rows - g * kRows);
   }
   for (; g < groups; ++g) {
-    tile<D, RM, 1>(xq, xd, xs, blocks, w + g * blocks * kGroupBlock, c + g * kRows, ldc,
-                   rows - g * kRows);
+    tile<D, RM, 1>(xq, xd, xs, blocks, w + g * stride, c + g * kRows, ldc, rows - g * kRows);
   }
 }
 
@@ -233,10 +291,14 @@ void dot_groups(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m,
                 DType dtype, int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
   if (dtype == DType::kQ8_0) {
     dot_groups_typed<DType::kQ8_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+  } else if (dtype == DType::kW8A8) {
+    dot_groups_typed<DType::kW8A8>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
   } else if (dtype == DType::kQ4_0) {
     dot_groups_typed<DType::kQ4_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
-  } else {
+  } else if (dtype == DType::kQ4_1) {
     dot_groups_typed<DType::kQ4_1>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+  } else {
+    dot_groups_typed<DType::kQ4_K>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
   }
 }
 

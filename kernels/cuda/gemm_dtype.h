@@ -40,7 +40,7 @@ inline DType tensor_dtype(GemmDType dtype) {
 }
 
 // The GEMM operand type a tensor's elements can be read as; none for block formats (q8_0, q4_0,
-// q4_1).
+// q4_1, q4_k, w8a8).
 inline std::optional<GemmDType> gemm_dtype_of(DType dtype) {
   switch (dtype) {
     case DType::kF32:

@@ -86,7 +86,8 @@ TEST_CASE("invalid engine configs name the field", "[engine]") {
   // A typed enum cannot hold a bad weight dtype; its name is refused where it is parsed.
   REQUIRE_THROWS_WITH(
       parse_weight_dtype("int3"),
-      Catch::Contains("weight_dtype = int3 (allowed: auto, f32, f16, bf16, q8_0, q4_0, q4_1)"));
+      Catch::Contains(
+          "weight_dtype = int3 (allowed: auto, f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, w8a8)"));
 }
 
 TEST_CASE("an aborted request id can be reused before the next step", "[engine]") {

@@ -92,11 +92,11 @@ TEST_CASE("GGUF with a bad magic, version or tensor type is rejected by name",
   }
 
   bad = good;
-  poke<uint32_t>(bad, tensor_type_offset(bad, "blk.0.attn_q.weight"), 12);
-  write_bytes(dir.file("q4k.gguf"), bad);
-  require_load_error("gguf", dir.file("q4k.gguf"), "q4k.gguf",
-                     "unsupported tensor type 12 (Q4_K) for 'blk.0.attn_q.weight' "
-                     "(supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1)");
+  poke<uint32_t>(bad, tensor_type_offset(bad, "blk.0.attn_q.weight"), 14);
+  write_bytes(dir.file("q6k.gguf"), bad);
+  require_load_error("gguf", dir.file("q6k.gguf"), "q6k.gguf",
+                     "unsupported tensor type 14 (Q6_K) for 'blk.0.attn_q.weight' "
+                     "(supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q4_K)");
 
   // A Q4_0 tensor whose rows (ne[0] = 40) are not whole 32-element blocks.
   bad = good;
@@ -107,6 +107,15 @@ TEST_CASE("GGUF with a bad magic, version or tensor type is rejected by name",
   require_load_error("gguf", dir.file("q4rows.gguf"), "q4rows.gguf",
                      "tensor 'blk.0.attn_q.weight' is Q4_0 but its row length 40 is not a "
                      "multiple of 32");
+
+  // A Q4_K tensor whose rows (ne[0] = 288) are whole 32-blocks but not 256-value super-blocks.
+  bad = good;
+  poke<uint32_t>(bad, type_at, 12);
+  poke<uint64_t>(bad, type_at - 16, 288);
+  write_bytes(dir.file("q4krows.gguf"), bad);
+  require_load_error("gguf", dir.file("q4krows.gguf"), "q4krows.gguf",
+                     "tensor 'blk.0.attn_q.weight' is Q4_K but its row length 288 is not a "
+                     "multiple of 256");
 }
 
 TEST_CASE("GGUF with a missing, misshapen or unknown tensor is rejected by name",

@@ -80,7 +80,7 @@ const ModelConfig& config_named(const std::string& name) {
 
 TEST_CASE("GGUF round trip keeps every tensor and logit bit for bit", "[model][gguf]") {
   const std::string which = GENERATE("dense", "bias", "moe");
-  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1");
+  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q4_k");
   CAPTURE(which, dtype);
   ModelWeights w = make_synthetic_model(config_named(which), 11);
   w.convert_matrices(parse_dtype(dtype));
@@ -96,9 +96,24 @@ TEST_CASE("GGUF round trip keeps every tensor and logit bit for bit", "[model][g
   CHECK(back.vocab.unk_id == w.vocab.unk_id);
 }
 
+TEST_CASE("a w8a8 model exports as Q8_0 blocks and converts back to w8a8 bit for bit",
+          "[model][gguf]") {
+  // Per-channel int8 is Q8_0 with one scale repeated along each row: the file is plain Q8_0
+  // (llama.cpp runs it), and weight_dtype w8a8 on it recovers the same bytes.
+  ModelWeights w = make_synthetic_model(dense_gqa_config(), 15);
+  w.convert_matrices(DType::kW8A8);
+  TempDir dir;
+  export_model(w, "gguf", dir.file("w8a8.gguf"));
+  ModelWeights back = read_gguf(dir.file("w8a8.gguf"));
+  CHECK(back.layers[0].wq.dtype() == DType::kQ8_0);
+  back.convert_matrices(DType::kW8A8);
+  REQUIRE(records(back) == records(w));
+  REQUIRE(reference_forward(back, kTokens) == reference_forward(w, kTokens));
+}
+
 TEST_CASE("safetensors round trip keeps logits bit for bit", "[model][safetensors]") {
   const std::string which = GENERATE("dense", "bias", "moe");
-  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1");
+  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q4_k");
   CAPTURE(which, dtype);
   ModelWeights w = make_synthetic_model(config_named(which), 12);
   w.convert_matrices(parse_dtype(dtype));

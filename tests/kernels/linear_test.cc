@@ -52,10 +52,10 @@ TEST_CASE("linear matches the double-accumulating reference for every dtype, sha
   IsaLevels isa;
   ThreadPool pool(3);
   uint32_t seed = 1;
-  for (DType dtype :
-       {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0, DType::kQ4_1}) {
+  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0,
+                      DType::kQ4_1, DType::kQ4_K, DType::kW8A8}) {
     for (Shape s : shapes()) {
-      const int64_t k = is_block_quantized(dtype) ? (s.k + 31) / 32 * 32 : s.k;
+      const int64_t block = dtype_block_elems(dtype), k = (s.k + block - 1) / block * block;
       const Tensor w = random_tensor(dtype, {s.n, k}, seed++);
       const std::vector<float> x = random_values(s.m * k, seed++);
       std::vector<float> want(static_cast<size_t>(s.m * s.n));
@@ -94,12 +94,12 @@ TEST_CASE("linear gives the same result on 1, 2 and 5 threads") {
 }
 
 TEST_CASE("prepare_weight round-trips and stacks rows") {
-  for (DType dtype :
-       {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0, DType::kQ4_1}) {
-    const Tensor a = random_tensor(dtype, {45, 64}, 3), b = random_tensor(dtype, {7, 64}, 4);
+  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0,
+                      DType::kQ4_1, DType::kQ4_K, DType::kW8A8}) {
+    const Tensor a = random_tensor(dtype, {45, 512}, 3), b = random_tensor(dtype, {7, 512}, 4);
     const PackedWeight pa = prepare_weight(a);
     CHECK(pa.rows() == 45);
-    CHECK(pa.cols() == 64);
+    CHECK(pa.cols() == 512);
     CHECK(pa.panelized());
     const Tensor back = pa.unpack();
     REQUIRE(back.nbytes() == a.nbytes());

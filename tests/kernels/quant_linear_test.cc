@@ -19,7 +19,8 @@ using testing::IsaLevels;
 using testing::random_tensor;
 using testing::random_values;
 
-constexpr DType kBlockFormats[] = {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1};
+constexpr DType kBlockFormats[] = {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1, DType::kQ4_K,
+                                   DType::kW8A8};
 
 // |y - reference| <= 2e-6 of sum_j |x_j w_j|: the integer block sums are exact, what remains is
 // fp32 rounding of the block scales' products and of the sum over blocks.
@@ -41,7 +42,7 @@ void check_close(const std::vector<float>& x, const Tensor& w, int64_t m,
   }
 }
 
-TEST_CASE("quantized linear matches its reference for q8_0 and q4_0 at every shape and ISA") {
+TEST_CASE("quantized linear matches its reference for every block format at every shape and ISA") {
   IsaLevels isa;
   ThreadPool pool(3);
   uint32_t seed = 100;
@@ -52,7 +53,8 @@ TEST_CASE("quantized linear matches its reference for q8_0 and q4_0 at every sha
       {3, 45, 160}, {4, 40, 608},  {5, 7, 32},    {7, 9, 224},  {13, 33, 256},
       {64, 20, 96}, {65, 11, 128}, {130, 50, 96}};
   for (DType dtype : kBlockFormats) {
-    for (const auto& [m, n, k] : shapes) {
+    for (auto [m, n, k] : shapes) {
+      k = (k + dtype_block_elems(dtype) - 1) / dtype_block_elems(dtype) * dtype_block_elems(dtype);
       const Tensor w = random_tensor(dtype, {n, k}, seed++);
       const std::vector<float> x = random_values(m * k, seed++);
       std::vector<float> want(static_cast<size_t>(m * n));
@@ -149,6 +151,12 @@ TEST_CASE("quantized linear refuses rows that are not whole blocks, naming the d
       Catch::Contains("q4_0") && Catch::Contains("40 elements") &&
           Catch::Contains("32-element blocks"));
   REQUIRE_THROWS_AS(Tensor::zeros(DType::kQ4_0, {2, 40}), std::invalid_argument);
+  std::vector<uint8_t> wk(kQ4_KBlockBytes * 4);
+  std::vector<float> xk(288);
+  REQUIRE_THROWS_WITH(
+      quant_linear(xk.data(), 1, wk.data(), false, DType::kQ4_K, 2, 288, y.data(), pool),
+      Catch::Contains("q4_k") && Catch::Contains("288 elements") &&
+          Catch::Contains("256-element blocks"));
 }
 
 }  // namespace
