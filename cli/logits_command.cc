@@ -80,8 +80,8 @@ int logits_command(int argc, char** argv) {
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
       "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "dtype", po::value(&dtype)->default_value(dtype),
-      "convert matrices first: auto (as loaded) | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1")(
-      "tokens", po::value(&token_list), "comma-separated token ids, e.g. 1,5,9,200")(
+      "convert matrices first: auto (as loaded) | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | q4_k | "
+      "w8a8")("tokens", po::value(&token_list), "comma-separated token ids, e.g. 1,5,9,200")(
       "prompt", po::value(&prompt), "text, tokenized by the model's own tokenizer (as serve)")(
       "reference",
       "use the reference forward pass (double accumulation) instead of the optimized one")(

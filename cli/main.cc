@@ -16,6 +16,7 @@
 #include "cli/export_command.h"
 #include "cli/generate_command.h"
 #include "cli/logits_command.h"
+#include "cli/quantize_command.h"
 #include "cli/report_command.h"
 #include "cli/router_command.h"
 #include "cli/run_command.h"
@@ -46,6 +47,8 @@ const Command kCommands[] = {
      "route requests over replicas (data parallelism) with health checks and failover"},
     {"generate", infergate::generate_command, "generate text from a model and report throughput"},
     {"export", infergate::export_command, "write a model as GGUF or safetensors"},
+    {"quantize", infergate::quantize_command,
+     "write a model's matrices in a block format (q8_0, q4_0, q4_1, q4_k, w8a8) as GGUF"},
     {"logits", infergate::logits_command, "print a model's logits for a token sequence as JSON"},
     {"eval", infergate::eval_command,
      "a model's quality against a baseline: perplexity, KL divergence, top-1 agreement"},

@@ -103,6 +103,11 @@ std::vector<int> top_k_experts(const std::vector<double>& router_logits, int k) 
 }
 
 std::vector<float> reference_forward(const ModelWeights& w, const std::vector<int32_t>& tokens) {
+  return reference_forward(w, tokens, ActivationObserver());
+}
+
+std::vector<float> reference_forward(const ModelWeights& w, const std::vector<int32_t>& tokens,
+                                     const ActivationObserver& observe) {
   const ModelConfig& c = w.config;
   const int64_t n = int64_t(tokens.size());
   const int hd = c.head_dim, group = c.num_heads / c.num_kv_heads;
@@ -111,10 +116,12 @@ std::vector<float> reference_forward(const ModelWeights& w, const std::vector<in
     if (t < 0 || t >= c.vocab_size) throw std::out_of_range("token id outside vocabulary");
     x.push_back(row_of(w.embed, t));
   }
-  for (const LayerWeights& l : w.layers) {
+  for (size_t layer = 0; layer < w.layers.size(); ++layer) {
+    const LayerWeights& l = w.layers[layer];
     std::vector<Vec> q(static_cast<size_t>(n)), k(q), v(q);
     for (int64_t t = 0; t < n; ++t) {
       const Vec h = rms_norm(x[size_t(t)], l.attn_norm, c.rms_norm_eps);
+      if (observe) observe(int(layer), ActivationSite::kAttentionInput, h);
       q[size_t(t)] = matvec(l.wq, h, l.bq);
       k[size_t(t)] = matvec(l.wk, h, l.bk);
       v[size_t(t)] = matvec(l.wv, h, l.bv);
@@ -143,6 +150,7 @@ std::vector<float> reference_forward(const ModelWeights& w, const std::vector<in
       const Vec o = matvec(l.wo, attn);
       for (size_t i = 0; i < o.size(); ++i) x[size_t(t)][i] += o[i];
       const Vec h = rms_norm(x[size_t(t)], l.ffn_norm, c.rms_norm_eps);
+      if (observe) observe(int(layer), ActivationSite::kFfnInput, h);
       const Vec f = c.is_moe() ? moe(l, c.moe, h) : swiglu(l.ffn, h);
       for (size_t i = 0; i < f.size(); ++i) x[size_t(t)][i] += f[i];
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/model/model_weights.h"
@@ -13,6 +14,16 @@ namespace infergate {
 // Logits for every position of `tokens`: result[t * vocab + v].
 std::vector<float> reference_forward(const ModelWeights& weights,
                                      const std::vector<int32_t>& tokens);
+
+// Where a layer's normalized activations enter its matrices: what calibration records.
+enum class ActivationSite { kAttentionInput, kFfnInput };
+// Called with each token's normalized activation (hidden values) at each site of each layer.
+using ActivationObserver =
+    std::function<void(int layer, ActivationSite site, const std::vector<double>& x)>;
+// The same forward, showing `observe` every activation that enters q/k/v and the FFN.
+std::vector<float> reference_forward(const ModelWeights& weights,
+                                     const std::vector<int32_t>& tokens,
+                                     const ActivationObserver& observe);
 
 // Indices of the top-k experts for one router logit row, highest first, ties to lower index.
 std::vector<int> top_k_experts(const std::vector<double>& router_logits, int k);

@@ -5,17 +5,8 @@
 # would become different ids.
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
-set(common --max-tokens 12 --threads 2)
 
-function(run_generate out_var)
-  execute_process(COMMAND ${INFERGATE} generate ${ARGN} ${common} --prompt ""
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "infergate generate ${ARGN} failed (${rc}): ${err}")
-  endif()
-  string(REGEX REPLACE "\n---.*" "" text "${out}")  # the text before the report
-  set(${out_var} "${text}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/generate_text.cmake)
 
 execute_process(COMMAND ${INFERGATE} export --model tiny --format gguf --out ${WORK_DIR}/tiny.gguf
                 RESULT_VARIABLE rc)

@@ -1,0 +1,26 @@
+# `infergate quantize --to q4_k` writes a GGUF whose tensors are what weight_dtype q4_k computes
+# at load: Q4_K where rows are whole 256-value super-blocks (tiny's 768-wide FFN down rows), Q4_1
+# elsewhere (its 288-wide rows). Generating from the file and from the preset quantized at load
+# gives the same greedy text. The prompt is empty (BOS alone), as export_then_generate.cmake
+# explains.
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+execute_process(COMMAND ${INFERGATE} quantize --model tiny --to q4_k --out ${WORK_DIR}/tiny-q4k.gguf
+                OUTPUT_VARIABLE summary ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "quantize failed (${rc}): ${err}")
+endif()
+if(NOT summary MATCHES "6 x q4_k" OR NOT summary MATCHES "x q4_1")
+  message(FATAL_ERROR "expected 6 Q4_K tensors (one FFN down per layer) and Q4_1 for the rest: ${summary}")
+endif()
+
+include(${CMAKE_CURRENT_LIST_DIR}/generate_text.cmake)
+
+run_generate(at_load --model tiny --weight-dtype q4_k)
+run_generate(from_file --model ${WORK_DIR}/tiny-q4k.gguf)
+if(NOT at_load STREQUAL from_file)
+  message(FATAL_ERROR "texts differ:\nquantized at load: ${at_load}\nfrom the file: ${from_file}")
+endif()
+message(STATUS "${summary}same text: ${at_load}")
+file(REMOVE_RECURSE ${WORK_DIR})
