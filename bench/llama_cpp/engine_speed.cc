@@ -36,6 +36,8 @@ struct Options {
   std::vector<int> streams = {1, 8, 32};
   int reps = 3;
   std::string kv_dtype = "f16";
+  std::string weight_dtype =
+      "auto";  // converts the file's matrices at load (w8a8 has no GGUF type)
 };
 
 double seconds_since(Clock::time_point t0) {
@@ -125,7 +127,8 @@ nlohmann::json measure(const Options& o) {
   ModelSource source;
   source.kind = "gguf";
   source.path = o.model;
-  const ModelWeights weights = load_model(source);
+  ModelWeights weights = load_model(source);
+  weights.apply_weight_dtype(o.weight_dtype);
   const ModelConfig& config = weights.config;
   const DType weight_dtype = weights.layers.at(0).wq.dtype();
   const StepCost decode_cost = step_cost(config, weight_dtype, 1, 1, o.prompt + o.decode / 2, 1);
@@ -189,7 +192,9 @@ int main(int argc, char** argv) {
       "streams", po::value(&streams)->default_value("1,8,32"), "decode stream counts")(
       "reps", po::value(&o.reps)->default_value(3), "repetitions; the best is reported")(
       "kv-dtype", po::value(&o.kv_dtype)->default_value("f16"),
-      "KV cache dtype (f32, f16, bf16, int8, fp8_e4m3)");
+      "KV cache dtype (f32, f16, bf16, int8, fp8_e4m3)")(
+      "weight-dtype", po::value(&o.weight_dtype)->default_value("auto"),
+      "convert the matrices at load (auto keeps the file's; w8a8 needs it: its file is Q8_0)");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, desc), vm);

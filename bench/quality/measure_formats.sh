@@ -6,20 +6,21 @@
 #
 #   bench/quality/measure_formats.sh BUILD_DIR [OUT_DIR]
 #
-# Environment: PRESET (default small), DTYPES (default "f32 f16 bf16 q8_0 q4_0 q4_1"), TEXT (default
+# Environment: PRESET (default small), DTYPES (default "f32 f16 bf16 q8_0 q4_0 q4_1 q4_k"), TEXT (default
 # every docs/*.md, concatenated), CTX (default 256) and CHUNKS (default 4) for eval, THREADS
 # (default: one per core), REPS (default 2, each speed figure the best of them).
 set -euo pipefail
 
 name=measure_formats
-dtypes=${DTYPES:-f32 f16 bf16 q8_0 q4_0 q4_1}
+dtypes=${DTYPES:-f32 f16 bf16 q8_0 q4_0 q4_1 q4_k}
 source "$(dirname "$0")/measure_setup.sh"
 for dtype in $dtypes; do
   gguf="$out/$preset-$dtype.gguf"
   "$infergate" export --model "$preset" --dtype "$dtype" --format gguf --out "$gguf" >/dev/null
   stat -c %s "$gguf" >"$out/bytes-$dtype"
-  "$engine_speed" --model "$gguf" --threads "$threads" --streams 1,32 --reps "$reps" \
-    >"$out/speed-$dtype.json"
+  # --weight-dtype: w8a8's file is Q8_0, computed as w8a8 only when converted at load.
+  "$engine_speed" --model "$gguf" --weight-dtype "$dtype" --threads "$threads" --streams 1,32 \
+    --reps "$reps" >"$out/speed-$dtype.json"
   "$infergate" eval --model "$preset" --dtype "$dtype" --text "$text" --ctx "$ctx" \
     --chunks "$chunks" --threads "$threads" --out "$out/quality-$dtype.json" >/dev/null 2>&1
   rm -f "$gguf"
