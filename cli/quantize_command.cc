@@ -11,6 +11,8 @@
 #include "cli/command_line.h"
 #include "cli/model_argument.h"
 #include "engine/forward/activation_ranges.h"
+#include "engine/forward/activation_samples.h"
+#include "engine/model/safetensors_writer.h"
 
 namespace infergate {
 
@@ -18,19 +20,38 @@ namespace {
 
 namespace po = boost::program_options;
 
-// The formats this command writes; group-128 INT4 with AWQ is not built yet.
-constexpr const char* kTargets = "q8_0, q4_0, q4_1, q4_k, w8a8";
+// The formats this command writes.
+constexpr const char* kTargets = "q8_0, q4_0, q4_1, q4_k, w8a8, int4-g32, int4-g128";
 
-DType parse_target(const std::string& to) {
+// The calibration rows AWQ's loss is computed over (its mean |x| uses every token).
+constexpr int64_t kAwqLossRows = 256;
+
+struct Target {
+  DType dtype = DType::kF32;
+  int64_t int4_group = 0;  // > 0: group-wise INT4 (stored as Q4_1 blocks)
+};
+
+Target parse_target(const std::string& to) {
   if (to == "q8_0" || to == "q4_0" || to == "q4_1" || to == "q4_k" || to == "w8a8") {
-    return parse_dtype(to);
+    return {parse_dtype(to), 0};
   }
-  if (to == "int4-g128") {
-    throw std::invalid_argument("--to " + to +
-                                " is not built yet (docs/quantization.md); allowed: " + kTargets);
-  }
+  if (to == "int4-g32") return {DType::kQ4_1, 32};
+  if (to == "int4-g128") return {DType::kQ4_1, 128};
   throw std::invalid_argument("--to '" + to + "' is not a quantized format (allowed: " + kTargets +
                               ")");
+}
+
+// safetensors has a standard quantized layout for group-wise INT4 only (AWQ's); the other
+// formats would be written dequantized, which is not what this command promises.
+void check_format(const std::string& format, const Target& target, const std::string& to) {
+  if (format != "gguf" && format != "safetensors") {
+    throw std::invalid_argument("--format '" + format +
+                                "' is not allowed (allowed: gguf, safetensors)");
+  }
+  if (format == "safetensors" && target.int4_group == 0) {
+    throw std::invalid_argument("--format safetensors has no standard layout for --to " + to +
+                                " (int4-g32 and int4-g128 are written in AWQ's; use gguf)");
+  }
 }
 
 struct Calibration {
@@ -39,12 +60,13 @@ struct Calibration {
   double alpha = 0.5;
 };
 
-void check_calibration(const Calibration& c, DType dtype) {
+void check_calibration(const Calibration& c, const Target& target) {
   if (c.text.empty()) return;
-  if (dtype != DType::kW8A8) {
+  if (target.dtype != DType::kW8A8 && target.int4_group == 0) {
     throw std::invalid_argument(
-        "--calibration smooths activations for --to w8a8 (SmoothQuant); the activation-aware "
-        "search for 4-bit weights (AWQ) is not built yet");
+        "--calibration applies to --to w8a8 (SmoothQuant) and --to int4-g32|int4-g128 (AWQ's "
+        "scale search), not to --to " +
+        std::string(dtype_name(target.dtype)));
   }
   if (c.tokens < 16 || c.tokens > 4096) {
     throw std::invalid_argument("--calibration-tokens " + std::to_string(c.tokens) +
@@ -55,9 +77,10 @@ void check_calibration(const Calibration& c, DType dtype) {
   }
 }
 
-// SmoothQuant over the first c.tokens tokens of the calibration text (fewer if the text or the
-// model's context is shorter); prints how far it shrank the activation outliers.
-void smooth_with_calibration(ModelWeights& w, const ModelSource& source, const Calibration& c) {
+// The first c.tokens tokens of the calibration text (fewer if the text or the model's context
+// is shorter).
+std::vector<int32_t> calibration_tokens(const ModelWeights& w, const ModelSource& source,
+                                        const Calibration& c) {
   std::vector<int32_t> tokens = tokenize_quality_text(c.text, source, w.vocab);
   const size_t limit = size_t(std::min<int64_t>(c.tokens, w.config.max_position_embeddings));
   if (tokens.size() > limit) tokens.resize(limit);
@@ -65,11 +88,34 @@ void smooth_with_calibration(ModelWeights& w, const ModelSource& source, const C
     throw std::invalid_argument("--calibration " + c.text + " gives " +
                                 std::to_string(tokens.size()) + " token(s); at least 2 needed");
   }
+  return tokens;
+}
+
+// SmoothQuant; prints how far it shrank the activation outliers.
+void smooth_with_calibration(ModelWeights& w, const ModelSource& source, const Calibration& c) {
+  const std::vector<int32_t> tokens = calibration_tokens(w, source, c);
   const ActivationRanges before = measure_activation_ranges(w, tokens);
   const ActivationRanges after = smooth_quant(w, before, c.alpha);
   std::cout << "SmoothQuant (alpha " << c.alpha << ") over " << tokens.size()
             << " calibration tokens: largest / median channel range " << outlier_ratio(before)
             << " -> " << outlier_ratio(after) << "\n";
+}
+
+// AWQ's scale search; prints how much of plain INT4's calibration output error it removed.
+void awq_with_calibration(ModelWeights& w, const ModelSource& source, const Calibration& c,
+                          int64_t group) {
+  const std::vector<int32_t> tokens = calibration_tokens(w, source, c);
+  const ActivationSamples samples = measure_activation_samples(w, tokens, kAwqLossRows);
+  const std::vector<AwqSiteChoice> choices = awq_search(w, samples, group);
+  double plain = 0, chosen = 0, alpha = 0;
+  for (const AwqSiteChoice& s : choices) {
+    plain += s.plain_loss;
+    chosen += s.chosen_loss;
+    alpha += s.alpha / double(choices.size());
+  }
+  std::cout << "AWQ over " << tokens.size() << " calibration tokens, " << choices.size()
+            << " sites (mean alpha " << alpha << "): squared output error of INT4 on them "
+            << (plain > 0 ? chosen / plain : 1.0) << "x plain INT4's\n";
 }
 
 // "12 x q4_k, 1 x q4_1, 25 x f32": tensors per dtype.
@@ -86,7 +132,7 @@ std::string dtype_counts(const ModelWeights& w) {
 }  // namespace
 
 int quantize_command(int argc, char** argv) {
-  std::string model = "tiny", to, out;
+  std::string model = "tiny", to, out, format = "gguf";
   uint64_t seed = 0;
   Calibration calibration;
   po::options_description desc("infergate quantize --to FORMAT --out FILE.gguf [options]");
@@ -95,29 +141,47 @@ int quantize_command(int argc, char** argv) {
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
       "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "to", po::value(&to)->required(),
-      "q8_0 | q4_0 | q4_1 | q4_k | w8a8 (written as Q8_0 blocks)")(
-      "out", po::value(&out)->required(), "output .gguf file")(
+      "q8_0 | q4_0 | q4_1 | q4_k | w8a8 (written as Q8_0 blocks) | int4-g32 | int4-g128 "
+      "(group-wise INT4 with zero points, written as Q4_1 blocks)")(
+      "out", po::value(&out)->required(), "output .gguf file (or directory, for safetensors)")(
+      "format", po::value(&format)->default_value(format),
+      "gguf | safetensors (int4-g* only: AutoAWQ's packed layout, which transformers and vLLM "
+      "load)")(
       "calibration", po::value(&calibration.text),
-      "w8a8: a UTF-8 text whose activations set SmoothQuant's factors (the plain reference "
-      "forward runs over it: about 0.1 s per token on the small preset)")(
-      "calibration-tokens", po::value(&calibration.tokens)->default_value(calibration.tokens),
-      "tokens of the calibration text used (16 .. 4096)")(
+      "w8a8 or int4-g*: a UTF-8 text whose activations set SmoothQuant's factors or AWQ's "
+      "scales (the plain reference forward runs over it: about 0.1 s per token on the small "
+      "preset)")("calibration-tokens",
+                 po::value(&calibration.tokens)->default_value(calibration.tokens),
+                 "tokens of the calibration text used (16 .. 4096)")(
       "alpha", po::value(&calibration.alpha)->default_value(calibration.alpha),
-      "SmoothQuant's migration strength (0 .. 1)");
+      "SmoothQuant's migration strength (0 .. 1; w8a8 only, AWQ searches its own)");
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
-  const DType dtype = parse_target(to);
-  check_calibration(calibration, dtype);
-  check_export_path("gguf", out);  // before loading and converting, not after
+  const Target target = parse_target(to);
+  check_calibration(calibration, target);
+  check_format(format, target, to);
+  check_export_path(format, out);  // before loading and converting, not after
   const ModelSource source = parse_model_argument(model, seed);
   ModelWeights weights = load_model(source);
   const size_t before = weights.nbytes();
-  if (!calibration.text.empty()) smooth_with_calibration(weights, source, calibration);
-  weights.convert_matrices(dtype);
-  export_model(weights, "gguf", out);
+  if (target.int4_group > 0) {
+    if (!calibration.text.empty()) {
+      awq_with_calibration(weights, source, calibration, target.int4_group);
+    }
+    weights.convert_matrices_int4(target.int4_group);
+  } else {
+    if (!calibration.text.empty()) smooth_with_calibration(weights, source, calibration);
+    weights.convert_matrices(target.dtype);
+  }
+  if (format == "safetensors") {
+    write_safetensors(weights, out, target.int4_group);
+  } else {
+    export_model(weights, "gguf", out);
+  }
   std::cout << "wrote " << out << ": " << before << " -> " << weights.nbytes()
             << " bytes of weights; tensors: " << dtype_counts(weights)
-            << (dtype == DType::kW8A8 ? " (w8a8 as Q8_0 blocks, one scale per row)" : "") << "\n";
+            << (target.dtype == DType::kW8A8 ? " (w8a8 as Q8_0 blocks, one scale per row)" : "")
+            << (target.int4_group > 0 ? " (" + to + " as Q4_1 blocks)" : "") << "\n";
   return 0;
 }
 

@@ -58,10 +58,13 @@ void rope(Vec& x, int num_heads, int head_dim, int64_t pos, double theta) {
   }
 }
 
-Vec swiglu(const FfnWeights& f, const Vec& x) {
+// `on_hidden` (if set) sees silu(gate x) * (up x), down's input.
+Vec swiglu(const FfnWeights& f, const Vec& x,
+           const std::function<void(const Vec&)>& on_hidden = {}) {
   Vec g = matvec(f.gate, x);
   const Vec u = matvec(f.up, x);
   for (size_t i = 0; i < g.size(); ++i) g[i] = g[i] / (1.0 + std::exp(-g[i])) * u[i];
+  if (on_hidden) on_hidden(g);
   return matvec(f.down, g);
 }
 
@@ -151,7 +154,10 @@ std::vector<float> reference_forward(const ModelWeights& w, const std::vector<in
       for (size_t i = 0; i < o.size(); ++i) x[size_t(t)][i] += o[i];
       const Vec h = rms_norm(x[size_t(t)], l.ffn_norm, c.rms_norm_eps);
       if (observe) observe(int(layer), ActivationSite::kFfnInput, h);
-      const Vec f = c.is_moe() ? moe(l, c.moe, h) : swiglu(l.ffn, h);
+      const auto on_hidden = [&](const Vec& a) {
+        if (observe) observe(int(layer), ActivationSite::kDownInput, a);
+      };
+      const Vec f = c.is_moe() ? moe(l, c.moe, h) : swiglu(l.ffn, h, on_hidden);
       for (size_t i = 0; i < f.size(); ++i) x[size_t(t)][i] += f[i];
     }
   }

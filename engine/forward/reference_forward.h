@@ -15,12 +15,14 @@ namespace infergate {
 std::vector<float> reference_forward(const ModelWeights& weights,
                                      const std::vector<int32_t>& tokens);
 
-// Where a layer's normalized activations enter its matrices: what calibration records.
-enum class ActivationSite { kAttentionInput, kFfnInput };
-// Called with each token's normalized activation (hidden values) at each site of each layer.
+// Where activations enter a layer's matrices: what calibration records. kAttentionInput and
+// kFfnInput are the normalized hidden state (hidden values); kDownInput is a dense FFN's
+// silu(gate x) * (up x) (intermediate values; MoE layers do not report it).
+enum class ActivationSite { kAttentionInput, kFfnInput, kDownInput };
+// Called with each token's activation at each site of each layer.
 using ActivationObserver =
     std::function<void(int layer, ActivationSite site, const std::vector<double>& x)>;
-// The same forward, showing `observe` every activation that enters q/k/v and the FFN.
+// The same forward, showing `observe` every activation that enters q/k/v, the FFN and down.
 std::vector<float> reference_forward(const ModelWeights& weights,
                                      const std::vector<int32_t>& tokens,
                                      const ActivationObserver& observe);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "kernels/cpu/convert.h"
+#include "kernels/cpu/int4_group.h"
 
 namespace infergate {
 
@@ -14,6 +15,25 @@ size_t ModelWeights::nbytes() const {
   return total;
 }
 
+namespace {
+
+// Calls fn on every projection matrix: attention, FFN, shared expert and experts (not the
+// router, embeddings or LM head).
+template <typename Fn>
+void for_each_projection(std::vector<LayerWeights>& layers, Fn&& fn) {
+  auto ffn = [&](FfnWeights& f) {
+    for (Tensor* t : {&f.gate, &f.up, &f.down}) fn(*t);
+  };
+  for (LayerWeights& l : layers) {
+    for (Tensor* t : {&l.wq, &l.wk, &l.wv, &l.wo}) fn(*t);
+    ffn(l.ffn);
+    ffn(l.shared_expert);
+    for (FfnWeights& e : l.experts) ffn(e);
+  }
+}
+
+}  // namespace
+
 void ModelWeights::convert_matrices(DType dtype) {
   auto conv = [&](Tensor& t) {
     if (!t.defined() || t.shape().size() != 2) return;
@@ -22,18 +42,17 @@ void ModelWeights::convert_matrices(DType dtype) {
     const DType to = dtype == DType::kQ4_K && t.dim(1) % kQ4_KBlock != 0 ? DType::kQ4_1 : dtype;
     if (t.dtype() != to) t = convert_tensor(t, to);
   };
-  auto conv_ffn = [&](FfnWeights& f) {
-    conv(f.gate);
-    conv(f.up);
-    conv(f.down);
-  };
   conv(embed);
   conv(lm_head);
-  for (LayerWeights& l : layers) {
-    for (Tensor* t : {&l.wq, &l.wk, &l.wv, &l.wo}) conv(*t);  // router stays fp32
-    conv_ffn(l.ffn);
-    conv_ffn(l.shared_expert);
-    for (FfnWeights& e : l.experts) conv_ffn(e);
+  for_each_projection(layers, conv);  // the router stays fp32
+}
+
+void ModelWeights::convert_matrices_int4(int64_t group) {
+  for_each_projection(layers, [&](Tensor& t) {
+    if (t.defined()) t = quantize_int4_grouped(t, int4_group_for(t.dim(1), group));
+  });
+  for (Tensor* t : {&embed, &lm_head}) {
+    if (t->defined() && t->dtype() == DType::kF32) *t = convert_tensor(*t, DType::kF16);
   }
 }
 

@@ -55,6 +55,11 @@ struct ModelWeights {
   void for_each_tensor(Fn&& fn) const;
   // Converts every matrix except the MoE router (not norms/biases) to `dtype`.
   void convert_matrices(DType dtype);
+  // Group-wise INT4 (GPTQ/AWQ's shape, kernels/cpu/int4_group.h) for every projection matrix,
+  // stored as Q4_1 blocks; rows that `group` does not divide take group 32. As AWQ
+  // checkpoints keep them, embeddings and the LM head stay 16-bit (f32 becomes f16) and the
+  // MoE router fp32.
+  void convert_matrices_int4(int64_t group);
   // Forgets the projection matrices and the untied LM head (kept: embeddings, norms, biases,
   // router), once a forward has packed its own copies, so their memory is not held twice.
   void drop_projection_matrices();

@@ -73,14 +73,23 @@ void add_entry(const std::shared_ptr<const MappedFile>& file, uint64_t data_star
     throw ModelLoadError(f.path(), "bad header entry for '" + name + "': " + json_excerpt(e));
   }
   const std::string dtype_name = e["dtype"].get<std::string>();
-  const std::optional<DType> dtype = dtype_from_safetensors(dtype_name);
+  const bool int32 = dtype_name == "I32";
+  const std::optional<DType> dtype = int32 ? DType::kI8 : dtype_from_safetensors(dtype_name);
   if (!dtype) {
     throw ModelLoadError(f.path(), "unsupported dtype '" + dtype_name + "' for '" + name +
-                                       "' (supported: F32, F16, BF16)");
+                                       "' (supported: F32, F16, BF16, I32)");
   }
   static const json kNoShape;
   const auto shape_it = e.find("shape");  // not e.value(), which would copy it
   std::vector<int64_t> shape = read_shape(f, name, shape_it == e.end() ? kNoShape : *shape_it);
+  if (int32) {  // held as its bytes: the last dimension counts 4 per value
+    if (shape.empty()) shape.push_back(1);
+    if (shape.back() > kMaxElements / 4) {
+      throw ModelLoadError(f.path(), "bad header: '" + name + "' has shape " +
+                                         json_excerpt(shape_it == e.end() ? kNoShape : *shape_it));
+    }
+    shape.back() *= 4;
+  }
   const uint64_t begin = e["data_offsets"][0].get<uint64_t>();
   const uint64_t end = e["data_offsets"][1].get<uint64_t>();
   const uint64_t data_size = f.size() - data_start;
@@ -95,7 +104,8 @@ void add_entry(const std::shared_ptr<const MappedFile>& file, uint64_t data_star
   if (end - begin != dtype_bytes(*dtype, numel)) {
     throw ModelLoadError(f.path(), "shape mismatch: tensor '" + name + "' has " +
                                        std::to_string(end - begin) + " bytes for shape " +
-                                       json_excerpt(*shape_it) + " of " + dtype_name);
+                                       json_excerpt(shape_it == e.end() ? kNoShape : *shape_it) +
+                                       " of " + dtype_name);
   }
   table.add(name, map_tensor(file, data_start + begin, *dtype, std::move(shape)), f.path());
 }

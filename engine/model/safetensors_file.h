@@ -16,7 +16,9 @@ namespace infergate {
 inline constexpr uint64_t kSafetensorsMaxHeader = 100'000'000;  // the reference library's cap
 
 // Adds every tensor of the memory-mapped `file` to `table`, borrowed from the mapping. The
-// header is checked against the file size first; throws ModelLoadError naming the file.
+// header is checked against the file size first; throws ModelLoadError naming the file. I32
+// tensors (AWQ's packed codes, awq_layout.h) are added as their bytes: kI8 with the last
+// dimension 4 times as long.
 void add_safetensors_tensors(const std::shared_ptr<const MappedFile>& file, TensorTable& table);
 
 // "F32" | "F16" | "BF16"; Q8_0 has no safetensors dtype (writers dequantize it).

@@ -1,12 +1,14 @@
 #include "engine/model/safetensors_reader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "common/io/json_excerpt.h"
 #include "common/io/json_text.h"
+#include "engine/model/awq_layout.h"
 #include "engine/model/hf_config.h"
 #include "engine/model/mapped_file.h"
 #include "engine/model/model_load_error.h"
@@ -77,12 +79,82 @@ TensorTable read_tensor_table(const fs::path& dir) {
   return table;
 }
 
+// An int32 tensor as its values (held as kI8 bytes, safetensors_file.h).
+std::vector<int32_t> take_int32(TensorTable& t, const std::string& name,
+                                const std::vector<int64_t>& shape) {
+  const Tensor bytes = t.take(name, {shape[0], shape[1] * 4});
+  if (bytes.dtype() != DType::kI8) {
+    throw ModelLoadError(t.source(), "tensor '" + name + "' must be I32 (AWQ packed codes)");
+  }
+  std::vector<int32_t> v(size_t(shape[0] * shape[1]));
+  std::memcpy(v.data(), bytes.raw(), v.size() * sizeof(int32_t));
+  return v;
+}
+
+// An AutoAWQ linear layer (awq_layout.h) as the Q4_1 matrix [out, in].
+Tensor take_awq(TensorTable& t, const std::string& base, int64_t out, int64_t in) {
+  const std::vector<int64_t>& s = t.shape_of(base + ".scales");
+  const int64_t groups = s.size() == 2 ? s[0] : 0;
+  if (groups <= 0 || in % groups != 0 || (in / groups) % kQuantBlock != 0 || out % 8 != 0) {
+    throw ModelLoadError(t.source(), "tensor '" + base + ".scales' has shape [" +
+                                         (s.empty() ? "" : std::to_string(s[0])) +
+                                         ", ...]: not whole AWQ groups (a multiple of 32) of " +
+                                         std::to_string(in) + " inputs and " + std::to_string(out) +
+                                         " outputs");
+  }
+  AwqTensors a{in, out, in / groups, {}, {}, {}};
+  a.qweight = take_int32(t, base + ".qweight", {in, out / 8});
+  a.qzeros = take_int32(t, base + ".qzeros", {groups, out / 8});
+  const Tensor scales = t.take(base + ".scales", {groups, out});
+  if (scales.dtype() != DType::kF16) {
+    throw ModelLoadError(t.source(), "tensor '" + base + ".scales' must be F16");
+  }
+  a.scales.resize(size_t(groups * out));
+  std::memcpy(a.scales.data(), scales.raw(), a.scales.size() * sizeof(uint16_t));
+  return unpack_awq(a);
+}
+
+// AWQ tensors without the config that says how to read them would load as missing weights.
+void check_no_awq_tensors(const TensorTable& t, const std::string& config_path) {
+  const std::string probe = hf_layer_prefix(0) + "self_attn.q_proj.qweight";
+  if (t.contains(probe)) {
+    throw ModelLoadError(config_path, "the checkpoint has '" + probe +
+                                          "' but no quantization_config saying its layout");
+  }
+}
+
+// Whether config.json declares AutoAWQ's layout; any other quantization_config is refused
+// rather than misread (GPTQ, for one, packs its codes along the other axis).
+bool declares_awq(const std::string& config_text, const std::string& config_path) {
+  const json config = parse_json_text(config_text);
+  if (!config.is_object() || !config.contains("quantization_config")) return false;
+  const json& q = config["quantization_config"];
+  auto field_is = [&](const char* key, const json& want) {
+    return q.is_object() && q.contains(key) && q[key] == want;
+  };
+  const bool gemm = field_is("version", "gemm") || field_is("version", "GEMM");
+  if (!field_is("quant_method", "awq") || !field_is("bits", 4) || !gemm ||
+      (q.contains("zero_point") && !field_is("zero_point", true))) {
+    throw ModelLoadError(config_path,
+                         "quantization_config " + json_excerpt(q) +
+                             " is not supported (allowed: quant_method \"awq\", bits 4, "
+                             "version \"gemm\", zero_point true)");
+  }
+  return true;
+}
+
+// `base`.weight, or its AWQ tensors in a checkpoint that declares them.
+Tensor take_linear(TensorTable& t, const std::string& base, int64_t out, int64_t in) {
+  if (t.contains(base + ".qweight")) return take_awq(t, base, out, in);
+  return t.take(base + ".weight", {out, in});
+}
+
 FfnWeights read_ffn(TensorTable& t, const std::string& p, const char* gate, const char* up,
                     const char* down, int64_t d, int64_t ff) {
   FfnWeights f;
-  f.gate = t.take(p + gate + ".weight", {ff, d});
-  f.up = t.take(p + up + ".weight", {ff, d});
-  f.down = t.take(p + down + ".weight", {d, ff});
+  f.gate = take_linear(t, p + gate, ff, d);
+  f.up = take_linear(t, p + up, ff, d);
+  f.down = take_linear(t, p + down, d, ff);
   return f;
 }
 
@@ -105,10 +177,10 @@ LayerWeights read_layer(TensorTable& t, const ModelConfig& c, int i) {
   const int64_t d = c.hidden_size, q = c.q_size(), kv = c.kv_size();
   LayerWeights l;
   l.attn_norm = t.take_f32(p + "input_layernorm.weight", {d});
-  l.wq = t.take(p + "self_attn.q_proj.weight", {q, d});
-  l.wk = t.take(p + "self_attn.k_proj.weight", {kv, d});
-  l.wv = t.take(p + "self_attn.v_proj.weight", {kv, d});
-  l.wo = t.take(p + "self_attn.o_proj.weight", {d, q});
+  l.wq = take_linear(t, p + "self_attn.q_proj", q, d);
+  l.wk = take_linear(t, p + "self_attn.k_proj", kv, d);
+  l.wv = take_linear(t, p + "self_attn.v_proj", kv, d);
+  l.wo = take_linear(t, p + "self_attn.o_proj", d, q);
   if (c.attention_bias) {
     l.bq = t.take_f32(p + "self_attn.q_proj.bias", {q});
     l.bk = t.take_f32(p + "self_attn.k_proj.bias", {kv});
@@ -156,10 +228,13 @@ ModelWeights read_safetensors(const std::string& dir_name) {
   check_directory(dir);
   const std::string config_path = (dir / "config.json").string();
   ModelWeights w;
-  w.config = parse_hf_config(read_text_file(config_path), config_path);
+  const std::string config_text = read_text_file(config_path);
+  w.config = parse_hf_config(config_text, config_path);
+  const bool awq = declares_awq(config_text, config_path);
   ModelConfig& c = w.config;
   if (c.name == ModelConfig().name) c.name = directory_name(dir);
   TensorTable t = read_tensor_table(dir);
+  if (!awq) check_no_awq_tensors(t, config_path);
   const int64_t d = c.hidden_size;
   w.embed = t.take("model.embed_tokens.weight", {c.vocab_size, d});
   for (int i = 0; i < c.num_layers; ++i) w.layers.push_back(read_layer(t, c, i));

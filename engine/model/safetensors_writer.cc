@@ -1,11 +1,13 @@
 #include "engine/model/safetensors_writer.h"
 
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <vector>
 
 #include "common/io/atomic_file.h"
+#include "engine/model/awq_layout.h"
 #include "engine/model/hf_config.h"
 #include "engine/model/safetensors_file.h"
 #include "kernels/cpu/convert.h"
@@ -16,19 +18,61 @@ namespace {
 
 using nlohmann::json;
 
+// One entry of the file: `bytes` holds the data (for I32, int32 values as kI8 bytes).
 struct NamedTensor {
   std::string name;
-  Tensor tensor;
+  std::string dtype;  // safetensors name
+  std::vector<int64_t> shape;
+  Tensor bytes;
 };
 
-// Tensors as safetensors can store them: the block formats become F32 (exact: each value is
-// d * q).
-std::vector<NamedTensor> storable_tensors(const ModelWeights& w) {
+NamedTensor stored_as_is(const std::string& name, const Tensor& t) {
+  return {name, safetensors_dtype_name(t.dtype()), t.shape(), t};
+}
+
+template <typename T>
+NamedTensor stored_values(const std::string& name, const char* dtype, std::vector<int64_t> shape,
+                          const std::vector<T>& values) {
+  Tensor bytes = Tensor::zeros(DType::kI8, {int64_t(values.size() * sizeof(T))});
+  std::memcpy(bytes.mutable_raw(), values.data(), values.size() * sizeof(T));
+  return {name, dtype, std::move(shape), std::move(bytes)};
+}
+
+// "model.layers.0.mlp.up_proj.weight" -> the three AWQ tensors of "model.layers.0.mlp.up_proj".
+void add_awq(std::vector<NamedTensor>& out, const std::string& name, const Tensor& t,
+             int64_t group) {
+  const std::string base = name.substr(0, name.size() - std::string(".weight").size());
+  const AwqTensors a = pack_awq(t, group, name);
+  out.push_back(stored_values(base + ".qweight", "I32", {a.in, a.out / 8}, a.qweight));
+  out.push_back(stored_values(base + ".qzeros", "I32", {a.in / group, a.out / 8}, a.qzeros));
+  out.push_back(stored_values(base + ".scales", "F16", {a.in / group, a.out}, a.scales));
+}
+
+// Tensors as safetensors can store them: Q4_1 matrices in the AWQ layout when awq_group > 0,
+// other block formats as F32 (exact: each value is d * q).
+std::vector<NamedTensor> storable_tensors(const ModelWeights& w, int64_t awq_group) {
   std::vector<NamedTensor> out;
   w.for_each_tensor([&](const std::string& name, const Tensor& t) {
-    out.push_back({name, is_block_quantized(t.dtype()) ? convert_tensor(t, DType::kF32) : t});
+    if (awq_group > 0 && t.dtype() == DType::kQ4_1) {
+      add_awq(out, name, t, awq_group);
+    } else {
+      out.push_back(
+          stored_as_is(name, is_block_quantized(t.dtype()) ? convert_tensor(t, DType::kF32) : t));
+    }
   });
   return out;
+}
+
+std::string config_text(const ModelWeights& w, int64_t awq_group) {
+  const std::string text = hf_config_json(w.config, w.embed.dtype());
+  if (awq_group == 0) return text;
+  json config = json::parse(text);
+  config["quantization_config"] = {{"quant_method", "awq"},
+                                   {"bits", 4},
+                                   {"group_size", awq_group},
+                                   {"zero_point", true},
+                                   {"version", "gemm"}};
+  return config.dump(2) + "\n";
 }
 
 // The JSON header, padded with spaces to a multiple of 8 bytes so the data that follows is
@@ -38,10 +82,9 @@ std::string header_json(const std::vector<NamedTensor>& tensors) {
   header["__metadata__"] = {{"format", "pt"}};
   uint64_t offset = 0;
   for (const NamedTensor& t : tensors) {
-    const uint64_t n = t.tensor.nbytes();
-    header[t.name] = {{"dtype", safetensors_dtype_name(t.tensor.dtype())},
-                      {"shape", t.tensor.shape()},
-                      {"data_offsets", {offset, offset + n}}};
+    const uint64_t n = t.bytes.nbytes();
+    header[t.name] = {
+        {"dtype", t.dtype}, {"shape", t.shape}, {"data_offsets", {offset, offset + n}}};
     offset += n;
   }
   std::string text = header.dump();
@@ -55,22 +98,22 @@ void write_tensors(const std::vector<NamedTensor>& tensors, const std::string& p
   const uint64_t n = header.size();
   f.write(&n, sizeof(n));
   f.write(header);
-  for (const NamedTensor& t : tensors) f.write(t.tensor.raw(), t.tensor.nbytes());
+  for (const NamedTensor& t : tensors) f.write(t.bytes.raw(), t.bytes.nbytes());
   f.commit();
 }
 
 }  // namespace
 
-void write_safetensors(const ModelWeights& w, const std::string& dir) {
+void write_safetensors(const ModelWeights& w, const std::string& dir, int64_t awq_group) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir + ": cannot create directory: " + ec.message());
-  const std::vector<NamedTensor> tensors = storable_tensors(w);
+  const std::vector<NamedTensor> tensors = storable_tensors(w, awq_group);
   write_tensors(tensors, (std::filesystem::path(dir) / "model.safetensors").string());
   // A stale shard index would make loaders ignore the file just written.
   std::filesystem::remove(std::filesystem::path(dir) / "model.safetensors.index.json", ec);
   AtomicFile config((std::filesystem::path(dir) / "config.json").string());
-  config.write(hf_config_json(w.config, tensors.front().tensor.dtype()));
+  config.write(config_text(w, awq_group));
   config.commit();
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/model/channel_scaling.h"
 #include "kernels/cpu/convert.h"
 
 namespace infergate {
@@ -15,30 +16,15 @@ namespace {
 // zero weight column keeps factor 1 rather than 0 or infinity.
 constexpr double kMinFactor = 1e-5;
 
-enum class Site { kAttention, kFfn };
-
-// The matrices one norm feeds: their input channels are the norm's outputs.
-std::vector<Tensor*> consumers(LayerWeights& l, Site site) {
-  if (site == Site::kAttention) return {&l.wq, &l.wk, &l.wv};
-  std::vector<Tensor*> out = {&l.ffn.gate, &l.ffn.up, &l.shared_expert.gate, &l.shared_expert.up,
-                              &l.router};
-  for (FfnWeights& e : l.experts) {
-    out.push_back(&e.gate);
-    out.push_back(&e.up);
-  }
-  out.erase(std::remove_if(out.begin(), out.end(), [](Tensor* t) { return !t->defined(); }),
-            out.end());
-  return out;
-}
-
 // max over rows of |W[r][j]|, for every column j, over all the matrices.
 std::vector<double> column_ranges(const std::vector<Tensor*>& matrices, int64_t hidden) {
   std::vector<double> range(size_t(hidden), 0.0);
+  std::vector<float> row(size_t(hidden), 0.0f);
   for (const Tensor* m : matrices) {
-    const float* p = m->data<float>();
     for (int64_t r = 0; r < m->dim(0); ++r) {
+      to_f32(*m, r * hidden, hidden, row.data());
       for (int64_t j = 0; j < hidden; ++j) {
-        range[size_t(j)] = std::max(range[size_t(j)], double(std::fabs(p[r * hidden + j])));
+        range[size_t(j)] = std::max(range[size_t(j)], double(std::fabs(row[size_t(j)])));
       }
     }
   }
@@ -46,28 +32,19 @@ std::vector<double> column_ranges(const std::vector<Tensor*>& matrices, int64_t 
 }
 
 // Smooths one site; returns the activation ranges after it.
-std::vector<float> smooth_site(LayerWeights& l, Site site, const std::vector<float>& x_range,
+std::vector<float> smooth_site(LayerWeights& l, NormSite site, const std::vector<float>& x_range,
                                double alpha) {
-  Tensor& norm = site == Site::kAttention ? l.attn_norm : l.ffn_norm;
-  std::vector<Tensor*> matrices = consumers(l, site);
-  const int64_t hidden = norm.dim(0);
-  // Owned f32 copies: loaded tensors may be read-only mappings of the model file.
-  norm = convert_tensor(norm, DType::kF32);
-  for (Tensor* m : matrices) *m = convert_tensor(*m, DType::kF32);
-  const std::vector<double> w_range = column_ranges(matrices, hidden);
-  float* g = norm.mutable_data<float>();
+  const int64_t hidden = (site == NormSite::kAttention ? l.attn_norm : l.ffn_norm).dim(0);
+  const std::vector<double> w_range = column_ranges(norm_consumers(l, site), hidden);
+  std::vector<double> s(size_t(hidden), 1.0);
   std::vector<float> smoothed(x_range);
-  for (int64_t j = 0; j < hidden; ++j) {
-    const double x = x_range[size_t(j)], w = w_range[size_t(j)];
-    double s = x > 0 && w > 0 ? std::pow(x, alpha) / std::pow(w, 1.0 - alpha) : 1.0;
-    s = std::clamp(s, kMinFactor, 1.0 / kMinFactor);
-    g[j] = float(double(g[j]) / s);
-    smoothed[size_t(j)] = float(x / s);
-    for (Tensor* m : matrices) {
-      float* p = m->mutable_data<float>();
-      for (int64_t r = 0; r < m->dim(0); ++r) p[r * hidden + j] = float(p[r * hidden + j] * s);
-    }
+  for (size_t j = 0; j < s.size(); ++j) {
+    const double x = x_range[j], w = w_range[j];
+    if (x > 0 && w > 0) s[j] = std::pow(x, alpha) / std::pow(w, 1.0 - alpha);
+    s[j] = std::clamp(s[j], kMinFactor, 1.0 / kMinFactor);
+    smoothed[j] = float(x / s[j]);
   }
+  scale_norm_site(l, site, s);
   return smoothed;
 }
 
@@ -121,8 +98,8 @@ ActivationRanges smooth_quant(ModelWeights& w, const ActivationRanges& ranges, d
   ActivationRanges after;
   for (size_t i = 0; i < w.layers.size(); ++i) {
     after.attention.push_back(
-        smooth_site(w.layers[i], Site::kAttention, ranges.attention[i], alpha));
-    after.ffn.push_back(smooth_site(w.layers[i], Site::kFfn, ranges.ffn[i], alpha));
+        smooth_site(w.layers[i], NormSite::kAttention, ranges.attention[i], alpha));
+    after.ffn.push_back(smooth_site(w.layers[i], NormSite::kFfn, ranges.ffn[i], alpha));
   }
   return after;
 }

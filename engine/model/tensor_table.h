@@ -20,6 +20,7 @@ class TensorTable {
   // Registers `tensor` (row-major shape) found in `file`; a repeated name is an error.
   void add(const std::string& name, Tensor tensor, const std::string& file);
   bool contains(const std::string& name) const { return entries_.count(name) > 0; }
+  const std::string& source() const { return source_; }
   // The shape of `name` without taking it (for hyper-parameters a format leaves implicit).
   const std::vector<int64_t>& shape_of(const std::string& name) const;
 

@@ -8,9 +8,11 @@
 #include "engine/model/gguf_file.h"
 #include "engine/model/gguf_reader.h"
 #include "engine/model/gguf_writer.h"
+#include "engine/model/mapped_file.h"
 #include "engine/model/model_loader.h"
 #include "engine/model/rotary_permute.h"
 #include "engine/model/safetensors_reader.h"
+#include "engine/model/safetensors_writer.h"
 #include "engine/model/synthetic_model.h"
 #include "model_formats_util.h"
 
@@ -126,6 +128,23 @@ TEST_CASE("safetensors round trip keeps logits bit for bit", "[model][safetensor
   } else {  // no block formats in safetensors: dequantized, exactly, to f32
     CHECK(back.layers[0].wq.dtype() == DType::kF32);
   }
+}
+
+TEST_CASE("group-wise INT4 round trips through AWQ safetensors byte for byte",
+          "[model][safetensors][awq]") {
+  const std::string which = GENERATE("dense", "bias", "moe");
+  CAPTURE(which);
+  ModelWeights w = make_synthetic_model(config_named(which), 16);
+  w.convert_matrices_int4(32);
+  TempDir dir;
+  write_safetensors(w, dir.file("awq"), 32);
+  const std::string config = read_text_file(dir.file("awq/config.json"));
+  CHECK(config.find("\"quant_method\": \"awq\"") != std::string::npos);
+  CHECK(config.find("\"group_size\": 32") != std::string::npos);
+  const ModelWeights back = read_safetensors(dir.file("awq"));
+  CHECK(back.layers[0].wq.dtype() == DType::kQ4_1);
+  REQUIRE(records(back) == records(w));
+  REQUIRE(reference_forward(back, kTokens) == reference_forward(w, kTokens));
 }
 
 TEST_CASE("GGUF export, reload, safetensors export, reload keeps the logits",
