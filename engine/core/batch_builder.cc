@@ -16,13 +16,16 @@ BatchInput build_batch(const SchedulerOutput& out, int block_size) {
     a.context_len = start + s.num_new_tokens;
     a.block_table = seq.block_table.data();
     for (int p = start; p < start + s.num_new_tokens; ++p) {
-      b.token_ids.push_back(seq.tokens[size_t(p)]);
+      // Past the sequence's tokens come the draft tokens it verifies this step.
+      const int n = seq.num_tokens();
+      b.token_ids.push_back(p < n ? seq.tokens[size_t(p)] : seq.draft_tokens.at(size_t(p - n)));
       b.positions.push_back(p);
       b.slot_mapping.push_back(int64_t(seq.block_table[size_t(p / block_size)]) * block_size +
                                p % block_size);
     }
     b.sequences.push_back(a);
-    if (s.samples()) b.logits_rows.push_back(b.num_tokens() - 1);
+    // The last token's row and each draft token's: the next token after each.
+    for (int r = s.num_logit_rows(); r > 0; --r) b.logits_rows.push_back(b.num_tokens() - r);
   }
   return b;
 }

@@ -8,6 +8,7 @@
 #include "engine/core/executor_registry.h"
 #include "engine/core/kv_pool_plan.h"
 #include "engine/core/local_executor.h"
+#include "engine/request/ngram_proposer.h"
 #include "engine/request/sampler.h"
 
 namespace infergate {
@@ -127,16 +128,23 @@ std::vector<RequestOutput> Engine::step() {
 void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
                        std::vector<RequestOutput>& outputs) {
   const int64_t t1 = now_ns();
-  std::vector<Sequence*> sampling;  // decided before update() advances the sequences
+  // Decided before update() advances the sequences: who samples, from how many tokens on.
+  std::vector<const ScheduledSequence*> sampling;
+  std::vector<int> tokens_before;
   for (const ScheduledSequence& s : out.scheduled) {
-    if (s.samples()) sampling.push_back(s.seq);
+    if (!s.samples()) continue;
+    sampling.push_back(&s);
+    tokens_before.push_back(s.seq->num_tokens());
   }
-  // A GPU executor samples on the device (its "execute" phase then includes sampling).
+  // A GPU executor samples on the device (its "execute" phase then includes sampling); it
+  // never gets draft tokens (EngineConfig::validate), so one token per sequence.
   const bool executor_samples = executor_->samples_itself();
   std::vector<float> logits;
-  std::vector<int32_t> sampled;
+  std::vector<std::vector<int32_t>> sampled;
   if (executor_samples) {
-    sampled = executor_->execute_and_sample(out, draws_for(sampling));
+    for (int32_t t : executor_->execute_and_sample(out, draws_for(sampling))) {
+      sampled.push_back({t});
+    }
   } else {
     logits = executor_->execute(out);
   }
@@ -145,39 +153,79 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
   if (!executor_samples) sampled = sample_rows(logits, sampling);
   const int64_t t = now_ns();
   scheduler_->update(out, sampled);
-  for (const Sequence* seq : sampling) {
-    RequestOutput o = make_output(*seq);
-    o.token_ids.push_back(seq->tokens.back());
-    o.token_times_ns.push_back(t);
+  int64_t generated = 0;
+  for (size_t i = 0; i < sampling.size(); ++i) {
+    Sequence& seq = *sampling[i]->seq;
+    RequestOutput o = make_output(seq);
+    o.token_ids.assign(seq.tokens.begin() + tokens_before[i], seq.tokens.end());
+    o.token_times_ns.assign(o.token_ids.size(), t);  // verified together, delivered together
+    generated += int64_t(o.token_ids.size());
     outputs.push_back(std::move(o));
+    if (seq.status == SequenceStatus::kRunning) propose_drafts(seq);
   }
   ++counters_.num_steps;
   counters_.last_step_tokens = out.num_batched_tokens;
   counters_.total_scheduled_tokens += out.num_batched_tokens;
-  counters_.num_generated_tokens += int64_t(sampled.size());
+  counters_.num_generated_tokens += generated;
   counters_.schedule_ns += t1 - t0;
   counters_.execute_ns += t2 - t1;
   counters_.sample_ns += t - t2;
   counters_.update_ns += now_ns() - t;
 }
 
-std::vector<int32_t> Engine::sample_rows(const std::vector<float>& logits,
-                                         const std::vector<Sequence*>& sampling) {
+std::vector<std::vector<int32_t>> Engine::sample_rows(
+    const std::vector<float>& logits, const std::vector<const ScheduledSequence*>& sampling) {
   NvtxRange range("sample");
-  const int vocab = weights_.config.vocab_size;
-  std::vector<int32_t> sampled;
-  for (Sequence* seq : sampling) {
-    const float* row = logits.data() + sampled.size() * size_t(vocab);
-    sampled.push_back(sample_token(row, vocab, seq->params, seq->rng));
+  const size_t vocab = size_t(weights_.config.vocab_size);
+  std::vector<std::vector<int32_t>> sampled;
+  size_t row = 0;
+  for (const ScheduledSequence* s : sampling) {
+    Sequence& seq = *s->seq;
+    const int drafts = s->num_draft_tokens;
+    std::vector<int32_t> tokens;
+    // Row i is the target's next token after the last token and i draft tokens: a draft is
+    // accepted while it is that token (drafts are proposed for greedy requests only, so this
+    // is exact); the first disagreement, or the row after the last draft, adds one more.
+    for (int i = 0; i <= drafts; ++i) {
+      tokens.push_back(
+          sample_token(logits.data() + (row + size_t(i)) * vocab, int(vocab), seq.params, seq.rng));
+      if (i == drafts || tokens.back() != seq.draft_tokens[size_t(i)]) break;
+    }
+    if (drafts > 0) count_verification(drafts, int(tokens.size()) - 1);
+    row += size_t(1 + drafts);
+    sampled.push_back(std::move(tokens));
   }
   return sampled;
 }
 
+void Engine::count_verification(int drafts, int accepted) {
+  ++counters_.spec_num_drafts;
+  counters_.spec_num_draft_tokens += drafts;
+  counters_.spec_num_accepted_tokens += accepted;
+  auto& per_position = counters_.spec_accepted_per_position;
+  per_position.resize(std::max(per_position.size(), size_t(config_.speculative_num_tokens)), 0);
+  for (int i = 0; i < accepted; ++i) ++per_position[size_t(i)];
+}
+
+void Engine::propose_drafts(Sequence& seq) const {
+  seq.draft_tokens.clear();
+  if (!config_.speculates() || seq.params.temperature > 0.0f) return;
+  // Room for the drafts and the token after them, within max_model_len and max_tokens.
+  const int room =
+      std::min(max_model_len_ - seq.num_tokens(), seq.params.max_tokens - seq.num_output_tokens()) -
+      1;
+  const int count = std::min(config_.speculative_num_tokens, room);
+  if (count <= 0) return;
+  seq.draft_tokens =
+      propose_ngram(seq.tokens, config_.prompt_lookup_min, config_.prompt_lookup_max, count);
+}
+
 // Each sampling sequence's parameters and draw, consuming its stream exactly as sample_token
 // would: one uniform when temperature > 0, none when greedy.
-std::vector<SamplingDraw> Engine::draws_for(const std::vector<Sequence*>& sampling) {
+std::vector<SamplingDraw> Engine::draws_for(const std::vector<const ScheduledSequence*>& sampling) {
   std::vector<SamplingDraw> draws;
-  for (Sequence* seq : sampling) {
+  for (const ScheduledSequence* s : sampling) {
+    Sequence* seq = s->seq;
     const SamplingParams& p = seq->params;
     const double u = p.temperature > 0.0f ? seq->rng.uniform() : 0.0;
     draws.push_back({p.temperature, p.top_k, p.top_p, u});
@@ -321,6 +369,7 @@ EngineStats Engine::stats() const {
   s.num_waiting = scheduler_->num_waiting();
   s.num_preemptions = scheduler_->num_preemptions();
   s.prefix_cache = kv_->prefix_stats();
+  s.speculative = config_.speculates();
   return s;
 }
 

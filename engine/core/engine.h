@@ -63,6 +63,14 @@ struct EngineStats {
   // Where the steps' time went (monotonic ns, summed over steps): the report's step breakdown.
   int64_t schedule_ns = 0, execute_ns = 0, sample_ns = 0, update_ns = 0;
   int64_t injected_delay_ns = 0;  // part of execute_ns: debug.inject_decode_delay_us
+  // Speculative decoding (docs/speculative.md), vLLM's spec_decode counters: verifications
+  // (a sequence with draft tokens in a step), draft tokens verified, and those accepted, in
+  // all and at each draft position (index 0: the first draft token).
+  bool speculative = false;  // the engine proposes draft tokens (speculative.method)
+  int64_t spec_num_drafts = 0;
+  int64_t spec_num_draft_tokens = 0;
+  int64_t spec_num_accepted_tokens = 0;
+  std::vector<int64_t> spec_accepted_per_position;
   // The engine threads' CPU time in steps; nullopt when the executor's work runs elsewhere.
   std::optional<StepCpuTime> cpu;
   // With `cpu`: the steps' hardware counts, or why the kernel gives none.
@@ -135,10 +143,15 @@ class Engine {
   void drop_hardware_counters();
   // debug.inject_decode_delay_us, when the step decodes at least one sequence.
   void inject_decode_delay(const SchedulerOutput& out);
-  // Host sampling: one token per sampling sequence from its row of `logits`.
-  std::vector<int32_t> sample_rows(const std::vector<float>& logits,
-                                   const std::vector<Sequence*>& sampling);
-  std::vector<SamplingDraw> draws_for(const std::vector<Sequence*>& sampling);
+  // Host sampling: per sampling sequence, from its rows of `logits`, its accepted draft tokens
+  // and one more token (greedy verification: drafts accepted while the target's token agrees).
+  std::vector<std::vector<int32_t>> sample_rows(
+      const std::vector<float>& logits, const std::vector<const ScheduledSequence*>& sampling);
+  // Counts one verification of `drafts` draft tokens of which `accepted` held.
+  void count_verification(int drafts, int accepted);
+  // Proposes the draft tokens `seq` verifies in its next decode step (speculative config).
+  void propose_drafts(Sequence& seq) const;
+  std::vector<SamplingDraw> draws_for(const std::vector<const ScheduledSequence*>& sampling);
 
   EngineConfig config_;
   ModelWeights weights_;

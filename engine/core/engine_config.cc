@@ -48,9 +48,17 @@ const std::vector<std::string>& cuda_gemm_names() {
   return names;
 }
 
+const std::vector<std::string>& speculative_method_names() {
+  static const std::vector<std::string> names = {"none", "ngram"};
+  return names;
+}
+
 const std::string& backend_name(Backend b) { return backend_names().at(size_t(b)); }
 const std::string& weight_dtype_name(WeightDtype d) { return weight_dtype_names().at(size_t(d)); }
 const std::string& cuda_gemm_name(CudaGemm g) { return cuda_gemm_names().at(size_t(g)); }
+const std::string& speculative_method_name(SpeculativeMethod m) {
+  return speculative_method_names().at(size_t(m));
+}
 
 Backend parse_backend(const std::string& name) {
   return parse_enum<Backend>(backend_names(), "backend", name);
@@ -60,6 +68,9 @@ WeightDtype parse_weight_dtype(const std::string& name) {
 }
 CudaGemm parse_cuda_gemm(const std::string& name) {
   return parse_enum<CudaGemm>(cuda_gemm_names(), "cuda_gemm", name);
+}
+SpeculativeMethod parse_speculative_method(const std::string& name) {
+  return parse_enum<SpeculativeMethod>(speculative_method_names(), "speculative.method", name);
 }
 
 void EngineConfig::validate() const {
@@ -86,6 +97,12 @@ void EngineConfig::validate() const {
   require(!on_cuda() || world_size() == 1, "backend", backend_name(backend),
           "cpu when more than one rank is asked for (the cuda backend runs on one GPU)");
   require(!cuda_graphs || on_cuda(), "cuda_graphs", "true", "false unless backend is cuda");
+  require(prompt_lookup_min <= prompt_lookup_max, "speculative.prompt_lookup_min",
+          std::to_string(prompt_lookup_min), "at most speculative.prompt_lookup_max");
+  require(!speculates() || (world_size() == 1 && !on_cuda()), "speculative.method",
+          speculative_method_name(speculative_method),
+          "none with more than one rank or backend cuda (speculative decoding runs on the "
+          "single-process CPU engine so far)");
   const bool block_weights = weight_dtype >= WeightDtype::kQ8_0;
   require(!on_cuda() || !block_weights, "weight_dtype", weight_dtype_name(weight_dtype),
           "auto, f32, f16, bf16 with backend cuda (it has no block-format GEMM)");

@@ -18,18 +18,23 @@ enum class Backend { kCpu, kCuda };
 enum class WeightDtype { kAuto, kF32, kF16, kBf16, kQ8_0, kQ4_0, kQ4_1, kQ4_K, kW8A8 };
 // The cuda backend's projections: cuBLAS, or our tensor-core GEMM (f16/bf16 weights).
 enum class CudaGemm { kCublas, kInfergate };
+// Speculative decoding's proposer (docs/speculative.md): none, or n-gram prompt lookup.
+enum class SpeculativeMethod { kNone, kNgram };
 
 // Names as the workload file and the flags spell them; each parse_*() throws
 // std::invalid_argument in validate()'s words ("engine config: FIELD = VALUE (allowed: ...)").
 const std::vector<std::string>& backend_names();
 const std::vector<std::string>& weight_dtype_names();
 const std::vector<std::string>& cuda_gemm_names();
+const std::vector<std::string>& speculative_method_names();
 const std::string& backend_name(Backend backend);
 const std::string& weight_dtype_name(WeightDtype dtype);
 const std::string& cuda_gemm_name(CudaGemm gemm);
+const std::string& speculative_method_name(SpeculativeMethod method);
 Backend parse_backend(const std::string& name);
 WeightDtype parse_weight_dtype(const std::string& name);
 CudaGemm parse_cuda_gemm(const std::string& name);
+SpeculativeMethod parse_speculative_method(const std::string& name);
 
 // Every field's name, default, range, flag and doc are declared once more in
 // engine_config_fields.cc, which the workload reader/writer, validate(), the CLI and the docs
@@ -84,9 +89,18 @@ struct EngineConfig {
   // bisect and users' pipelines; 0 (off) in every real benchmark.
   int64_t debug_inject_decode_delay_us = 0;
 
+  // Speculative decoding (docs/speculative.md): each decode step of a greedy request also
+  // verifies up to speculative_num_tokens proposed tokens (n-gram: the last
+  // prompt_lookup_max..prompt_lookup_min tokens matched earlier in the request's text).
+  SpeculativeMethod speculative_method = SpeculativeMethod::kNone;
+  int speculative_num_tokens = 4;
+  int prompt_lookup_min = 1;
+  int prompt_lookup_max = 4;
+
   int parallel_group_size() const { return std::max(tensor_parallel, expert_parallel); }
   int world_size() const { return pipeline_parallel * parallel_group_size(); }
   bool on_cuda() const { return backend == Backend::kCuda; }
+  bool speculates() const { return speculative_method != SpeculativeMethod::kNone; }
 
   // Throws std::invalid_argument naming the field, its value and what is allowed: first each
   // field's own range (from the field table), then the rules that join fields.

@@ -144,6 +144,44 @@ std::vector<EngineConfigField> build_fields() {
               "Workload key `debug.inject_decode_delay_us`",
        .min = 0,
        .max = 10'000'000});
+  add({.key = "speculative.method",
+       .member = "speculative_method",
+       .access = ChoiceAccess{
+           [](const C& c) { return speculative_method_name(c.speculative_method); },
+           [](C& c, const std::string& n) { c.speculative_method = parse_speculative_method(n); }},
+       .flag = "speculative-method",
+       .doc = "speculative decoding (docs/speculative.md): `ngram` proposes the tokens that "
+              "followed the latest earlier occurrence of the request's last tokens, and each "
+              "decode step of a greedy request verifies them in the same pass (exact: the "
+              "output is the same as without). Workload key `speculative.method`",
+       .choices = speculative_method_names(),
+       .schema_note = "written to the resolved workload only when not none",
+       .written = WrittenWhen::kWhenSpeculating});
+  add({.key = "speculative.num_tokens",
+       .member = "speculative_num_tokens",
+       .access = &C::speculative_num_tokens,
+       .flag = "speculative-tokens",
+       .doc = "tokens proposed per step at most",
+       .min = 1,
+       .max = 16,
+       .written = WrittenWhen::kWhenSpeculating});
+  add({.key = "speculative.prompt_lookup_max",
+       .member = "prompt_lookup_max",
+       .access = &C::prompt_lookup_max,
+       .flag = "prompt-lookup-max",
+       .doc = "ngram: the longest suffix matched (tried first)",
+       .min = 1,
+       .max = 64,
+       .written = WrittenWhen::kWhenSpeculating});
+  add({.key = "speculative.prompt_lookup_min",
+       .member = "prompt_lookup_min",
+       .access = &C::prompt_lookup_min,
+       .flag = "prompt-lookup-min",
+       .doc = "ngram: the shortest suffix matched",
+       .min = 1,
+       .max = 64,
+       .rule_note = ", and at most prompt_lookup_max",
+       .written = WrittenWhen::kWhenSpeculating});
   add({.key = "tensor_parallel",
        .member = "tensor_parallel",
        .access = &C::tensor_parallel,
@@ -360,6 +398,8 @@ bool field_is_written(const EngineConfigField& field, const EngineConfig& c) {
       return c.on_cuda();
     case WrittenWhen::kWhenMultiRank:
       return c.world_size() > 1;
+    case WrittenWhen::kWhenSpeculating:
+      return c.speculates();
   }
   return true;
 }

@@ -27,7 +27,7 @@ using FieldMember = std::variant<bool EngineConfig::*, int EngineConfig::*, int6
 
 // When engine_config_to_json() writes a field: the resolved workload (and so its hash) of
 // CPU single-rank workloads must stay what their baselines were measured with.
-enum class WrittenWhen { kAlways, kWhenTrue, kWhenCuda, kWhenMultiRank };
+enum class WrittenWhen { kAlways, kWhenTrue, kWhenCuda, kWhenMultiRank, kWhenSpeculating };
 
 struct EngineConfigField {
   std::string key{};     // workload key under target.engine; a dot nests ("debug.x")

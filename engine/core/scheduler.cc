@@ -1,6 +1,8 @@
 #include "engine/core/scheduler.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "common/util/nvtx_range.h"
 
@@ -29,6 +31,14 @@ void Scheduler::schedule_running(SchedulerOutput& out, int& budget) {
   for (size_t i = 0; i < running_.size() && budget > 0;) {
     Sequence* seq = running_[i];
     int num_new = seq->num_uncomputed_tokens();
+    if (num_new == 1 && !seq->draft_tokens.empty()) {
+      if (const int drafts = schedule_drafts(seq, budget - 1); drafts > 0) {
+        out.scheduled.push_back({seq, 1 + drafts, drafts});
+        budget -= 1 + drafts;
+        ++i;
+        continue;
+      }
+    }
     if (num_new > budget) {
       if (!config_.chunked_prefill) {
         ++i;
@@ -93,10 +103,18 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, int& budget) {
   }
 }
 
+int Scheduler::schedule_drafts(Sequence* seq, int budget) {
+  const int drafts = std::min(int(seq->draft_tokens.size()), budget);
+  // Drafts are an option, never a reason to preempt: without room they wait for a later step.
+  if (drafts <= 0 || !kv_.allocate_slots(*seq, 1 + drafts, {})) return 0;
+  return drafts;
+}
+
 void Scheduler::preempt(Sequence* seq, SchedulerOutput& out) {
   running_.erase(std::find(running_.begin(), running_.end(), seq));
   kv_.free(*seq);
   seq->num_computed_tokens = 0;
+  seq->draft_tokens.clear();
   seq->status = SequenceStatus::kWaiting;
   ++seq->num_preemptions;
   ++num_preemptions_;
@@ -131,21 +149,45 @@ FinishReason Scheduler::stop_reason(const Sequence& seq) const {
   return FinishReason::kNone;
 }
 
+FinishReason Scheduler::append_sampled(Sequence& seq, const std::vector<int32_t>& tokens) {
+  for (int32_t t : tokens) {
+    seq.tokens.push_back(t);
+    const FinishReason reason = stop_reason(seq);
+    if (reason != FinishReason::kNone) return reason;
+  }
+  return FinishReason::kNone;
+}
+
 std::vector<Sequence*> Scheduler::update(const SchedulerOutput& out,
-                                         const std::vector<int32_t>& sampled) {
+                                         const std::vector<std::vector<int32_t>>& sampled) {
   std::vector<Sequence*> finished;
   size_t next_sample = 0;
   for (const ScheduledSequence& s : out.scheduled) {
-    const bool samples = s.samples();
     Sequence* seq = s.seq;
-    seq->num_computed_tokens += s.num_new_tokens;
-    if (samples) seq->tokens.push_back(sampled.at(next_sample++));
+    if (!s.samples()) {
+      seq->num_computed_tokens += s.num_new_tokens;
+      kv_.cache_computed_blocks(*seq);
+      continue;
+    }
+    const std::vector<int32_t>& tokens = sampled.at(next_sample++);
+    const int accepted = int(tokens.size()) - 1;  // draft tokens accepted before the last
+    if (tokens.empty() || accepted > s.num_draft_tokens) {
+      throw std::logic_error("scheduler update: " + std::to_string(tokens.size()) +
+                             " tokens for a sequence with " + std::to_string(s.num_draft_tokens) +
+                             " draft tokens");
+    }
+    // The KV of the last token and of the accepted drafts is the sequence's; the rest was for
+    // rejected drafts.
+    seq->num_computed_tokens += s.num_new_tokens - s.num_draft_tokens + accepted;
+    const FinishReason reason = append_sampled(*seq, tokens);
+    seq->num_computed_tokens = std::min(seq->num_computed_tokens, seq->num_tokens());
+    seq->draft_tokens.clear();
     kv_.cache_computed_blocks(*seq);
-    if (!samples) continue;
-    const FinishReason reason = stop_reason(*seq);
     if (reason != FinishReason::kNone) {
       remove(seq, reason);
       finished.push_back(seq);
+    } else if (s.num_draft_tokens > 0) {
+      kv_.trim(*seq);
     }
   }
   return finished;

@@ -24,9 +24,16 @@ struct SchedulerConfig {
 
 struct ScheduledSequence {
   Sequence* seq = nullptr;
-  int num_new_tokens = 0;
+  int num_new_tokens = 0;  // including the draft tokens
+  // Speculative decoding: the first num_draft_tokens of seq->draft_tokens, computed after the
+  // sequence's last token so that one pass verifies them (logits for each, plus the last).
+  int num_draft_tokens = 0;
   // True when this step brings the sequence level with its last token: sample after it.
-  bool samples() const { return seq->num_computed_tokens + num_new_tokens == seq->num_tokens(); }
+  bool samples() const {
+    return seq->num_computed_tokens + num_new_tokens - num_draft_tokens == seq->num_tokens();
+  }
+  // Logit rows the sequence gets: one per draft token and one after its last token.
+  int num_logit_rows() const { return samples() ? 1 + num_draft_tokens : 0; }
 };
 
 struct SchedulerOutput {
@@ -47,9 +54,13 @@ class Scheduler {
   // Queues a sequence (owned by the caller) at the back of the waiting queue.
   void add(Sequence* seq);
   SchedulerOutput schedule();
-  // Advances scheduled sequences, appends sampled tokens (one per sampling sequence, in
-  // schedule order), finishes those that stop, frees their blocks. Returns the finished.
-  std::vector<Sequence*> update(const SchedulerOutput& out, const std::vector<int32_t>& sampled);
+  // Advances scheduled sequences, appends sampled tokens (for each sampling sequence, in
+  // schedule order, its accepted draft tokens and one more), finishes those that stop, frees
+  // their blocks. KV written for rejected draft tokens is given up: the sequence's computed
+  // tokens count only what was accepted, and blocks past its tokens return to the pool.
+  // Returns the finished.
+  std::vector<Sequence*> update(const SchedulerOutput& out,
+                                const std::vector<std::vector<int32_t>>& sampled);
   // Removes a sequence wherever it is and frees its blocks (abort).
   void remove(Sequence* seq, FinishReason reason);
 
@@ -62,6 +73,11 @@ class Scheduler {
   void schedule_running(SchedulerOutput& out, int& budget);
   void schedule_waiting(SchedulerOutput& out, int& budget);
   void preempt(Sequence* seq, SchedulerOutput& out);
+  // Draft tokens to verify with `seq` this step, within `budget` (beyond its last token) and the
+  // KV pool: none when allocating for them would fail. Allocates for the last token and them.
+  int schedule_drafts(Sequence* seq, int budget);
+  // Appends `tokens` to a sampling sequence up to the first that stops it; returns why.
+  FinishReason append_sampled(Sequence& seq, const std::vector<int32_t>& tokens);
   // Finishes a sequence that cannot fit even alone: kLength once it has output (it filled the
   // pool, as it would fill max_model_len), kError with the numbers before that.
   void finish_unschedulable(Sequence* seq, int num_tokens, const std::string& limit,

@@ -45,6 +45,7 @@ class ContiguousKvCacheManager final : public KvCacheManager {
   }
 
   void cache_computed_blocks(Sequence&) override {}
+  void trim(Sequence&) override {}  // the reservation is the sequence's until it ends
 
   void free(Sequence& seq) override {
     if (seq.block_table.empty()) return;

@@ -34,6 +34,9 @@ class KvCacheManager {
   virtual void cache_computed_blocks(Sequence& seq) = 0;
   // Releases all of seq's blocks (finish, abort or preemption).
   virtual void free(Sequence& seq) = 0;
+  // Releases the blocks past those holding seq's tokens (speculative decoding wrote KV for
+  // draft tokens it then rejected). Those blocks hold no computed token, so none is cached.
+  virtual void trim(Sequence& seq) = 0;
 
   // Prefill/decode handoff. The cached blocks holding `tokens`' leading full blocks, in order
   // (as many as are cached; none without a prefix cache).

@@ -87,6 +87,14 @@ class PagedKvCacheManager final : public KvCacheManager {
     seq.num_cached_blocks = 0;
   }
 
+  void trim(Sequence& seq) override {
+    const size_t keep = size_t(blocks_for(seq.num_tokens(), block_size_));
+    while (seq.block_table.size() > keep) {
+      pool_.release(seq.block_table.back());
+      seq.block_table.pop_back();
+    }
+  }
+
   std::vector<int32_t> cached_prefix_blocks(std::span<const int32_t> tokens) const override {
     std::vector<int32_t> blocks;
     if (!prefix_caching_) return blocks;

@@ -33,6 +33,9 @@ struct Sequence {
 
   RequestId id;
   std::vector<int32_t> tokens;  // prompt followed by generated tokens
+  // Speculative decoding: tokens proposed to follow `tokens`, verified by the next step that
+  // decodes the sequence (not part of `tokens` until accepted).
+  std::vector<int32_t> draft_tokens;
   int num_prompt_tokens;
   int num_computed_tokens = 0;  // tokens whose KV is in the cache
   std::vector<int32_t> block_table;

@@ -39,6 +39,14 @@ const json kCuda = json::parse(R"({
   "kv_cache_bytes": 268435456, "num_kv_blocks": 0, "num_threads": 0, "seed": 0,
   "debug": {"inject_decode_delay_us": 0}, "backend": "cuda", "cuda_gemm": "infergate",
   "cuda_sampling": false, "cuda_graphs": true})");
+const json kSpeculative = json::parse(R"({
+  "weight_dtype": "auto", "kv_cache_dtype": "f32", "block_size": 16, "paged_kv": true,
+  "prefix_caching": true, "chunked_prefill": true, "continuous_batching": true,
+  "max_num_seqs": 64, "max_num_batched_tokens": 2048, "max_model_len": 0,
+  "kv_cache_bytes": 268435456, "num_kv_blocks": 0, "num_threads": 0, "seed": 0,
+  "debug": {"inject_decode_delay_us": 0},
+  "speculative": {"method": "ngram", "num_tokens": 6, "prompt_lookup_max": 5,
+                  "prompt_lookup_min": 2}})");
 
 EngineConfig read(const json& engine) {
   JsonObjectReader reader(engine, "$.target.engine", "w.json");
@@ -103,23 +111,24 @@ void check_doc_holds(const std::string& relative, const std::string& rows) {
 }
 
 TEST_CASE("workload JSON round-trips every engine config field through the config") {
-  for (const json& engine : {kMultiRank, kCuda}) {
+  for (const json& engine : {kMultiRank, kCuda, kSpeculative}) {
     CHECK(engine_config_to_json(read(engine)) == engine);
   }
 }
 
 TEST_CASE("every engine config field is set away from its default by some workload key") {
   const EngineConfig defaults;
-  const EngineConfig multi = read(kMultiRank), cuda = read(kCuda);
+  const EngineConfig multi = read(kMultiRank), cuda = read(kCuda), spec = read(kSpeculative);
   for (const EngineConfigField& f : engine_config_fields()) {
     INFO(f.key);
     CHECK((field_value_text(f, multi) != field_value_text(f, defaults) ||
-           field_value_text(f, cuda) != field_value_text(f, defaults)));
+           field_value_text(f, cuda) != field_value_text(f, defaults) ||
+           field_value_text(f, spec) != field_value_text(f, defaults)));
   }
 }
 
 TEST_CASE("every engine config field has a flag that sets what its workload key sets") {
-  for (const json& engine : {kMultiRank, kCuda}) {
+  for (const json& engine : {kMultiRank, kCuda, kSpeculative}) {
     const std::vector<std::string> args = flags_for(engine);
     INFO(engine.dump());
     CHECK(engine_config_to_json(parse_flags(args)) == engine);

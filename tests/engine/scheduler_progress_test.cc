@@ -49,7 +49,7 @@ struct Rig {
       finished.insert(finished.end(), out.finished.begin(), out.finished.end());
       size_t samples = 0;
       for (const ScheduledSequence& s : out.scheduled) samples += s.samples();
-      const auto done = scheduler.update(out, std::vector<int32_t>(samples, 5));
+      const auto done = scheduler.update(out, std::vector<std::vector<int32_t>>(samples, {5}));
       finished.insert(finished.end(), done.begin(), done.end());
       kv->check_invariants();
     }

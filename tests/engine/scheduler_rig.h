@@ -84,7 +84,8 @@ class SchedulerRig {
     REQUIRE(int(scheduler_.num_running()) <= config_.max_num_seqs);
     for (const Sequence* seq : out.preempted) append(s.preempted, seq->id);
     for (const Sequence* seq : out.finished) append(s.finished, seq->id);
-    for (const Sequence* seq : scheduler_.update(out, std::vector<int32_t>(samples, token))) {
+    for (const Sequence* seq :
+         scheduler_.update(out, std::vector<std::vector<int32_t>>(samples, {token}))) {
       append(s.finished, seq->id);
     }
     kv_->check_invariants();
