@@ -38,6 +38,22 @@ struct Exposition {
   }
 };
 
+// Speculative decoding's counters (docs/speculative.md), vLLM's spec_decode names.
+void render_spec_decode(Exposition& e, const EngineStats& s) {
+  e.scalar("infergate:spec_decode_num_drafts_total", "counter",
+           "Verifications: a sequence with draft tokens in a step.", double(s.spec_num_drafts));
+  e.scalar("infergate:spec_decode_num_draft_tokens_total", "counter", "Draft tokens verified.",
+           double(s.spec_num_draft_tokens));
+  e.scalar("infergate:spec_decode_num_accepted_tokens_total", "counter", "Draft tokens accepted.",
+           double(s.spec_num_accepted_tokens));
+  e.header("infergate:spec_decode_num_accepted_tokens_per_pos_total", "counter",
+           "Draft tokens accepted at each draft position (0: the first).");
+  for (size_t i = 0; i < s.spec_accepted_per_position.size(); ++i) {
+    e.sample("infergate:spec_decode_num_accepted_tokens_per_pos_total",
+             double(s.spec_accepted_per_position[i]), "position=\"" + std::to_string(i) + "\"");
+  }
+}
+
 // The prefill/decode handoff (docs/disaggregation.md): exports on a prefill worker, reads on a
 // decode worker.
 struct KvReadCounts {
@@ -142,6 +158,7 @@ std::string ServerMetrics::render(const std::string& model, const EngineStats& s
   e.text += itl_.render("infergate:inter_token_latency_seconds", labels);
   e.header("infergate:e2e_request_latency_seconds", "histogram", "End-to-end request latency.");
   e.text += e2e_.render("infergate:e2e_request_latency_seconds", labels);
+  if (stats.speculative) render_spec_decode(e, stats);
   if (transport) {
     render_kv_transfer(e, *transport,
                        {kv_reads_, kv_read_fallbacks_, kv_read_bytes_, kv_read_microseconds_,

@@ -81,6 +81,10 @@ EngineStatsRecord engine_stats_record(const EngineStats& s) {
   // Multi-rank engines: layout, communication by collective, bubble, expert load (rank 0's
   // memory above is its own part).
   r.parallel = s.parallel;
+  if (s.speculative) {
+    r.spec_decode = {s.spec_num_drafts, s.spec_num_draft_tokens, s.spec_num_accepted_tokens,
+                     s.spec_accepted_per_position};
+  }
   if (s.cpu) {
     r.cpu.emplace();
     r.cpu->total_ms = double(s.cpu->total_ns) / 1e6;

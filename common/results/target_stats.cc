@@ -39,6 +39,18 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
                         {"update", s.update_ms},
                         {"injected_delay", s.injected_delay_ms}}}};
   if (!s.parallel.is_null()) j["parallel"] = s.parallel;
+  if (const auto& d = s.spec_decode) {
+    const double drafts = double(d->num_drafts), tokens = double(d->num_draft_tokens);
+    j["spec_decode"] = {
+        {"num_drafts", d->num_drafts},
+        {"num_draft_tokens", d->num_draft_tokens},
+        {"num_accepted_tokens", d->num_accepted_tokens},
+        {"accepted_per_position", d->accepted_per_position},
+        {"acceptance_rate", tokens > 0 ? double(d->num_accepted_tokens) / tokens : 0.0},
+        // vLLM's mean acceptance length: tokens a verification emits (accepted + the target's).
+        {"mean_acceptance_length",
+         drafts > 0 ? 1.0 + double(d->num_accepted_tokens) / drafts : 0.0}};
+  }
   if (s.cpu) {
     j["cpu"] = {{"total_ms", s.cpu->total_ms},
                 {"decode_steps",

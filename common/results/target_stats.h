@@ -48,6 +48,14 @@ struct EngineStatsRecord {
     std::string hardware_unavailable;  // when hardware is absent
   };
   std::optional<Cpu> cpu;
+  // Speculative decoding's counters (docs/speculative.md); absent when the engine does not
+  // speculate.
+  struct SpecDecode {
+    int64_t num_drafts = 0;  // verifications: a sequence with draft tokens in a step
+    int64_t num_draft_tokens = 0, num_accepted_tokens = 0;
+    std::vector<int64_t> accepted_per_position;  // index 0: the first draft token
+  };
+  std::optional<SpecDecode> spec_decode;
 
   double prefix_cache_hit_rate() const {
     return prefix_cache_queries > 0 ? double(prefix_cache_hits) / double(prefix_cache_queries) : 0;

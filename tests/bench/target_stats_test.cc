@@ -34,7 +34,7 @@ TEST_CASE("an engine's statistics are recorded in the results file's units and k
       "last_step_tokens", "total_scheduled_tokens", "num_generated_tokens", "step_time_ms"};
   std::set<std::string> written;
   for (const auto& [key, value] : j.items()) written.insert(key);
-  CHECK(written == documented);  // no "parallel" on one rank
+  CHECK(written == documented);  // no "parallel" on one rank, no "spec_decode" without it
   CHECK(j["step_time_ms"] == nlohmann::json({{"schedule", 1.0},
                                              {"execute", 25.0},
                                              {"sample", 2.0},
@@ -44,6 +44,15 @@ TEST_CASE("an engine's statistics are recorded in the results file's units and k
 
   stats.engine->parallel = {{"tp", 2}};
   CHECK(to_json(stats)["parallel"]["tp"] == 2);
+
+  s.speculative = true;  // 10 verifications of 40 draft tokens, 25 accepted
+  s.spec_num_drafts = 10, s.spec_num_draft_tokens = 40, s.spec_num_accepted_tokens = 25;
+  s.spec_accepted_per_position = {9, 8, 5, 3};
+  stats.engine = engine_stats_record(s);
+  const nlohmann::json spec = to_json(stats)["spec_decode"];
+  CHECK(spec["acceptance_rate"] == 0.625);
+  CHECK(spec["mean_acceptance_length"] == 3.5);
+  CHECK(spec["accepted_per_position"] == nlohmann::json({9, 8, 5, 3}));
 }
 
 TEST_CASE("an HTTP client's statistics count every failure kind among the errors") {

@@ -38,7 +38,8 @@ http::response<http::string_body> call(uint16_t port, http::verb verb, const std
 
 // The built-in tiny model behind a server on a free port, running on its own thread.
 struct RunningServer {
-  explicit RunningServer(int max_pending = 4096) {
+  explicit RunningServer(int max_pending = 4096, const EngineConfig& engine = config())
+      : service(std::make_unique<Engine>(engine, load_model({}))) {
     ServerOptions options;
     options.port = 0;
     options.api_key = "k";
@@ -60,7 +61,7 @@ struct RunningServer {
     c.num_threads = 2;
     return c;
   }
-  EngineService service{std::make_unique<Engine>(config(), load_model({}))};
+  EngineService service;
   const ByteTokenizer tokenizer{service.engine().weights().vocab};
   std::unique_ptr<HttpServer> server;
   std::thread runner;
@@ -242,6 +243,34 @@ TEST_CASE("server: beyond --max-pending a request gets 429 at once, and /metrics
   CHECK(std::stoi(metrics.substr(at + refused.size())) >= 1);
   CHECK_THAT(metrics, Catch::Contains("infergate:time_to_first_token_seconds_bucket"));
   CHECK_THAT(metrics, Catch::Contains("infergate:num_requests_running{model_name=\"tiny\"} 0"));
+  CHECK_THAT(metrics, !Catch::Contains("spec_decode"));  // only when speculating
+}
+
+TEST_CASE("server: speculative decoding streams the same tokens and /metrics counts drafts") {
+  EngineConfig spec = RunningServer::config();
+  spec.speculative_method = SpeculativeMethod::kNgram;
+  spec.speculative_num_tokens = 8;
+  RunningServer plain, speculating(4096, spec);
+  // Greedy: the tiny model's output soon loops, so drafts are proposed and accepted.
+  const json body = {
+      {"prompt", {1, 2, 3}}, {"max_tokens", 200}, {"ignore_eos", true}, {"stream", true}};
+  const auto a = call(plain.port(), http::verb::post, "/v1/completions", body.dump());
+  const auto b = call(speculating.port(), http::verb::post, "/v1/completions", body.dump());
+  REQUIRE(a.result_int() == 200);
+  REQUIRE(b.result_int() == 200);
+  std::string text_a, text_b;
+  for (const json& e : sse_events(a.body())) text_a += e["choices"][0]["text"].get<std::string>();
+  for (const json& e : sse_events(b.body())) text_b += e["choices"][0]["text"].get<std::string>();
+  CHECK(text_a == text_b);
+  CHECK(!text_a.empty());
+  const std::string metrics = call(speculating.port(), http::verb::get, "/metrics", "", "").body();
+  const std::string accepted =
+      "infergate:spec_decode_num_accepted_tokens_total{model_name=\"tiny\"} ";
+  const size_t at = metrics.find(accepted);
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stoll(metrics.substr(at + accepted.size())) > 0);
+  CHECK_THAT(metrics, Catch::Contains("infergate:spec_decode_num_accepted_tokens_per_pos_total{"
+                                      "model_name=\"tiny\",position=\"7\"}"));
 }
 
 }  // namespace
