@@ -183,13 +183,19 @@ std::vector<std::vector<int32_t>> Engine::sample_rows(
     Sequence& seq = *s->seq;
     const int drafts = s->num_draft_tokens;
     std::vector<int32_t> tokens;
-    // Row i is the target's next token after the last token and i draft tokens: a draft is
-    // accepted while it is that token (drafts are proposed for greedy requests only, so this
-    // is exact); the first disagreement, or the row after the last draft, adds one more.
+    // Row i is the target's distribution after the last token and i draft tokens. Each draft
+    // is verified against its row (exact: greedy agreement, or rejection sampling); the first
+    // rejection gives the row's replacement token and ends the step, and when every draft
+    // stands the row after the last one adds a token of its own.
     for (int i = 0; i <= drafts; ++i) {
-      tokens.push_back(
-          sample_token(logits.data() + (row + size_t(i)) * vocab, int(vocab), seq.params, seq.rng));
-      if (i == drafts || tokens.back() != seq.draft_tokens[size_t(i)]) break;
+      const float* r = logits.data() + (row + size_t(i)) * vocab;
+      if (i == drafts) {
+        tokens.push_back(sample_token(r, int(vocab), seq.params, seq.rng));
+        break;
+      }
+      const int32_t draft = seq.draft_tokens[size_t(i)];
+      tokens.push_back(verify_draft_token(r, int(vocab), seq.params, draft, seq.rng));
+      if (tokens.back() != draft) break;
     }
     if (drafts > 0) count_verification(drafts, int(tokens.size()) - 1);
     row += size_t(1 + drafts);
@@ -209,7 +215,7 @@ void Engine::count_verification(int drafts, int accepted) {
 
 void Engine::propose_drafts(Sequence& seq) const {
   seq.draft_tokens.clear();
-  if (!config_.speculates() || seq.params.temperature > 0.0f) return;
+  if (!config_.speculates()) return;
   // Room for the drafts and the token after them, within max_model_len and max_tokens.
   const int room =
       std::min(max_model_len_ - seq.num_tokens(), seq.params.max_tokens - seq.num_output_tokens()) -

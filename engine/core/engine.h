@@ -144,7 +144,7 @@ class Engine {
   // debug.inject_decode_delay_us, when the step decodes at least one sequence.
   void inject_decode_delay(const SchedulerOutput& out);
   // Host sampling: per sampling sequence, from its rows of `logits`, its accepted draft tokens
-  // and one more token (greedy verification: drafts accepted while the target's token agrees).
+  // and one more token (verify_draft_token: greedy agreement or rejection sampling).
   std::vector<std::vector<int32_t>> sample_rows(
       const std::vector<float>& logits, const std::vector<const ScheduledSequence*>& sampling);
   // Counts one verification of `drafts` draft tokens of which `accepted` held.

@@ -89,7 +89,7 @@ struct EngineConfig {
   // bisect and users' pipelines; 0 (off) in every real benchmark.
   int64_t debug_inject_decode_delay_us = 0;
 
-  // Speculative decoding (docs/speculative.md): each decode step of a greedy request also
+  // Speculative decoding (docs/speculative.md): each decode step of a request also
   // verifies up to speculative_num_tokens proposed tokens (n-gram: the last
   // prompt_lookup_max..prompt_lookup_min tokens matched earlier in the request's text).
   SpeculativeMethod speculative_method = SpeculativeMethod::kNone;

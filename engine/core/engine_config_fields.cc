@@ -152,8 +152,9 @@ std::vector<EngineConfigField> build_fields() {
        .flag = "speculative-method",
        .doc = "speculative decoding (docs/speculative.md): `ngram` proposes the tokens that "
               "followed the latest earlier occurrence of the request's last tokens, and each "
-              "decode step of a greedy request verifies them in the same pass (exact: the "
-              "output is the same as without). Workload key `speculative.method`",
+              "decode step verifies them in the same pass (exact: greedy output is the same as "
+              "without, sampled output has the same distribution, by rejection sampling). "
+              "Workload key `speculative.method`",
        .choices = speculative_method_names(),
        .schema_note = "written to the resolved workload only when not none",
        .written = WrittenWhen::kWhenSpeculating});

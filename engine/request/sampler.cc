@@ -192,25 +192,68 @@ uint64_t SamplingRng::next_u64() {
 
 double SamplingRng::uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
 
-int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
-                     SamplingRng& rng) {
-  if (logits == nullptr) throw std::invalid_argument("sample_token: logits is null");
+namespace {
+
+void check_row(const float* logits, int32_t vocab_size, const char* what) {
+  if (logits == nullptr) throw std::invalid_argument(std::string(what) + ": logits is null");
   if (vocab_size < 1) {
-    throw std::invalid_argument("sample_token: vocab_size must be >= 1, got " +
+    throw std::invalid_argument(std::string(what) + ": vocab_size must be >= 1, got " +
                                 std::to_string(vocab_size));
   }
+}
+
+// The distribution sample_token draws from: the kept candidates cand[0, count) with their
+// weights; returns their total, or 0 when the softmax is undefined (every logit -inf).
+double kept_distribution(const float* logits, int32_t vocab_size, const SamplingParams& params,
+                         std::vector<Candidate>& cand, Kept& kept) {
+  kept = keep_top_k(logits, static_cast<size_t>(vocab_size), params.top_k, cand);
+  const float max_logit = max_kept_logit(cand, kept.count);
+  if (max_logit == kNegInf) return 0.0;
+  double total = weigh(cand, kept.count, max_logit, params.temperature);
+  if (params.top_p < 1.0f) total = keep_top_p(cand, kept, params.top_p, total);
+  return total;
+}
+
+}  // namespace
+
+int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
+                     SamplingRng& rng) {
+  check_row(logits, vocab_size, "sample_token");
   if (!(params.temperature > 0.0f)) return argmax(logits, vocab_size);
   const double u = rng.uniform();  // drawn up front: one step per sampled token, always
   if (params.top_k == 1) return argmax(logits, vocab_size);
 
   // Reused across calls: no 32000-entry allocation per generated token.
   thread_local std::vector<Candidate> cand;
-  Kept kept = keep_top_k(logits, static_cast<size_t>(vocab_size), params.top_k, cand);
-  const float max_logit = max_kept_logit(cand, kept.count);
-  if (max_logit == kNegInf) return argmax(logits, vocab_size);  // softmax undefined
-  double total = weigh(cand, kept.count, max_logit, params.temperature);
-  if (params.top_p < 1.0f) total = keep_top_p(cand, kept, params.top_p, total);
+  Kept kept{};
+  const double total = kept_distribution(logits, vocab_size, params, cand, kept);
+  if (total == 0.0) return argmax(logits, vocab_size);  // softmax undefined
   return draw(cand, kept.count, u * total);
+}
+
+int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
+                           int32_t draft, SamplingRng& rng) {
+  check_row(logits, vocab_size, "verify_draft_token");
+  const int32_t best = argmax(logits, vocab_size);
+  if (!(params.temperature > 0.0f)) return best;
+  const double accept = rng.uniform();
+  thread_local std::vector<Candidate> cand;
+  Kept kept{};
+  const double total = kept_distribution(logits, vocab_size, params, cand, kept);
+  if (total == 0.0) return best;  // softmax undefined: sample_token's answer
+  double draft_weight = 0.0;
+  for (size_t i = 0; i < kept.count; ++i) {
+    if (cand[i].id == draft) draft_weight = cand[i].weight;
+  }
+  if (accept * total < draft_weight) return draft;  // accept with probability p(draft)
+  // Rejected: the draft's weight leaves the distribution. Zero weight keeps draw() from ever
+  // returning it; its order stays, so the draw is as deterministic as sample_token's.
+  const double rest = total - draft_weight;
+  if (rest <= 0.0) return draft;  // p(draft) == 1 up to rounding: nothing else to draw
+  for (size_t i = 0; i < kept.count; ++i) {
+    if (cand[i].id == draft) cand[i].weight = 0.0f;
+  }
+  return draw(cand, kept.count, rng.uniform() * rest);
 }
 
 }  // namespace infergate

@@ -42,4 +42,15 @@ class SamplingRng {
 int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
                      SamplingRng& rng);
 
+// Speculative decoding's verification of one proposed token against this row: rejection
+// sampling (Leviathan et al. 2023, Chen et al. 2023) for a draft that is a single token, as the
+// n-gram proposer's are (q = 1 on the draft). Greedy: the draft stands when it is the argmax,
+// else the argmax is returned, consuming no randomness. Otherwise, with p the distribution
+// sample_token draws from (the same temperature, top-k and top-p): the draft stands with
+// probability p(draft) (one rng.uniform()); on rejection a second uniform draws from p without
+// the draft, renormalized (norm(max(0, p - q))). So the returned token is distributed exactly
+// as sample_token's, and it equals `draft` exactly when the draft was accepted.
+int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
+                           int32_t draft, SamplingRng& rng);
+
 }  // namespace infergate

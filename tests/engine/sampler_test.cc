@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "chi_square.h"
 #include "engine/request/sampler.h"
 #include "engine/request/sampling_params.h"
 
@@ -74,25 +75,6 @@ size_t nucleus_size(const std::vector<int32_t>& ranked, const std::vector<double
     if (mass >= top_p) return i + 1;
   }
   return ranked.size();
-}
-
-// Upper-tail standard normal quantile: solves 0.5 * erfc(z / sqrt 2) = alpha by bisection.
-double normal_upper_quantile(double alpha) {
-  double lo = 0.0, hi = 40.0;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (0.5 * std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
-}
-
-// Chi-square critical value for `df` degrees of freedom at upper-tail probability alpha, by the
-// Wilson–Hilferty cube-root normal approximation (accurate to ~0.1% at df ~ 20, alpha 0.001).
-double chi_square_critical(int df, double alpha) {
-  const double k = df;
-  const double z = normal_upper_quantile(alpha);
-  const double c = 1.0 - 2.0 / (9.0 * k) + z * std::sqrt(2.0 / (9.0 * k));
-  return k * c * c * c;
 }
 
 // Pearson's statistic over the categories with nonzero expected probability; a count in a
@@ -292,7 +274,7 @@ TEST_CASE("temperature sampling matches the softmax (chi-square goodness of fit)
   constexpr int kCategories = 20;
   constexpr int64_t kDraws = 200000;
   constexpr double kAlpha = 0.001;
-  const double critical = chi_square_critical(kCategories - 1, kAlpha);
+  const double critical = testing::chi_square_critical(kCategories - 1, kAlpha);
   // The tabulated 0.999 quantile of chi-square with 19 degrees of freedom is 43.82.
   REQUIRE(critical == Approx(43.82).epsilon(0.005));
 
@@ -337,7 +319,7 @@ TEST_CASE("top-k and top-p renormalize the kept tokens (chi-square)", "[sampler]
   int df = 0;
   const double stat = chi_square_statistic(counts, expected, kDraws, &df);
   REQUIRE(df == static_cast<int>(nucleus) - 1);
-  REQUIRE(stat < chi_square_critical(df, 0.001));
+  REQUIRE(stat < testing::chi_square_critical(df, 0.001));
 }
 
 TEST_CASE("a tiny top_p behaves as greedy", "[sampler]") {
@@ -406,4 +388,56 @@ TEST_CASE("SamplingParams::validate names the bad field", "[sampler]") {
             p.top_p = 0.9f;
             p.max_tokens = 1;
           }) == "no error");
+}
+
+TEST_CASE("rejection sampling of a draft token gives sample_token's distribution (chi-square)",
+          "[sampler][speculative]") {
+  // Leviathan/Chen with a single-token draft: whatever the draft, the verified token must be
+  // distributed as the target's own sampling. A likely draft, an unlikely one, one outside the
+  // top-k/top-p set (acceptance exactly 0), at temperature 1 and with the cuts.
+  constexpr int64_t kDraws = 100000;
+  std::mt19937 gen(11);
+  const std::vector<float> logits = uniform_logits(gen, 16, -2.0f, 2.0f);
+  const std::vector<int32_t> ranked = ranked_ids(logits);
+  for (const SamplingParams& p : {params_with(1.0f), params_with(0.8f, 8, 0.8f)}) {
+    const std::vector<double> full = softmax(logits, p.temperature);
+    std::vector<int32_t> kept = ranked;
+    if (p.top_k > 0) kept.resize(size_t(p.top_k));
+    kept.resize(nucleus_size(kept, full, p.top_p));
+    std::vector<double> expected(logits.size(), 0.0);
+    double mass = 0.0;
+    for (int32_t id : kept) mass += full[size_t(id)];
+    for (int32_t id : kept) expected[size_t(id)] = full[size_t(id)] / mass;
+    for (const int32_t draft : {ranked[0], ranked[kept.size() - 1], ranked.back()}) {
+      INFO("temperature " << p.temperature << " top_k " << p.top_k << " draft " << draft);
+      SamplingRng rng(99);
+      std::vector<int64_t> counts(logits.size(), 0);
+      int64_t accepted = 0;
+      for (int64_t d = 0; d < kDraws; ++d) {
+        const int32_t t = verify_draft_token(logits.data(), 16, p, draft, rng);
+        ++counts[size_t(t)];
+        accepted += t == draft;
+      }
+      int df = 0;
+      const double stat = chi_square_statistic(counts, expected, kDraws, &df);
+      CHECK(stat < testing::chi_square_critical(df, 0.001));
+      // The draft stands exactly as often as the target would draw it: within 5 sigma.
+      const double pd = expected[size_t(draft)];
+      CHECK(std::abs(double(accepted) - pd * kDraws) <= 5 * std::sqrt(pd * (1 - pd) * kDraws) + 1);
+    }
+  }
+}
+
+TEST_CASE("a draft the target is sure of always stands, greedy verification is argmax",
+          "[sampler][speculative]") {
+  const std::vector<float> logits = {0.5f, 3.0f, 1.0f, 3.0f};  // argmax 1 (ties to the lower id)
+  SamplingRng rng(3);
+  for (int i = 0; i < 100; ++i) {
+    CHECK(verify_draft_token(logits.data(), 4, params_with(1.0f, 1), 1, rng) == 1);  // p = 1
+    CHECK(verify_draft_token(logits.data(), 4, params_with(1.0f, 1), 3, rng) == 1);  // p = 0
+  }
+  SamplingRng untouched(3), greedy_rng(3);
+  CHECK(verify_draft_token(logits.data(), 4, params_with(0.0f), 3, greedy_rng) == 1);
+  CHECK(verify_draft_token(logits.data(), 4, params_with(0.0f), 1, greedy_rng) == 1);
+  CHECK(greedy_rng.next_u64() == untouched.next_u64());  // greedy draws no randomness
 }
