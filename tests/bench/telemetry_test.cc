@@ -43,7 +43,9 @@ TEST_CASE("samples arrive at about the interval plus one at stop") {
   CHECK(samples.size() <= 17);
   for (size_t i = 1; i + 1 < samples.size(); ++i) {
     const int64_t gap = samples[i].time_ns - samples[i - 1].time_ns;
-    CHECK(gap >= 15'000'000);
+    // Ticks keep their schedule: one woken late is followed by one on time, less than an
+    // interval later (12.4 ms was seen on a loaded machine). Bunched samples would be ~0 apart.
+    CHECK(gap >= 2'000'000);
     CHECK(gap <= 200'000'000);
   }
   const double span_ms =
