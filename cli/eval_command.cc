@@ -12,8 +12,8 @@
 #include "bench/quality/evaluate_quality.h"
 #include "bench/quality/quality_text.h"
 #include "cli/command_line.h"
-#include "cli/model_argument.h"
 #include "common/io/json_file.h"
+#include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
 
 namespace infergate {

@@ -4,7 +4,8 @@
 #include <iostream>
 
 #include "cli/command_line.h"
-#include "cli/model_argument.h"
+#include "engine/model/model_argument.h"
+#include "engine/model/model_loader.h"
 
 namespace infergate {
 

@@ -10,9 +10,10 @@
 
 #include "cli/command_line.h"
 #include "cli/engine_options.h"
-#include "cli/model_argument.h"
 #include "common/util/clock.h"
 #include "engine/core/engine.h"
+#include "engine/model/model_argument.h"
+#include "engine/model/model_loader.h"
 #include "engine/model/model_tokenizer.h"
 #include "server/openai/utf8_stream.h"
 
@@ -62,6 +63,18 @@ void print_report(const std::vector<Timing>& timings, int prompt_tokens, int64_t
               double(stats.memory.weights_bytes) / 1048576.0,
               double(stats.memory.kv_cache_bytes) / 1048576.0,
               double(stats.memory.workspace_bytes) / 1048576.0);
+  if (stats.speculative && stats.spec_num_draft_tokens > 0) {
+    const double step_ns =
+        double(stats.schedule_ns + stats.execute_ns + stats.sample_ns + stats.update_ns);
+    std::printf(
+        "speculative (%s): %lld of %lld draft tokens accepted (%.1f%%), %.2f tokens per "
+        "verification, %.1f%% of step time drafting\n",
+        stats.speculative_method.c_str(), (long long)stats.spec_num_accepted_tokens,
+        (long long)stats.spec_num_draft_tokens,
+        100.0 * double(stats.spec_num_accepted_tokens) / double(stats.spec_num_draft_tokens),
+        1.0 + double(stats.spec_num_accepted_tokens) / double(stats.spec_num_drafts),
+        100.0 * double(stats.spec_propose_ns) / (step_ns + double(stats.spec_propose_ns)));
+  }
   std::printf("cpu kernels: %s (this CPU: %s)\n", isa_name(active_isa()), isa_name(detected_isa()));
   for (const CpuKernelChoice& c : cpu_kernel_choices(active_isa())) {
     std::printf("  %-12s %s\n", c.op.c_str(), c.kernel.c_str());

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cli/command_line.h"
-#include "cli/model_argument.h"
 #include "engine/forward/reference_forward.h"
 #include "engine/forward/sequence_logits.h"
+#include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
 #include "engine/model/model_tokenizer.h"
 #include "kernels/cpu/thread_pool.h"

@@ -9,9 +9,10 @@
 
 #include "bench/quality/quality_text.h"
 #include "cli/command_line.h"
-#include "cli/model_argument.h"
 #include "engine/forward/activation_ranges.h"
 #include "engine/forward/activation_samples.h"
+#include "engine/model/model_argument.h"
+#include "engine/model/model_loader.h"
 #include "engine/model/safetensors_writer.h"
 
 namespace infergate {

@@ -52,6 +52,9 @@ void render_spec_decode(Exposition& e, const EngineStats& s) {
     e.sample("infergate:spec_decode_num_accepted_tokens_per_pos_total",
              double(s.spec_accepted_per_position[i]), "position=\"" + std::to_string(i) + "\"");
   }
+  e.scalar("infergate:spec_decode_propose_seconds_total", "counter",
+           "Time spent proposing draft tokens (n-gram scans, draft model forwards).",
+           double(s.spec_propose_ns) * 1e-9);
 }
 
 // The prefill/decode handoff (docs/disaggregation.md): exports on a prefill worker, reads on a

@@ -32,7 +32,8 @@ TargetEvent target_event(uint64_t index, ServiceEvent&& e) {
 
 }  // namespace
 
-EngineTarget::EngineTarget(std::unique_ptr<Engine> engine) : service_(std::move(engine)) {}
+EngineTarget::EngineTarget(std::unique_ptr<Engine> engine, const SamplingSpec& sampling)
+    : service_(std::move(engine)), sampling_(sampling) {}
 
 EngineTarget::~EngineTarget() { stop(); }
 
@@ -42,6 +43,12 @@ void EngineTarget::submit(uint64_t index, const std::vector<int32_t>& prompt, in
   SamplingParams params;
   params.max_tokens = max_tokens;
   params.ignore_eos = true;  // benchmarks need fixed output lengths
+  if (!sampling_.is_default()) {
+    params.temperature = float(sampling_.temperature);
+    params.top_k = sampling_.top_k;
+    params.top_p = float(sampling_.top_p);
+    params.seed = SamplingSpec::request_seed(sampling_.seed, index);
+  }
   service_.submit(std::to_string(index), prompt, params,
                   [this, index](ServiceEvent e) { sink_(target_event(index, std::move(e))); });
 }
@@ -82,8 +89,10 @@ EngineStatsRecord engine_stats_record(const EngineStats& s) {
   // memory above is its own part).
   r.parallel = s.parallel;
   if (s.speculative) {
-    r.spec_decode = {s.spec_num_drafts, s.spec_num_draft_tokens, s.spec_num_accepted_tokens,
-                     s.spec_accepted_per_position};
+    r.spec_decode = {s.spec_num_drafts,          s.spec_num_draft_tokens,
+                     s.spec_num_accepted_tokens, s.spec_accepted_per_position,
+                     s.speculative_method,       double(s.spec_propose_ns) / 1e6,
+                     s.num_sampling_passes,      s.num_generated_tokens};
   }
   if (s.cpu) {
     r.cpu.emplace();

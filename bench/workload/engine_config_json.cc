@@ -44,6 +44,7 @@ void read_field(JsonObjectReader& r, const std::string& key, const EngineConfigF
     void operator()(uint64_t EngineConfig::*m) const { c.*m = r.get_uint64(key, c.*m); }
     void operator()(double EngineConfig::*m) const { c.*m = r.get_double(key, c.*m); }
     void operator()(std::vector<int> EngineConfig::*m) const { c.*m = r.get_int_list(key, c.*m); }
+    void operator()(std::string EngineConfig::*m) const { c.*m = r.get_string(key, c.*m); }
     void operator()(const ChoiceAccess& a) const {
       a.set(c, r.get_choice(key, a.get(c), field.choices));
     }

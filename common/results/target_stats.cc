@@ -41,6 +41,7 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
   if (!s.parallel.is_null()) j["parallel"] = s.parallel;
   if (const auto& d = s.spec_decode) {
     const double drafts = double(d->num_drafts), tokens = double(d->num_draft_tokens);
+    const double step_ms = s.schedule_ms + s.execute_ms + s.sample_ms + s.update_ms;
     j["spec_decode"] = {
         {"num_drafts", d->num_drafts},
         {"num_draft_tokens", d->num_draft_tokens},
@@ -49,7 +50,15 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
         {"acceptance_rate", tokens > 0 ? double(d->num_accepted_tokens) / tokens : 0.0},
         // vLLM's mean acceptance length: tokens a verification emits (accepted + the target's).
         {"mean_acceptance_length",
-         drafts > 0 ? 1.0 + double(d->num_accepted_tokens) / drafts : 0.0}};
+         drafts > 0 ? 1.0 + double(d->num_accepted_tokens) / drafts : 0.0},
+        {"method", d->method},
+        {"propose_ms", d->propose_ms},
+        // The share of the steps' time spent proposing (drafting is part of the step).
+        {"draft_time_share",
+         step_ms + d->propose_ms > 0 ? d->propose_ms / (step_ms + d->propose_ms) : 0.0},
+        // Tokens one target pass gave a sequence: 1 without speculation.
+        {"tokens_per_target_pass",
+         d->sampling_passes > 0 ? double(d->generated_tokens) / double(d->sampling_passes) : 0.0}};
   }
   if (s.cpu) {
     j["cpu"] = {{"total_ms", s.cpu->total_ms},

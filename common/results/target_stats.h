@@ -54,6 +54,10 @@ struct EngineStatsRecord {
     int64_t num_drafts = 0;  // verifications: a sequence with draft tokens in a step
     int64_t num_draft_tokens = 0, num_accepted_tokens = 0;
     std::vector<int64_t> accepted_per_position;  // index 0: the first draft token
+    std::string method;                          // speculative.method
+    double propose_ms = 0;  // proposing drafts (n-gram scans, draft model forwards)
+    // Passes in which a sequence sampled, and the tokens they gave: tokens per target pass.
+    int64_t sampling_passes = 0, generated_tokens = 0;
   };
   std::optional<SpecDecode> spec_decode;
 

@@ -5,6 +5,7 @@
 
 #include "common/util/clock.h"
 #include "common/util/nvtx_range.h"
+#include "engine/core/draft_model.h"
 #include "engine/core/executor_registry.h"
 #include "engine/core/kv_pool_plan.h"
 #include "engine/core/local_executor.h"
@@ -50,6 +51,15 @@ Engine::Engine(EngineConfig config, ModelWeights weights)
   } else {
     executor_ = std::make_unique<LocalExecutor>(weights_, num_blocks, config_.block_size,
                                                 config_.kv_cache_dtype, config_.num_threads);
+  }
+  if (config_.drafts_with_model()) {
+    // Enough blocks for every sequence the target holds, and each one's drafts.
+    const int lookahead =
+        (config_.speculative_num_tokens + config_.block_size) / config_.block_size;
+    draft_ = std::make_unique<DraftModel>(
+        draft_weights(config_, weights_), executor_->cpu_thread_pool(), config_.num_threads,
+        num_blocks + config_.max_num_seqs * lookahead, config_.block_size, config_.kv_cache_dtype,
+        config_.max_num_batched_tokens);
   }
   // The executor packed its own copies of the projections; holding these too would double
   // the weights' memory.
@@ -120,7 +130,9 @@ std::vector<RequestOutput> Engine::step() {
   }
   // Only this step's finishes: an aborted id may already name a new request.
   for (size_t i = first_new; i < outputs.size(); ++i) {
-    if (outputs[i].finished) requests_.erase(outputs[i].id);
+    if (!outputs[i].finished) continue;
+    if (draft_) draft_->release(outputs[i].id);
+    requests_.erase(outputs[i].id);
   }
   return outputs;
 }
@@ -131,6 +143,7 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
   // Decided before update() advances the sequences: who samples, from how many tokens on.
   std::vector<const ScheduledSequence*> sampling;
   std::vector<int> tokens_before;
+  std::vector<Sequence*> still_running;
   for (const ScheduledSequence& s : out.scheduled) {
     if (!s.samples()) continue;
     sampling.push_back(&s);
@@ -161,8 +174,12 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
     o.token_times_ns.assign(o.token_ids.size(), t);  // verified together, delivered together
     generated += int64_t(o.token_ids.size());
     outputs.push_back(std::move(o));
-    if (seq.status == SequenceStatus::kRunning) propose_drafts(seq);
+    if (seq.status == SequenceStatus::kRunning) still_running.push_back(&seq);
   }
+  const int64_t t3 = now_ns();
+  if (config_.speculates()) propose_drafts(still_running);
+  counters_.spec_propose_ns += now_ns() - t3;
+  counters_.num_sampling_passes += int64_t(sampling.size());
   ++counters_.num_steps;
   counters_.last_step_tokens = out.num_batched_tokens;
   counters_.total_scheduled_tokens += out.num_batched_tokens;
@@ -170,7 +187,7 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
   counters_.schedule_ns += t1 - t0;
   counters_.execute_ns += t2 - t1;
   counters_.sample_ns += t - t2;
-  counters_.update_ns += now_ns() - t;
+  counters_.update_ns += t3 - t;
 }
 
 std::vector<std::vector<int32_t>> Engine::sample_rows(
@@ -194,10 +211,18 @@ std::vector<std::vector<int32_t>> Engine::sample_rows(
         break;
       }
       const int32_t draft = seq.draft_tokens[size_t(i)];
-      tokens.push_back(verify_draft_token(r, int(vocab), seq.params, draft, seq.rng));
+      // A draft model's drafts come with their distribution q; an n-gram's is a point mass.
+      tokens.push_back(seq.draft_probs.empty()
+                           ? verify_draft_token(r, int(vocab), seq.params, draft, seq.rng)
+                           : verify_draft_token(r, int(vocab), seq.params, draft,
+                                                seq.draft_probs.data() + size_t(i) * vocab,
+                                                seq.rng));
       if (tokens.back() != draft) break;
     }
-    if (drafts > 0) count_verification(drafts, int(tokens.size()) - 1);
+    if (drafts > 0) {
+      count_verification(drafts, int(tokens.size()) - 1);
+      adapt_proposal_length(seq, drafts, int(tokens.size()) - 1);
+    }
     row += size_t(1 + drafts);
     sampled.push_back(std::move(tokens));
   }
@@ -213,17 +238,39 @@ void Engine::count_verification(int drafts, int accepted) {
   for (int i = 0; i < accepted; ++i) ++per_position[size_t(i)];
 }
 
-void Engine::propose_drafts(Sequence& seq) const {
-  seq.draft_tokens.clear();
-  if (!config_.speculates()) return;
+int Engine::proposal_count(const Sequence& seq) const {
   // Room for the drafts and the token after them, within max_model_len and max_tokens.
   const int room =
       std::min(max_model_len_ - seq.num_tokens(), seq.params.max_tokens - seq.num_output_tokens()) -
       1;
-  const int count = std::min(config_.speculative_num_tokens, room);
-  if (count <= 0) return;
-  seq.draft_tokens =
-      propose_ngram(seq.tokens, config_.prompt_lookup_min, config_.prompt_lookup_max, count);
+  const int wanted = config_.speculative_adaptive && seq.proposal_length > 0
+                         ? seq.proposal_length
+                         : config_.speculative_num_tokens;
+  return std::max(std::min(wanted, room), 0);
+}
+
+void Engine::adapt_proposal_length(Sequence& seq, int drafts, int accepted) const {
+  if (!config_.speculative_adaptive) return;
+  const int length = seq.proposal_length > 0 ? seq.proposal_length : drafts;
+  seq.proposal_length =
+      std::clamp(accepted == drafts ? length + 2 : length - 1, 1, config_.speculative_num_tokens);
+}
+
+void Engine::propose_drafts(const std::vector<Sequence*>& seqs) {
+  NvtxRange range("propose");
+  if (draft_) {
+    std::vector<DraftModel::Request> requests;
+    for (Sequence* seq : seqs) requests.push_back({seq, proposal_count(*seq)});
+    draft_->propose(requests);
+    return;
+  }
+  for (Sequence* seq : seqs) {
+    seq->clear_drafts();
+    const int count = proposal_count(*seq);
+    if (count <= 0) continue;
+    seq->draft_tokens =
+        propose_ngram(seq->tokens, config_.prompt_lookup_min, config_.prompt_lookup_max, count);
+  }
 }
 
 // Each sampling sequence's parameters and draw, consuming its stream exactly as sample_token
@@ -300,6 +347,7 @@ bool Engine::abort(const RequestId& id) {
   auto it = requests_.find(id);
   if (it == requests_.end() || it->second->status == SequenceStatus::kFinished) return false;
   scheduler_->remove(it->second.get(), FinishReason::kAbort);
+  if (draft_) draft_->release(id);
   pending_.push_back(make_output(*it->second));
   requests_.erase(it);
   return true;
@@ -368,6 +416,12 @@ void Engine::add_hardware_counts(const std::optional<CounterReading>& before,
 EngineStats Engine::stats() const {
   EngineStats s = counters_;
   s.memory = executor_->memory();
+  if (draft_) {
+    const MemoryLedger d = draft_->memory();
+    s.memory.weights_bytes += d.weights_bytes;
+    s.memory.kv_cache_bytes += d.kv_cache_bytes;
+    s.memory.workspace_bytes += d.workspace_bytes;
+  }
   s.kv_usage = kv_->usage();
   s.num_kv_blocks = kv_->num_blocks();
   s.parallel = executor_->parallel_stats();
@@ -376,6 +430,7 @@ EngineStats Engine::stats() const {
   s.num_preemptions = scheduler_->num_preemptions();
   s.prefix_cache = kv_->prefix_stats();
   s.speculative = config_.speculates();
+  if (s.speculative) s.speculative_method = speculative_method_name(config_.speculative_method);
   return s;
 }
 

@@ -28,6 +28,8 @@
 
 namespace infergate {
 
+class DraftModel;
+
 // A request the engine refuses; nothing about the engine's other requests changes.
 class RequestError : public std::invalid_argument {
  public:
@@ -66,11 +68,17 @@ struct EngineStats {
   // Speculative decoding (docs/speculative.md), vLLM's spec_decode counters: verifications
   // (a sequence with draft tokens in a step), draft tokens verified, and those accepted, in
   // all and at each draft position (index 0: the first draft token).
-  bool speculative = false;  // the engine proposes draft tokens (speculative.method)
+  bool speculative = false;        // the engine proposes draft tokens (speculative.method)
+  std::string speculative_method;  // its name, when it does
   int64_t spec_num_drafts = 0;
   int64_t spec_num_draft_tokens = 0;
   int64_t spec_num_accepted_tokens = 0;
   std::vector<int64_t> spec_accepted_per_position;
+  // Time spent proposing (the n-gram scan, or the draft model's forwards), ns, and the passes
+  // in which a sequence sampled (one per sequence per step that gave it tokens): with
+  // num_generated_tokens, the tokens one target pass gave a sequence.
+  int64_t spec_propose_ns = 0;
+  int64_t num_sampling_passes = 0;
   // The engine threads' CPU time in steps; nullopt when the executor's work runs elsewhere.
   std::optional<StepCpuTime> cpu;
   // With `cpu`: the steps' hardware counts, or why the kernel gives none.
@@ -149,8 +157,14 @@ class Engine {
       const std::vector<float>& logits, const std::vector<const ScheduledSequence*>& sampling);
   // Counts one verification of `drafts` draft tokens of which `accepted` held.
   void count_verification(int drafts, int accepted);
-  // Proposes the draft tokens `seq` verifies in its next decode step (speculative config).
-  void propose_drafts(Sequence& seq) const;
+  // Proposes the draft tokens each of `seqs` verifies in its next decode step.
+  void propose_drafts(const std::vector<Sequence*>& seqs);
+  // How many tokens to propose for `seq` (speculative_num_tokens, or its adapted length, within
+  // max_model_len and max_tokens).
+  int proposal_count(const Sequence& seq) const;
+  // speculative.adaptive: 2 more after a verification whose drafts all stood, 1 fewer after a
+  // rejection (Hugging Face's assisted generation heuristic).
+  void adapt_proposal_length(Sequence& seq, int drafts, int accepted) const;
   std::vector<SamplingDraw> draws_for(const std::vector<const ScheduledSequence*>& sampling);
 
   EngineConfig config_;
@@ -159,6 +173,7 @@ class Engine {
   std::unique_ptr<KvCacheManager> kv_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Executor> executor_;
+  std::unique_ptr<DraftModel> draft_;  // speculative.method draft_model or self
   std::unordered_map<RequestId, std::unique_ptr<Sequence>> requests_;
   std::vector<RequestOutput> pending_;  // aborts reported by the next step
   uint64_t next_seed_;

@@ -49,7 +49,7 @@ const std::vector<std::string>& cuda_gemm_names() {
 }
 
 const std::vector<std::string>& speculative_method_names() {
-  static const std::vector<std::string> names = {"none", "ngram"};
+  static const std::vector<std::string> names = {"none", "ngram", "draft_model", "self"};
   return names;
 }
 
@@ -99,10 +99,19 @@ void EngineConfig::validate() const {
   require(!cuda_graphs || on_cuda(), "cuda_graphs", "true", "false unless backend is cuda");
   require(prompt_lookup_min <= prompt_lookup_max, "speculative.prompt_lookup_min",
           std::to_string(prompt_lookup_min), "at most speculative.prompt_lookup_max");
-  require(!speculates() || (world_size() == 1 && !on_cuda()), "speculative.method",
+  require(!speculates() || !on_cuda(), "speculative.method",
           speculative_method_name(speculative_method),
-          "none with more than one rank or backend cuda (speculative decoding runs on the "
-          "single-process CPU engine so far)");
+          "none with backend cuda (the cuda executor samples on the GPU, one row per sequence)");
+  const bool named_draft = speculative_method == SpeculativeMethod::kDraftModel;
+  require(named_draft == !speculative_draft_model.empty(), "speculative.draft_model",
+          "\"" + speculative_draft_model.substr(0, 200) + "\"",
+          "a model (preset name, .gguf file or safetensors directory) exactly when "
+          "speculative.method is draft_model");
+  require(speculative_draft_model.size() <= 4096, "speculative.draft_model",
+          std::to_string(speculative_draft_model.size()) + " characters", "at most 4096");
+  require(speculative_method == SpeculativeMethod::kSelf || speculative_draft_layers == 0,
+          "speculative.draft_layers", std::to_string(speculative_draft_layers),
+          "0 unless speculative.method is self");
   const bool block_weights = weight_dtype >= WeightDtype::kQ8_0;
   require(!on_cuda() || !block_weights, "weight_dtype", weight_dtype_name(weight_dtype),
           "auto, f32, f16, bf16 with backend cuda (it has no block-format GEMM)");

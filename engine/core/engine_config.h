@@ -18,8 +18,9 @@ enum class Backend { kCpu, kCuda };
 enum class WeightDtype { kAuto, kF32, kF16, kBf16, kQ8_0, kQ4_0, kQ4_1, kQ4_K, kW8A8 };
 // The cuda backend's projections: cuBLAS, or our tensor-core GEMM (f16/bf16 weights).
 enum class CudaGemm { kCublas, kInfergate };
-// Speculative decoding's proposer (docs/speculative.md): none, or n-gram prompt lookup.
-enum class SpeculativeMethod { kNone, kNgram };
+// Speculative decoding's proposer (docs/speculative.md): none, n-gram prompt lookup, a draft
+// model (speculative_draft_model), or the target's own first layers / quantized copy (self).
+enum class SpeculativeMethod { kNone, kNgram, kDraftModel, kSelf };
 
 // Names as the workload file and the flags spell them; each parse_*() throws
 // std::invalid_argument in validate()'s words ("engine config: FIELD = VALUE (allowed: ...)").
@@ -96,11 +97,25 @@ struct EngineConfig {
   int speculative_num_tokens = 4;
   int prompt_lookup_min = 1;
   int prompt_lookup_max = 4;
+  // draft_model: a preset name (with speculative_draft_seed), a .gguf file or a safetensors
+  // directory, on the target's vocabulary. self: the target's first speculative_draft_layers
+  // layers (0: all). Both: the draft's weights converted to speculative_draft_weight_dtype.
+  std::string speculative_draft_model;
+  uint64_t speculative_draft_seed = 0;
+  int speculative_draft_layers = 0;
+  WeightDtype speculative_draft_weight_dtype = WeightDtype::kAuto;
+  // Proposal length per request adapts to its acceptance (docs/speculative.md), between 1 and
+  // speculative_num_tokens.
+  bool speculative_adaptive = false;
 
   int parallel_group_size() const { return std::max(tensor_parallel, expert_parallel); }
   int world_size() const { return pipeline_parallel * parallel_group_size(); }
   bool on_cuda() const { return backend == Backend::kCuda; }
   bool speculates() const { return speculative_method != SpeculativeMethod::kNone; }
+  bool drafts_with_model() const {
+    return speculative_method == SpeculativeMethod::kDraftModel ||
+           speculative_method == SpeculativeMethod::kSelf;
+  }
 
   // Throws std::invalid_argument naming the field, its value and what is allowed: first each
   // field's own range (from the field table), then the rules that join fields.

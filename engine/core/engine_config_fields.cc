@@ -151,9 +151,11 @@ std::vector<EngineConfigField> build_fields() {
            [](C& c, const std::string& n) { c.speculative_method = parse_speculative_method(n); }},
        .flag = "speculative-method",
        .doc = "speculative decoding (docs/speculative.md): `ngram` proposes the tokens that "
-              "followed the latest earlier occurrence of the request's last tokens, and each "
-              "decode step verifies them in the same pass (exact: greedy output is the same as "
-              "without, sampled output has the same distribution, by rejection sampling). "
+              "followed the latest earlier occurrence of the request's last tokens; "
+              "`draft_model` drafts them with a smaller model (speculative.draft_model); `self` "
+              "with the target's own first layers or a quantized copy; each decode step "
+              "verifies them in the same pass (exact: greedy output is the same as without, "
+              "sampled output has the same distribution, by rejection sampling). "
               "Workload key `speculative.method`",
        .choices = speculative_method_names(),
        .schema_note = "written to the resolved workload only when not none",
@@ -183,6 +185,49 @@ std::vector<EngineConfigField> build_fields() {
        .max = 64,
        .rule_note = ", and at most prompt_lookup_max",
        .written = WrittenWhen::kWhenSpeculating});
+  add({.key = "speculative.adaptive",
+       .member = "speculative_adaptive",
+       .access = &C::speculative_adaptive,
+       .flag = "speculative-adaptive",
+       .doc = "each request's proposal length adapts to its acceptance: 2 more after a step "
+              "whose drafts all stood, 1 fewer after a rejection, within 1..num_tokens",
+       .written = WrittenWhen::kWhenTrue});
+  add({.key = "speculative.draft_model",
+       .member = "speculative_draft_model",
+       .access = &C::speculative_draft_model,
+       .flag = "draft-model",
+       .doc = "draft_model: the draft, a preset name (tiny, small, moe-tiny, with draft_seed), a "
+              ".gguf file or a safetensors directory, on the target's vocabulary",
+       .schema_note = "required with method draft_model, refused otherwise",
+       .written = WrittenWhen::kWhenDraftModel});
+  add({.key = "speculative.draft_seed",
+       .member = "speculative_draft_seed",
+       .access = &C::speculative_draft_seed,
+       .flag = "draft-seed",
+       .doc = "draft_model: the seed of a synthetic preset draft",
+       .written = WrittenWhen::kWhenDraftModel});
+  add({.key = "speculative.draft_layers",
+       .member = "speculative_draft_layers",
+       .access = &C::speculative_draft_layers,
+       .flag = "draft-layers",
+       .doc = "self: the draft is the target's first N layers, its final norm and LM head (0: "
+              "every layer)",
+       .min = 0,
+       .max = 1024,
+       .rule_note = ", and 0 unless method is self",
+       .written = WrittenWhen::kWhenDraftModel});
+  add({.key = "speculative.draft_weight_dtype",
+       .member = "speculative_draft_weight_dtype",
+       .access = ChoiceAccess{
+           [](const C& c) { return weight_dtype_name(c.speculative_draft_weight_dtype); },
+           [](C& c, const std::string& n) {
+             c.speculative_draft_weight_dtype = parse_weight_dtype(n);
+           }},
+       .flag = "draft-weight-dtype",
+       .doc = "draft_model, self: the draft's weights converted as weight_dtype converts the "
+              "target's (`auto`: as loaded)",
+       .choices = weight_dtype_names(),
+       .written = WrittenWhen::kWhenDraftModel});
   add({.key = "tensor_parallel",
        .member = "tensor_parallel",
        .access = &C::tensor_parallel,
@@ -308,6 +353,9 @@ std::string default_text(const EngineConfigField& field, bool as_json) {
   if (std::holds_alternative<double EngineConfig::*>(field.access)) {
     return number_text(EngineConfig().*std::get<double EngineConfig::*>(field.access));
   }
+  if (std::holds_alternative<std::string EngineConfig::*>(field.access)) {
+    return "`\"" + text + "\"`";
+  }
   return text;
 }
 
@@ -320,7 +368,8 @@ std::string flag_text(const EngineConfigField& field) {
                         : std::holds_alternative<double EngineConfig::*>(field.access) ? "X"
                         : std::holds_alternative<std::vector<int> EngineConfig::*>(field.access)
                             ? "N,N,..."
-                            : "N";
+                        : std::holds_alternative<std::string EngineConfig::*>(field.access) ? "TEXT"
+                                                                                            : "N";
   return "`--" + field.flag + " " + metavar + "`";
 }
 
@@ -350,6 +399,7 @@ bool field_in_range(const EngineConfigField& field, const EngineConfig& c) {
         using Access = std::decay_t<decltype(access)>;
         if constexpr (std::is_same_v<Access, bool EngineConfig::*> ||
                       std::is_same_v<Access, std::vector<int> EngineConfig::*> ||
+                      std::is_same_v<Access, std::string EngineConfig::*> ||
                       std::is_same_v<Access, ChoiceAccess>) {
           return true;  // every value of the type goes (names are checked above)
         } else {
@@ -375,6 +425,7 @@ std::string field_value_text(const EngineConfigField& field, const EngineConfig&
       for (int n : c.*m) out += (out.empty() ? "" : ",") + std::to_string(n);
       return "[" + out + "]";
     }
+    std::string operator()(std::string EngineConfig::*m) const { return c.*m; }
     std::string operator()(const ChoiceAccess& a) const { return a.get(c); }
   };
   return std::visit(Text{c}, field.access);
@@ -386,6 +437,7 @@ std::string field_type_name(const EngineConfigField& field) {
   if (std::holds_alternative<double EngineConfig::*>(a)) return "number";
   if (std::holds_alternative<std::vector<int> EngineConfig::*>(a)) return "array of integers";
   if (std::holds_alternative<ChoiceAccess>(a)) return "string";
+  if (std::holds_alternative<std::string EngineConfig::*>(a)) return "string";
   return "integer";
 }
 
@@ -401,6 +453,8 @@ bool field_is_written(const EngineConfigField& field, const EngineConfig& c) {
       return c.world_size() > 1;
     case WrittenWhen::kWhenSpeculating:
       return c.speculates();
+    case WrittenWhen::kWhenDraftModel:
+      return c.drafts_with_model();
   }
   return true;
 }

@@ -21,13 +21,21 @@ struct ChoiceAccess {
   void (*set)(EngineConfig& config, const std::string& name);
 };
 
-using FieldMember = std::variant<bool EngineConfig::*, int EngineConfig::*, int64_t EngineConfig::*,
-                                 uint64_t EngineConfig::*, double EngineConfig::*,
-                                 std::vector<int> EngineConfig::*, ChoiceAccess>;
+using FieldMember =
+    std::variant<bool EngineConfig::*, int EngineConfig::*, int64_t EngineConfig::*,
+                 uint64_t EngineConfig::*, double EngineConfig::*, std::vector<int> EngineConfig::*,
+                 std::string EngineConfig::*, ChoiceAccess>;
 
 // When engine_config_to_json() writes a field: the resolved workload (and so its hash) of
 // CPU single-rank workloads must stay what their baselines were measured with.
-enum class WrittenWhen { kAlways, kWhenTrue, kWhenCuda, kWhenMultiRank, kWhenSpeculating };
+enum class WrittenWhen {
+  kAlways,
+  kWhenTrue,
+  kWhenCuda,
+  kWhenMultiRank,
+  kWhenSpeculating,
+  kWhenDraftModel  // speculative.method draft_model or self
+};
 
 struct EngineConfigField {
   std::string key{};     // workload key under target.engine; a dot nests ("debug.x")

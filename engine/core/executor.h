@@ -19,6 +19,8 @@
 
 namespace infergate {
 
+class ThreadPool;
+
 // One sampling row's parameters and the draw the engine made for it from the request's own
 // stream (sample_token's one rng.uniform() per token when temperature > 0; 0 when greedy), for
 // executors that sample where the logits are.
@@ -56,6 +58,9 @@ class Executor {
   // The kernel thread ids of those worker threads (for hardware counters); nullopt exactly when
   // worker_cpu_ns() is.
   virtual std::optional<std::vector<pid_t>> worker_tids() const { return std::nullopt; }
+  // The CPU worker threads the executor runs its forward on, when they are this process's
+  // (a draft model shares them); nullptr otherwise.
+  virtual ThreadPool* cpu_thread_pool() { return nullptr; }
   // One KV block as bytes (KvCacheStorage's layout), for handing a prefix to another engine.
   // Executors whose KV is elsewhere (other ranks, a GPU) do not hand it over yet: 0 and throw.
   virtual size_t kv_block_nbytes() const { return 0; }

@@ -23,6 +23,7 @@ class LocalExecutor final : public Executor {
   MemoryLedger memory() const override;
   std::optional<int64_t> worker_cpu_ns() const override { return pool_.workers_cpu_ns(); }
   std::optional<std::vector<pid_t>> worker_tids() const override { return pool_.worker_tids(); }
+  ThreadPool* cpu_thread_pool() override { return &pool_; }
   size_t kv_block_nbytes() const override { return cache_.block_nbytes(); }
   void read_kv_block(int32_t block, std::span<std::byte> out) const override {
     cache_.read_block(block, out);

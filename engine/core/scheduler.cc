@@ -114,7 +114,7 @@ void Scheduler::preempt(Sequence* seq, SchedulerOutput& out) {
   running_.erase(std::find(running_.begin(), running_.end(), seq));
   kv_.free(*seq);
   seq->num_computed_tokens = 0;
-  seq->draft_tokens.clear();
+  seq->clear_drafts();
   seq->status = SequenceStatus::kWaiting;
   ++seq->num_preemptions;
   ++num_preemptions_;
@@ -181,7 +181,7 @@ std::vector<Sequence*> Scheduler::update(const SchedulerOutput& out,
     seq->num_computed_tokens += s.num_new_tokens - s.num_draft_tokens + accepted;
     const FinishReason reason = append_sampled(*seq, tokens);
     seq->num_computed_tokens = std::min(seq->num_computed_tokens, seq->num_tokens());
-    seq->draft_tokens.clear();
+    seq->clear_drafts();
     kv_.cache_computed_blocks(*seq);
     if (reason != FinishReason::kNone) {
       remove(seq, reason);

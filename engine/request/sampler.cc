@@ -256,4 +256,49 @@ int32_t verify_draft_token(const float* logits, int32_t vocab_size, const Sampli
   return draw(cand, kept.count, rng.uniform() * rest);
 }
 
+std::vector<float> sampling_distribution(const float* logits, int32_t vocab_size,
+                                         const SamplingParams& params) {
+  check_row(logits, vocab_size, "sampling_distribution");
+  std::vector<float> probs(size_t(vocab_size), 0.0f);
+  thread_local std::vector<Candidate> cand;
+  Kept kept{};
+  const bool greedy = !(params.temperature > 0.0f) || params.top_k == 1;
+  const double total = greedy ? 0.0 : kept_distribution(logits, vocab_size, params, cand, kept);
+  if (total == 0.0) {
+    probs[size_t(argmax(logits, vocab_size))] = 1.0f;
+    return probs;
+  }
+  for (size_t i = 0; i < kept.count; ++i) {
+    probs[size_t(cand[i].id)] = float(double(cand[i].weight) / total);
+  }
+  return probs;
+}
+
+int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
+                           int32_t draft, const float* q, SamplingRng& rng) {
+  check_row(logits, vocab_size, "verify_draft_token");
+  if (q == nullptr) throw std::invalid_argument("verify_draft_token: q is null");
+  if (!(params.temperature > 0.0f)) return argmax(logits, vocab_size);
+  const double accept = rng.uniform();
+  const std::vector<float> p = sampling_distribution(logits, vocab_size, params);
+  const double pd = p[size_t(draft)], qd = q[draft];
+  if (accept * qd < pd) return draft;  // accept with probability min(1, p/q)
+  // Rejected: draw from the residual max(0, p - q), in id order.
+  double rest = 0.0;
+  for (int32_t i = 0; i < vocab_size; ++i) rest += std::max(0.0, double(p[size_t(i)]) - q[i]);
+  const double r = rng.uniform() * rest;
+  double cum = 0.0;
+  int32_t last = -1;
+  for (int32_t i = 0; i < vocab_size; ++i) {
+    const double w = std::max(0.0, double(p[size_t(i)]) - q[i]);
+    if (w <= 0.0) continue;
+    cum += w;
+    last = i;
+    if (r < cum) return i;
+  }
+  // No residual mass (p == q up to rounding, where the draft would stand): keep the draft
+  // unless the target cannot produce it at all.
+  return last >= 0 ? last : (pd > 0.0 ? draft : argmax(logits, vocab_size));
+}
+
 }  // namespace infergate

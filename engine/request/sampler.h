@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "engine/request/sampling_params.h"
 
@@ -52,5 +53,19 @@ int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingPara
 // as sample_token's, and it equals `draft` exactly when the draft was accepted.
 int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
                            int32_t draft, SamplingRng& rng);
+
+// The distribution sample_token draws from, dense: [vocab_size] probabilities summing to 1, zero
+// outside the kept set (top-k, top-p). Greedy (or every logit -inf): one-hot at the argmax. A
+// draft model's proposal distribution q, kept for verify_draft_token below.
+std::vector<float> sampling_distribution(const float* logits, int32_t vocab_size,
+                                         const SamplingParams& params);
+
+// verify_draft_token for a draft drawn from a distribution `q` ([vocab_size], from
+// sampling_distribution of the draft model's row under the same params): the draft stands with
+// probability min(1, p(draft) / q(draft)) (one rng.uniform()); on rejection a second uniform
+// draws from norm(max(0, p - q)). Greedy: argmax agreement, no randomness. The returned token is
+// distributed exactly as sample_token's whenever the draft was drawn from q.
+int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
+                           int32_t draft, const float* q, SamplingRng& rng);
 
 }  // namespace infergate

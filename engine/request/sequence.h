@@ -29,6 +29,7 @@ struct Sequence {
         num_prompt_tokens(int(tokens.size())),
         params(std::move(sampling)),
         rng(rng_seed),
+        draft_rng(rng_seed ^ 0xd1b54a32d192ed03ULL),
         arrival_ns(arrival) {}
 
   RequestId id;
@@ -36,6 +37,11 @@ struct Sequence {
   // Speculative decoding: tokens proposed to follow `tokens`, verified by the next step that
   // decodes the sequence (not part of `tokens` until accepted).
   std::vector<int32_t> draft_tokens;
+  // A draft model's proposal distribution q for each draft token ([draft_tokens.size(), vocab]
+  // row-major), which rejection sampling needs; empty when each draft is a single token (n-gram)
+  // or the request is greedy.
+  std::vector<float> draft_probs;
+  int proposal_length = 0;  // speculative.adaptive: tokens to propose next (0: not adapted yet)
   int num_prompt_tokens;
   int num_computed_tokens = 0;  // tokens whose KV is in the cache
   std::vector<int32_t> block_table;
@@ -45,6 +51,9 @@ struct Sequence {
   int num_cached_blocks = 0;  // leading block_table entries in the prefix cache
   SamplingParams params;
   SamplingRng rng;
+  // A draft model's draws: a stream of its own, so the target's verification draws (`rng`) are
+  // the same whatever the draft did, and a seed still reproduces the request.
+  SamplingRng draft_rng;
   SequenceStatus status = SequenceStatus::kWaiting;
   FinishReason finish_reason = FinishReason::kNone;
   std::string error;  // with FinishReason::kError
@@ -56,6 +65,10 @@ struct Sequence {
   int num_tokens() const { return int(tokens.size()); }
   int num_output_tokens() const { return num_tokens() - num_prompt_tokens; }
   int num_uncomputed_tokens() const { return num_tokens() - num_computed_tokens; }
+  void clear_drafts() {
+    draft_tokens.clear();
+    draft_probs.clear();
+  }
 };
 
 }  // namespace infergate

@@ -46,7 +46,19 @@ const json kSpeculative = json::parse(R"({
   "kv_cache_bytes": 268435456, "num_kv_blocks": 0, "num_threads": 0, "seed": 0,
   "debug": {"inject_decode_delay_us": 0},
   "speculative": {"method": "ngram", "num_tokens": 6, "prompt_lookup_max": 5,
-                  "prompt_lookup_min": 2}})");
+                  "prompt_lookup_min": 2, "adaptive": true}})");
+// Draft models: one named (a preset with its seed, converted), the target's own first layers.
+json with_speculative(const char* speculative) {
+  json engine = kSpeculative;
+  engine["speculative"] = json::parse(speculative);
+  return engine;
+}
+const json kDraftModel = with_speculative(R"({"method": "draft_model", "num_tokens": 4,
+    "prompt_lookup_max": 4, "prompt_lookup_min": 1, "draft_model": "small", "draft_seed": 7,
+    "draft_layers": 0, "draft_weight_dtype": "q4_0"})");
+const json kSelf = with_speculative(R"({"method": "self", "num_tokens": 4,
+    "prompt_lookup_max": 4, "prompt_lookup_min": 1, "draft_model": "", "draft_seed": 0,
+    "draft_layers": 2, "draft_weight_dtype": "auto"})");
 
 EngineConfig read(const json& engine) {
   JsonObjectReader reader(engine, "$.target.engine", "w.json");
@@ -111,24 +123,25 @@ void check_doc_holds(const std::string& relative, const std::string& rows) {
 }
 
 TEST_CASE("workload JSON round-trips every engine config field through the config") {
-  for (const json& engine : {kMultiRank, kCuda, kSpeculative}) {
+  for (const json& engine : {kMultiRank, kCuda, kSpeculative, kDraftModel, kSelf}) {
     CHECK(engine_config_to_json(read(engine)) == engine);
   }
 }
 
 TEST_CASE("every engine config field is set away from its default by some workload key") {
   const EngineConfig defaults;
-  const EngineConfig multi = read(kMultiRank), cuda = read(kCuda), spec = read(kSpeculative);
   for (const EngineConfigField& f : engine_config_fields()) {
     INFO(f.key);
-    CHECK((field_value_text(f, multi) != field_value_text(f, defaults) ||
-           field_value_text(f, cuda) != field_value_text(f, defaults) ||
-           field_value_text(f, spec) != field_value_text(f, defaults)));
+    bool set = false;
+    for (const json& engine : {kMultiRank, kCuda, kSpeculative, kDraftModel, kSelf}) {
+      set = set || field_value_text(f, read(engine)) != field_value_text(f, defaults);
+    }
+    CHECK(set);
   }
 }
 
 TEST_CASE("every engine config field has a flag that sets what its workload key sets") {
-  for (const json& engine : {kMultiRank, kCuda, kSpeculative}) {
+  for (const json& engine : {kMultiRank, kCuda, kSpeculative, kDraftModel, kSelf}) {
     const std::vector<std::string> args = flags_for(engine);
     INFO(engine.dump());
     CHECK(engine_config_to_json(parse_flags(args)) == engine);

@@ -48,11 +48,18 @@ TEST_CASE("an engine's statistics are recorded in the results file's units and k
   s.speculative = true;  // 10 verifications of 40 draft tokens, 25 accepted
   s.spec_num_drafts = 10, s.spec_num_draft_tokens = 40, s.spec_num_accepted_tokens = 25;
   s.spec_accepted_per_position = {9, 8, 5, 3};
+  s.speculative_method = "draft_model";
+  s.spec_propose_ns = 28'500'000;  // the steps took 28.5 ms besides: half the time drafting
+  s.num_sampling_passes = 20, s.num_generated_tokens = 45;
   stats.engine = engine_stats_record(s);
   const nlohmann::json spec = to_json(stats)["spec_decode"];
   CHECK(spec["acceptance_rate"] == 0.625);
   CHECK(spec["mean_acceptance_length"] == 3.5);
   CHECK(spec["accepted_per_position"] == nlohmann::json({9, 8, 5, 3}));
+  CHECK(spec["method"] == "draft_model");
+  CHECK(spec["propose_ms"] == 28.5);
+  CHECK(spec["draft_time_share"] == Approx(0.5));
+  CHECK(spec["tokens_per_target_pass"] == 2.25);
 }
 
 TEST_CASE("an HTTP client's statistics count every failure kind among the errors") {

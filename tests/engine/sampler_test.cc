@@ -441,3 +441,59 @@ TEST_CASE("a draft the target is sure of always stands, greedy verification is a
   CHECK(verify_draft_token(logits.data(), 4, params_with(0.0f), 1, greedy_rng) == 1);
   CHECK(greedy_rng.next_u64() == untouched.next_u64());  // greedy draws no randomness
 }
+
+TEST_CASE("rejection sampling of a draft drawn from q gives sample_token's distribution",
+          "[sampler][speculative]") {
+  // A draft model's draft x ~ q stands with probability min(1, p(x)/q(x)), else the token comes
+  // from norm(max(0, p - q)): the result is distributed as p whatever q is, and a draft stands
+  // with total probability sum_x min(p(x), q(x)). q equal to p (always stands), q from other
+  // logits, and q on tokens the target's top-k excludes.
+  constexpr int64_t kDraws = 100000;
+  std::mt19937 gen(5);
+  const std::vector<float> logits = uniform_logits(gen, 16, -2.0f, 2.0f);
+  const std::vector<float> other = uniform_logits(gen, 16, -2.0f, 2.0f);
+  const std::vector<int32_t> ranked = ranked_ids(logits);
+  std::vector<float> excluded(16, -30.0f);  // q's mass on the target's four least likely tokens
+  for (size_t i = 12; i < 16; ++i) excluded[size_t(ranked[i])] = 1.0f;
+  for (const SamplingParams& p : {params_with(1.0f), params_with(0.7f, 6, 0.9f)}) {
+    const std::vector<float> target = sampling_distribution(logits.data(), 16, p);
+    double total = 0;
+    for (float x : target) total += x;
+    CHECK(total == Approx(1.0).epsilon(1e-6));
+    const std::vector<double> expected(target.begin(), target.end());
+    const std::initializer_list<const std::vector<float>*> drafts = {&logits, &other, &excluded};
+    for (const std::vector<float>* draft_logits : drafts) {
+      const std::vector<float> q = sampling_distribution(draft_logits->data(), 16, p);
+      double overlap = 0;  // sum min(p, q): the chance a draft stands
+      for (size_t i = 0; i < 16; ++i) overlap += std::min(double(target[i]), double(q[i]));
+      INFO("temperature " << p.temperature << " top_k " << p.top_k << " overlap " << overlap);
+      SamplingRng rng(7), draft_rng(8);
+      std::vector<int64_t> counts(16, 0);
+      int64_t accepted = 0;
+      for (int64_t d = 0; d < kDraws; ++d) {
+        const int32_t draft = sample_token(draft_logits->data(), 16, p, draft_rng);
+        const int32_t t = verify_draft_token(logits.data(), 16, p, draft, q.data(), rng);
+        ++counts[size_t(t)];
+        accepted += t == draft;
+      }
+      int df = 0;
+      const double stat = chi_square_statistic(counts, expected, kDraws, &df);
+      CHECK(stat < testing::chi_square_critical(df, 0.001));
+      CHECK(std::abs(double(accepted) - overlap * kDraws) <=
+            5 * std::sqrt(std::max(overlap * (1 - overlap), 0.0) * kDraws) + 1);
+      if (draft_logits == &logits) CHECK(accepted == kDraws);
+    }
+  }
+}
+
+TEST_CASE("sampling_distribution is sample_token's kept set, one-hot when greedy",
+          "[sampler][speculative]") {
+  const std::vector<float> logits = {0.5f, 3.0f, 1.0f, 3.0f, -1.0f};
+  const std::vector<float> greedy = sampling_distribution(logits.data(), 5, params_with(0.0f));
+  CHECK(greedy == std::vector<float>{0, 1, 0, 0, 0});
+  const std::vector<float> top2 = sampling_distribution(logits.data(), 5, params_with(1.0f, 2));
+  CHECK(top2[1] == Approx(0.5));
+  CHECK(top2[3] == Approx(0.5));
+  CHECK(top2[0] == 0.0f);
+  CHECK(top2[4] == 0.0f);
+}

@@ -92,6 +92,36 @@ TEST_CASE("parallel engine: TP 2 x PP 2 gives the single-rank greedy tokens", "[
   check_same_tokens("tiny", with(2, 2, 1));
 }
 
+// Speculation across ranks: the draft tokens travel in the step's batch like any tokens, each
+// with its logit row, and the greedy tokens stay the single-rank engine's (docs/speculative.md).
+EngineConfig speculating(EngineConfig c, SpeculativeMethod method) {
+  c.speculative_method = method;
+  c.speculative_num_tokens = 4;
+  c.speculative_draft_layers = method == SpeculativeMethod::kSelf ? 2 : 0;
+  return c;
+}
+
+TEST_CASE("parallel engine: speculation over TP 2 and PP 2 gives the single-rank tokens", "[np2]") {
+  for (const SpeculativeMethod m : {SpeculativeMethod::kNgram, SpeculativeMethod::kSelf}) {
+    INFO("method " << speculative_method_name(m));
+    check_same_tokens("tiny", speculating(with(2, 1, 1), m));
+    check_same_tokens("tiny", speculating(with(1, 2, 1, /*micro_batches=*/2), m));
+  }
+  EngineConfig c = speculating(with(2, 1, 1), SpeculativeMethod::kNgram);
+  c.num_threads = 1;
+  Engine engine(c, load_model({"synthetic", "tiny", 0, ""}));
+  SamplingParams greedy;
+  greedy.max_tokens = 48;
+  greedy.ignore_eos = true;
+  engine.generate(prompts(), greedy);
+  CHECK(engine.stats().spec_num_accepted_tokens > 0);  // the tiny model's answers loop
+}
+
+TEST_CASE("parallel engine: speculation over TP 2 x PP 2 gives the single-rank tokens", "[np4]") {
+  check_same_tokens("tiny", speculating(with(2, 2, 1), SpeculativeMethod::kNgram));
+  check_same_tokens("tiny", speculating(with(2, 2, 1), SpeculativeMethod::kSelf));
+}
+
 TEST_CASE("parallel engine: TP 2 x PP 2 x EP 2 on moe-tiny gives the single-rank tokens", "[np4]") {
   check_same_tokens("moe-tiny", with(2, 2, 2));
 }

@@ -271,6 +271,7 @@ TEST_CASE("server: speculative decoding streams the same tokens and /metrics cou
   CHECK(std::stoll(metrics.substr(at + accepted.size())) > 0);
   CHECK_THAT(metrics, Catch::Contains("infergate:spec_decode_num_accepted_tokens_per_pos_total{"
                                       "model_name=\"tiny\",position=\"7\"}"));
+  CHECK_THAT(metrics, Catch::Contains("infergate:spec_decode_propose_seconds_total{"));
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "cli/model_argument.h"
+#include "engine/model/model_argument.h"
 
 #include <filesystem>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 
 namespace infergate {
 
-ModelSource parse_model_argument(const std::string& arg, uint64_t seed) {
+ModelSource parse_model_argument(const std::string& arg, uint64_t seed, const std::string& option) {
   namespace fs = std::filesystem;
   ModelSource s;
   s.seed = seed;
@@ -26,7 +26,7 @@ ModelSource parse_model_argument(const std::string& arg, uint64_t seed) {
     const std::string what = !fs::exists(arg, ec)             ? "no such file or directory, and "
                              : !non_regular_kind(arg).empty() ? "is " + non_regular_kind(arg) + ", "
                                                               : "";
-    throw std::invalid_argument("--model '" + arg + "': " + what + "not a preset (" +
+    throw std::invalid_argument(option + " '" + arg + "': " + what + "not a preset (" +
                                 preset_names() + "), a .gguf file or a safetensors directory");
   }
   return s;

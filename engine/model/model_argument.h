@@ -1,0 +1,16 @@
+// Turns a model named in one string (--model, speculative.draft_model) into a ModelSource: a
+// preset name, a .gguf file or a safetensors directory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/model/model_source.h"
+
+namespace infergate {
+
+// Throws std::invalid_argument naming the option, the argument and what it may be.
+ModelSource parse_model_argument(const std::string& arg, uint64_t seed,
+                                 const std::string& option = "--model");
+
+}  // namespace infergate
