@@ -41,30 +41,34 @@ namespace {
 // HTTP server is asked what the workload leaves out (model, vocabulary size) once.
 class TargetFactory {
  public:
-  explicit TargetFactory(const Workload& w) : spec_(w.target), faults_(w.faults) {
+  explicit TargetFactory(const Workload& w)
+      : spec_(w.target), faults_(w.faults), sampling_(w.sampling) {
     // A router target's replicas are engines of this model: the harness reads it too, for the
     // vocabulary, the request limits and a text dataset's tokenizer.
     if (spec_.type == "engine" || spec_.type == "router") {
       weights_ = load_model(spec_.model);
       weights_.apply_weight_dtype(weight_dtype_name(spec_.engine.weight_dtype));
     }
-    if (spec_.type == "openai") endpoint_ = resolve_openai_endpoint(spec_);
+    if (spec_.type == "openai") {
+      endpoint_ = resolve_openai_endpoint(spec_);
+      endpoint_.sampling = sampling_;
+    }
     if (spec_.type == "router") replica_workload_ = std::make_unique<ReplicaWorkloadFile>(spec_);
   }
 
-  // `router`: a router target's workers at this sweep point.
-  std::unique_ptr<Target> make(const RouterTargetSpec& router) const {
+  // `router`: a router target's workers at this sweep point; `engine`: an engine target's.
+  std::unique_ptr<Target> make(const RouterTargetSpec& router, const EngineConfig& engine) const {
     if (spec_.type == "echo") return std::make_unique<EchoTarget>(spec_.echo_token_delay_us);
     if (spec_.type == "openai") return std::make_unique<OpenAiTarget>(endpoint_);
     if (spec_.type == "router") {
       TargetSpec point = spec_;
       point.router = router;
       return std::make_unique<RouterTarget>(self_executable(), point, replica_workload_->path(),
-                                            faults_);
+                                            faults_, sampling_);
     }
     // Converting again is a no-op (converted once above); the dtype stays in the config so
     // the other ranks of a multi-rank engine convert their own copies alike.
-    return std::make_unique<EngineTarget>(std::make_unique<Engine>(spec_.engine, weights_));
+    return std::make_unique<EngineTarget>(std::make_unique<Engine>(engine, weights_), sampling_);
   }
 
   // What one request may hold: now that the model is loaded, its max_model_len is known.
@@ -99,6 +103,7 @@ class TargetFactory {
  private:
   const TargetSpec& spec_;
   const std::vector<FaultSpec>& faults_;
+  SamplingSpec sampling_;
   ModelWeights weights_;
   OpenAiEndpoint endpoint_;
   std::unique_ptr<ReplicaWorkloadFile> replica_workload_;
@@ -207,15 +212,29 @@ RouterTargetSpec router_for_point(const Workload& w, const nlohmann::json& value
   return r;
 }
 
+// An engine target's config at one sweep point: speculation's proposed tokens, 0 for off.
+EngineConfig engine_for_point(const Workload& w, const nlohmann::json& value) {
+  EngineConfig c = w.target.engine;
+  if (!w.sweep || w.sweep->field != kSweepSpecTokens) return c;
+  const int tokens = value.get<int>();
+  if (tokens == 0) {
+    c.speculative_method = SpeculativeMethod::kNone;
+  } else {
+    c.speculative_num_tokens = tokens;
+  }
+  return c;
+}
+
 RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
                                 const std::vector<BenchRequest>& dataset, const LoadSpec& load,
-                                const RouterTargetSpec& router, int repetition, const RunOptions& o,
+                                const RouterTargetSpec& router, const EngineConfig& engine,
+                                int repetition, const RunOptions& o,
                                 const std::optional<QualitySummary>& quality,
                                 NvtxTraceRecorder* trace, ProgressPrinter& progress) {
   // Freed heap pages go back to the OS, so each repetition's peak RSS starts from the same floor
   // instead of the previous repetition's leftovers (see run_workload).
   ::malloc_trim(0);
-  std::unique_ptr<Target> target = factory.make(router);
+  std::unique_ptr<Target> target = factory.make(router, engine);
   Target* t = target.get();
   ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
                           [t](ResourceSample& s) { s.extra = to_json(t->stats()); });
@@ -329,14 +348,15 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
   for (const nlohmann::json& value : values) {
     const LoadSpec load = load_for_point(w, value);
     const RouterTargetSpec router = router_for_point(w, value);
+    const EngineConfig engine = engine_for_point(w, value);
     PointResult& point = results.points.emplace_back();
     point.sweep = w.sweep ? nlohmann::json{{"field", w.sweep->field}, {"value", value}}
                           : nlohmann::json(nullptr);
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
-      RepetitionResult rep =
-          run_repetition(w, factory, dataset, load, router, r, o, quality, trace.get(), progress);
+      RepetitionResult rep = run_repetition(w, factory, dataset, load, router, engine, r, o,
+                                            quality, trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));

@@ -17,6 +17,7 @@ struct OpenAiEndpoint {
   int32_t vocab_size = 0;
   double timeout_s = 600;  // per request, from handing it to the client to its last byte
   std::string api_key;     // $OPENAI_API_KEY, sent as "Authorization: Bearer KEY" when set
+  SamplingSpec sampling;   // the workload's; greedy by default
 };
 
 // The endpoint of a workload's openai target. What the workload leaves out is asked of the

@@ -31,8 +31,13 @@ constexpr const char* kStreamTail =
 }  // namespace
 
 OpenAiRequestBody::OpenAiRequestBody(const std::string& api, const std::string& model,
-                                     int32_t vocab_size)
-    : chat_(api == "chat"), model_json_(nlohmann::json(model).dump()) {
+                                     int32_t vocab_size, const SamplingSpec& sampling)
+    : chat_(api == "chat"), model_json_(nlohmann::json(model).dump()), sampling_(sampling) {
+  if (!sampling.is_default()) {
+    sampling_json_ = ",\"temperature\":" + nlohmann::json(sampling.temperature).dump() +
+                     ",\"top_k\":" + std::to_string(sampling.top_k) +
+                     ",\"top_p\":" + nlohmann::json(sampling.top_p).dump() + ",\"seed\":";
+  }
   if (api != "chat" && api != "completions") {
     throw std::invalid_argument("openai target: api \"" + api +
                                 "\" is not one of completions, chat");
@@ -40,8 +45,8 @@ OpenAiRequestBody::OpenAiRequestBody(const std::string& api, const std::string& 
   if (chat_) chat_text_.emplace(vocab_size);
 }
 
-std::string OpenAiRequestBody::operator()(const std::vector<int32_t>& prompt,
-                                          int max_tokens) const {
+std::string OpenAiRequestBody::operator()(const std::vector<int32_t>& prompt, int max_tokens,
+                                          uint64_t index) const {
   std::string body;
   body.reserve(96 + prompt.size() * 6);
   body += "{\"model\":";
@@ -56,6 +61,10 @@ std::string OpenAiRequestBody::operator()(const std::vector<int32_t>& prompt,
     body += ",\"max_tokens\":";
   }
   append_int(body, max_tokens);
+  if (!sampling_json_.empty()) {
+    body += sampling_json_;
+    append_int(body, int64_t(SamplingSpec::request_seed(sampling_.seed, index)));
+  }
   body += kStreamTail;
   return body;
 }

@@ -11,15 +11,20 @@
 #include <vector>
 
 #include "bench/http/chat_prompt_text.h"
+#include "bench/workload/workload.h"
 
 namespace infergate {
 
 class OpenAiRequestBody {
  public:
   // `api`: "completions" or "chat" (std::invalid_argument otherwise).
-  OpenAiRequestBody(const std::string& api, const std::string& model, int32_t vocab_size);
+  // A sampling other than greedy adds temperature, top_k, top_p and each request's seed.
+  OpenAiRequestBody(const std::string& api, const std::string& model, int32_t vocab_size,
+                    const SamplingSpec& sampling = {});
 
-  std::string operator()(const std::vector<int32_t>& prompt, int max_tokens) const;
+  // `index`: the request's index in the load (its seed when sampled).
+  std::string operator()(const std::vector<int32_t>& prompt, int max_tokens,
+                         uint64_t index = 0) const;
 
   // "/v1/completions" or "/v1/chat/completions".
   const char* path() const { return chat_ ? "/v1/chat/completions" : "/v1/completions"; }
@@ -28,6 +33,8 @@ class OpenAiRequestBody {
   bool chat_;
   std::string model_json_;  // the model name as a JSON string
   std::optional<ChatPromptText> chat_text_;
+  SamplingSpec sampling_;
+  std::string sampling_json_;  // ,"temperature":...,"top_k":...,"top_p":... or empty
 };
 
 }  // namespace infergate

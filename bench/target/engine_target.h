@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "bench/target/target.h"
+#include "bench/workload/workload.h"
 #include "engine/service/engine_service.h"
 
 namespace infergate {
 
 class EngineTarget final : public Target {
  public:
-  explicit EngineTarget(std::unique_ptr<Engine> engine);
+  // Requests are sampled as `sampling` says (greedy by default), each with its own seed.
+  explicit EngineTarget(std::unique_ptr<Engine> engine, const SamplingSpec& sampling = {});
   ~EngineTarget() override;
 
   void start(TargetEventSink sink) override;
@@ -26,6 +28,7 @@ class EngineTarget final : public Target {
  private:
   EngineService service_;
   TargetEventSink sink_;  // set by start(), before the first submit
+  SamplingSpec sampling_;
 };
 
 // The engine's statistics in the results file's units.

@@ -94,7 +94,7 @@ class OpenAiTarget::Loop {
  public:
   explicit Loop(OpenAiEndpoint endpoint)
       : endpoint_(std::move(endpoint)),
-        body_(endpoint_.api, endpoint_.model, endpoint_.vocab_size),
+        body_(endpoint_.api, endpoint_.model, endpoint_.vocab_size, endpoint_.sampling),
         timeout_(std::chrono::microseconds(int64_t(endpoint_.timeout_s * 1e6))) {
     raise_open_file_limit();
     net::ip::tcp::resolver resolver(io_);
@@ -116,8 +116,8 @@ class OpenAiTarget::Loop {
   }
 
   void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) {
-    std::string request =
-        http_post_json(endpoint_.url, body_.path(), endpoint_.api_key, body_(prompt, max_tokens));
+    std::string request = http_post_json(endpoint_.url, body_.path(), endpoint_.api_key,
+                                         body_(prompt, max_tokens, index));
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++outstanding_;

@@ -127,7 +127,8 @@ double percentile(std::vector<double> v, double p) {
 }  // namespace
 
 RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec,
-                           const std::string& replica_workload, std::vector<FaultSpec> faults)
+                           const std::string& replica_workload, std::vector<FaultSpec> faults,
+                           const SamplingSpec& sampling)
     : policy_(spec.router.policy), workers_(spec.router), faults_(std::move(faults)) {
   router_ = std::make_unique<ChildServer>("router", router_argv(program, spec, replica_workload),
                                           kStartTimeoutS);
@@ -135,7 +136,9 @@ RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec,
   TargetSpec client = spec;
   client.type = "openai";
   client.url = router_->url().text();
-  client_ = std::make_unique<OpenAiTarget>(resolve_openai_endpoint(client));
+  OpenAiEndpoint endpoint = resolve_openai_endpoint(client);
+  endpoint.sampling = sampling;
+  client_ = std::make_unique<OpenAiTarget>(std::move(endpoint));
 }
 
 RouterTarget::~RouterTarget() {

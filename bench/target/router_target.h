@@ -27,7 +27,8 @@ class RouterTarget final : public Target {
   // when disaggregated) and waits until all are in rotation. Throws std::runtime_error when the
   // router or a replica cannot start.
   RouterTarget(const std::string& program, const TargetSpec& spec,
-               const std::string& replica_workload, std::vector<FaultSpec> faults);
+               const std::string& replica_workload, std::vector<FaultSpec> faults,
+               const SamplingSpec& sampling = {});
   ~RouterTarget() override;
 
   void start(TargetEventSink sink) override;

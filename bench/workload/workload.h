@@ -96,11 +96,14 @@ struct LoadSpec {
 inline constexpr const char* kSweepReplicas = "target.router.replicas";
 inline constexpr const char* kSweepPrefillReplicas = "target.router.prefill_replicas";
 inline constexpr const char* kSweepKvReadRate = "target.router.kv_read_rate_mb_s";
+// Engine targets that speculate: tokens proposed per step at each point, 0 for speculation off
+// (on and off measured in one run, docs/speculative.md).
+inline constexpr const char* kSweepSpecTokens = "target.engine.speculative.num_tokens";
 inline constexpr double kMaxKvReadRateMbS = 1e6;
 
 struct SweepSpec {
   std::string field;  // load.rate | load.concurrency | target.router.{replicas, prefill_replicas,
-                      // kv_read_rate_mb_s} (router targets)
+                      // kv_read_rate_mb_s} (router targets) | kSweepSpecTokens
   std::vector<double> values;
 };
 
@@ -126,6 +129,26 @@ struct QualitySpec {
   int64_t chunks = 4;                  // chunks to score; 0: as many as the text fills
 };
 
+// The requests' sampling (docs/workload-schema.md, `sampling`): greedy unless a temperature
+// is given. A sampled request carries its own seed (from the workload's seed and its index in
+// the dataset), so every repetition and every sweep point draws alike.
+struct SamplingSpec {
+  double temperature = 0;  // 0: greedy
+  int top_k = 0;           // 0: off
+  double top_p = 1;        // 1: off
+  uint64_t seed = 0;       // the workload's seed (not a key of `sampling`): request seeds
+
+  bool is_default() const { return temperature == 0 && top_k == 0 && top_p == 1; }
+  // The seed of the request at `index` of the dataset, for a workload seeded `seed`: a
+  // SplitMix64 step, kept below 2^63 (OpenAI's `seed` is a signed integer).
+  static uint64_t request_seed(uint64_t seed, uint64_t index) {
+    uint64_t z = seed * 0x9e3779b97f4a7c15ULL + index + 1;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (z ^ (z >> 31)) >> 1;
+  }
+};
+
 struct Workload {
   std::string schema = "infergate.workload/v1";
   std::string name;
@@ -138,6 +161,7 @@ struct Workload {
   SloSpec slo;
   TelemetrySpec telemetry;
   std::optional<QualitySpec> quality;  // engine targets only
+  SamplingSpec sampling;
   int repetitions = 1;
   uint64_t seed = 0;
   bool record_requests = false;  // keep per-request records in the results file

@@ -151,6 +151,12 @@ json workload_to_json(const Workload& w) {
   if (!w.faults.empty()) j["faults"] = faults_to_json(w.faults);  // absent: hashes unchanged
   // Only when on: workloads without tracing keep the hash their baselines were measured with.
   if (w.telemetry.cupti) j["telemetry"] = {{"cupti", true}};
+  // Written only when not greedy: the hash of every greedy workload stays what it was.
+  if (!w.sampling.is_default()) {
+    j["sampling"] = {{"temperature", w.sampling.temperature},
+                     {"top_k", w.sampling.top_k},
+                     {"top_p", w.sampling.top_p}};
+  }
   if (w.quality) j["quality"] = quality_to_json(*w.quality);  // absent: hashes unchanged
   return j;
 }

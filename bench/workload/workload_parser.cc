@@ -428,6 +428,7 @@ SweepRule sweep_rule(const std::string& field, const TargetSpec& target) {
   if (field == "load.concurrency")
     return {true, 1, false, double(kMaxConcurrency), "concurrencies"};
   if (field == kSweepReplicas) return {true, 1, false, double(kMaxRouterReplicas), "replicas"};
+  if (field == kSweepSpecTokens) return {true, 0, false, 16, "proposed tokens, 0: off"};
   if (field == kSweepPrefillReplicas) {
     return {true, 0, false, double(target.router.replicas - 1),
             "prefill workers, fewer than router.replicas"};
@@ -487,12 +488,15 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   if (router) {
     for (const std::string& f : router_fields) allowed += ", " + f;
   }
+  const bool speculating = target.type == "engine" && target.engine.speculates();
+  allowed += std::string(", ") + kSweepSpecTokens + " (engine targets with a speculative.method)";
   r.check(r.has("field"), "field", "must be " + allowed);
   SweepSpec s;
   s.field = r.get_string("field", "");
   const bool router_field = router && std::find(router_fields.begin(), router_fields.end(),
                                                 s.field) != router_fields.end();
-  if (s.field != field && !router_field) {
+  const bool spec_field = speculating && s.field == kSweepSpecTokens;
+  if (s.field != field && !router_field && !spec_field) {
     throw WorkloadError::not_allowed(r.file(), r.path_of("field"), json_quoted(s.field), allowed);
   }
   s.values = read_sweep_values(r, sweep_rule(s.field, target));
@@ -518,6 +522,20 @@ SloSpec read_slo(JsonObjectReader& top) {
   r.check(!s.ttft_ms || *s.ttft_ms > 0, "ttft_ms", "must be > 0");
   r.check(!s.tpot_ms || *s.tpot_ms > 0, "tpot_ms", "must be > 0");
   r.check(!s.e2e_ms || *s.e2e_ms > 0, "e2e_ms", "must be > 0");
+  return s;
+}
+
+SamplingSpec read_sampling(JsonObjectReader& top) {
+  JsonObjectReader r = top.child("sampling");
+  SamplingSpec s;
+  s.temperature = r.get_double("temperature", s.temperature);
+  s.top_k = r.get_int("top_k", s.top_k);
+  s.top_p = r.get_double("top_p", s.top_p);
+  r.finish();
+  r.check(s.temperature >= 0 && s.temperature <= 100, "temperature",
+          "must be >= 0 and <= 100 (0: greedy)");
+  r.check(s.top_k >= 0 && s.top_k <= 1'000'000, "top_k", "must be >= 0 and <= 1000000 (0: off)");
+  r.check(s.top_p > 0 && s.top_p <= 1, "top_p", "must be > 0 and <= 1 (1: off)");
   return s;
 }
 
@@ -658,7 +676,8 @@ Workload parse_workload(const json& doc, const std::string& source_name,
                         const std::string& base_dir) {
   JsonObjectReader r(doc, "$", source_name);
   r.allow({"schema", "name", "description", "seed", "repetitions", "record_requests", "overrides",
-           "target", "dataset", "load", "sweep", "faults", "slo", "telemetry", "quality"});
+           "target", "dataset", "load", "sweep", "faults", "slo", "telemetry", "quality",
+           "sampling"});
   r.finish();  // a misspelled section is reported as such, not as its missing contents
   Workload w;
   read_header(r, w);
@@ -670,6 +689,8 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.slo = read_slo(r);
   w.telemetry = read_telemetry(r);
   w.quality = read_quality(r, w.target, base_dir);
+  w.sampling = read_sampling(r);
+  w.sampling.seed = w.seed;
   check_synthetic_lengths(w, source_name, static_request_limit(w.target));
   w.resolved = workload_to_json(w);
   w.hash = workload_hash(w.resolved, base_dir);

@@ -90,5 +90,27 @@ TEST_CASE("requests on the wire are complete HTTP/1.1 messages") {
                                                   !Catch::Contains("Authorization"));
 }
 
+TEST_CASE("a sampled workload's bodies carry temperature, top_k, top_p and a seed per request") {
+  SamplingSpec sampling;
+  sampling.temperature = 0.8;
+  sampling.top_k = 40;
+  sampling.top_p = 0.95;
+  sampling.seed = 7;
+  const OpenAiRequestBody body("completions", "tiny", 32000, sampling);
+  const json first = json::parse(body({1, 2}, 8, 0));
+  const json second = json::parse(body({1, 2}, 8, 1));
+  CHECK(first["temperature"] == 0.8);
+  CHECK(first["top_k"] == 40);
+  CHECK(first["top_p"] == 0.95);
+  CHECK(first["seed"] == SamplingSpec::request_seed(7, 0));
+  CHECK(first["seed"] != second["seed"]);
+  CHECK(first["seed"].get<int64_t>() >= 0);         // OpenAI's seed is a signed integer
+  CHECK(json::parse(body({1, 2}, 8, 0)) == first);  // the same request, the same seed
+  // Greedy workloads send none of them (what servers default to).
+  const json greedy = json::parse(OpenAiRequestBody("completions", "tiny", 32000)({1}, 8, 3));
+  CHECK_FALSE(greedy.contains("temperature"));
+  CHECK_FALSE(greedy.contains("seed"));
+}
+
 }  // namespace
 }  // namespace infergate
