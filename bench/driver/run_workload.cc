@@ -149,6 +149,14 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetSt
   if (target.engine) {
     s.prefix_cache_hit_rate = target.engine->prefix_cache_hit_rate();
     s.preemptions = target.engine->num_preemptions;
+    if (const auto& d = target.engine->spec_decode) {
+      if (d->num_draft_tokens > 0) {
+        s.spec_acceptance_rate = double(d->num_accepted_tokens) / double(d->num_draft_tokens);
+      }
+      if (d->sampling_passes > 0) {
+        s.spec_tokens_per_target_pass = double(d->generated_tokens) / double(d->sampling_passes);
+      }
+    }
     if (const auto& engine_cpu = target.engine->cpu) {
       const auto per_token = [](double ms, int64_t tokens) {
         return tokens > 0 ? std::optional<double>(ms / double(tokens)) : std::nullopt;

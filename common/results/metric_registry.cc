@@ -15,7 +15,7 @@ using S = RunSummary;
 constexpr bool kPacedByArrivals = true, kFree = false;
 
 // name, unit, improves, shape, per_request, member, paced by arrivals
-const std::array<MetricInfo, 36> kRunSummaryMetrics = {{
+const std::array<MetricInfo, 38> kRunSummaryMetrics = {{
     {"num_requests", "", kNeither, kCount, false, &S::num_requests, kFree},
     {"num_completed", "", kNeither, kCount, false, &S::num_completed, kFree},
     {"num_errors", "", kNeither, kCount, false, &S::num_errors, kFree},
@@ -57,6 +57,9 @@ const std::array<MetricInfo, 36> kRunSummaryMetrics = {{
     {"kl_divergence_p99", "nats", kLower, kOptional, false, &S::kl_divergence_p99, kFree},
     {"top1_agreement", "", kHigher, kOptional, false, &S::top1_agreement, kFree},
     {"perplexity", "", kLower, kOptional, false, &S::perplexity, kFree},
+    {"spec_acceptance_rate", "", kHigher, kOptional, false, &S::spec_acceptance_rate, kFree},
+    {"spec_tokens_per_target_pass", "tokens", kHigher, kOptional, false,
+     &S::spec_tokens_per_target_pass, kFree},
     {"harness_limited", "", kNeither, kFlag, false, &S::harness_limited, kFree},
     {"error_share_exceeded", "", kNeither, kFlag, false, &S::error_share_exceeded, kFree},
 }};

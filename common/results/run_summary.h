@@ -64,6 +64,9 @@ struct RunSummary {
   std::optional<double> kl_divergence_mean, kl_divergence_p99;  // nats
   std::optional<double> top1_agreement;                         // fraction of positions
   std::optional<double> perplexity;                             // the target's weights
+  // Speculative decoding (docs/speculative.md): draft tokens accepted / verified, and tokens a
+  // sequence got per target pass; absent when the engine does not speculate.
+  std::optional<double> spec_acceptance_rate, spec_tokens_per_target_pass;
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };

@@ -28,6 +28,7 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   s.engine_instructions_per_decode_token = 30;
   s.kl_divergence_mean = 31, s.kl_divergence_p99 = 32, s.top1_agreement = 0.33;
   s.perplexity = 34;
+  s.spec_acceptance_rate = 0.35, s.spec_tokens_per_target_pass = 36;
   s.harness_limited = true, s.error_share_exceeded = false;
   const nlohmann::json w = summary_to_json(s);
   const std::pair<const char*, double> scalars[] = {{"num_requests", 1},
@@ -56,7 +57,9 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
                                                     {"kl_divergence_mean", 31},
                                                     {"kl_divergence_p99", 32},
                                                     {"top1_agreement", 0.33},
-                                                    {"perplexity", 34}};
+                                                    {"perplexity", 34},
+                                                    {"spec_acceptance_rate", 0.35},
+                                                    {"spec_tokens_per_target_pass", 36}};
   for (const auto& [key, value] : scalars) {
     INFO(key);
     CHECK(w.at(key) == value);

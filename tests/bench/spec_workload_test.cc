@@ -48,6 +48,11 @@ TEST_CASE("a speculation sweep measures off and on in one results file, sampled 
     CHECK(spec["num_draft_tokens"].get<int64_t>() > 0);
     CHECK(spec["tokens_per_target_pass"].get<double>() >= 1.0);
     CHECK(spec["draft_time_share"].get<double>() > 0.0);
+    // The same figures in the summary, where gate rules and reports read metrics.
+    const nlohmann::json& on = (*results)["points"][1]["repetitions"][0]["summary"];
+    CHECK(on["spec_acceptance_rate"] == spec["acceptance_rate"]);
+    CHECK(on["spec_tokens_per_target_pass"] == spec["tokens_per_target_pass"]);
+    CHECK((*results)["points"][0]["repetitions"][0]["summary"]["spec_acceptance_rate"].is_null());
   }
   CHECK(sampled["workload"]["sampling"]["temperature"] == 1.0);
   CHECK_FALSE(greedy["workload"].contains("sampling"));  // greedy: the key is not written
