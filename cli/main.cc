@@ -15,6 +15,7 @@
 #include "cli/eval_command.h"
 #include "cli/export_command.h"
 #include "cli/generate_command.h"
+#include "cli/history_command.h"
 #include "cli/logits_command.h"
 #include "cli/quantize_command.h"
 #include "cli/report_command.h"
@@ -57,6 +58,8 @@ const Command kCommands[] = {
     {"ab", infergate::ab_command,
      "paired, interleaved A/B of two builds on this machine, judged while it runs"},
     {"baseline", infergate::baseline_command, "store, show and list the baselines under results/"},
+    {"history", infergate::history_command,
+     "store every results file in a database (SQLite), list and export it"},
     {"calibrate", infergate::calibrate_command,
      "measure run-to-run noise and the rules' false-alarm rate (A/A)"},
     {"report", infergate::report_command,

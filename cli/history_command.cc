@@ -1,0 +1,109 @@
+#include "cli/history_command.h"
+
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "cli/command_line.h"
+#include "common/io/json_file.h"
+#include "gates/verdict/verdict.h"
+#include "history/history_export.h"
+#include "history/history_store.h"
+
+namespace infergate {
+
+namespace po = boost::program_options;
+
+namespace {
+
+int add(HistoryStore& store, const std::vector<std::string>& files) {
+  if (files.empty()) throw po::error("history add takes one or more RESULTS files");
+  for (const std::string& f : files) {
+    const AddOutcome o = store.add(f);
+    std::cout << (o.added ? "stored " : "already stored ") << f << " as run " << o.id << "\n";
+  }
+  return kExitPass;
+}
+
+int list(const HistoryStore& store, const std::string& workload) {
+  const std::vector<StoredRun> runs = store.runs(workload);
+  if (runs.empty()) std::cout << "no runs stored in " << store.path() << "\n";
+  for (const StoredRun& r : runs) {
+    std::cout << "run " << r.id << "  " << r.workload << "  " << r.machine_key << "  commit "
+              << r.commit.substr(0, 12) << (r.dirty ? "+dirty" : "") << "  " << r.created_at
+              << "\n";
+  }
+  return kExitPass;
+}
+
+int export_history(const HistoryStore& store, const std::string& workload,
+                   const std::string& format, const std::string& out) {
+  if (format != "json" && format != "csv") {
+    throw po::error("--format " + format + ": allowed: json, csv");
+  }
+  const std::string text = format == "json" ? history_to_json(store, workload).dump(2) + "\n"
+                                            : history_to_csv(store, workload);
+  if (out.empty()) {
+    std::cout << text;
+  } else {
+    write_text_atomically(text, out);
+  }
+  return kExitPass;
+}
+
+// `show RUN --out FILE`: the stored results file, byte for byte, for compare or report.
+int show(const HistoryStore& store, const std::vector<std::string>& args, const std::string& out) {
+  if (args.size() != 1) throw po::error("history show takes one RUN id");
+  int64_t id = 0;
+  try {
+    id = std::stoll(args[0]);
+  } catch (const std::exception&) {
+    throw po::error("history show: '" + args[0] + "' is not a run id (see history list)");
+  }
+  const std::string text = store.results_text(id);
+  if (out.empty()) {
+    std::cout << text;
+  } else {
+    write_text_atomically(text, out);
+  }
+  return kExitPass;
+}
+
+}  // namespace
+
+int history_command(int argc, char** argv) {
+  std::string action, db, workload, format, out;
+  std::vector<std::string> args;
+  po::options_description desc(
+      "infergate history add RESULTS... | list | show RUN | export [options]\n"
+      "Exit: 0 done, 2 usage or input error (nothing is stored from a refused file)");
+  desc.add_options()("help,h", "show this help")("action", po::value(&action)->required(),
+                                                 "add, list, show or export")(
+      "args", po::value(&args)->multitoken(), "")(
+      "db", po::value(&db)->default_value("results/history.sqlite"),
+      "the history database (SQLite), created when missing")(
+      "workload", po::value(&workload)->default_value(""), "list, export: this workload only")(
+      "format", po::value(&format)->default_value("json"), "export: json or csv")(
+      "out", po::value(&out)->default_value(""), "show, export: write here (default: stdout)");
+  po::positional_options_description pos;
+  pos.add("action", 1).add("args", -1);
+  try {
+    const auto vm = parse_command_line(argc, argv, desc, pos);
+    if (!vm) return kExitPass;
+    if (action != "add" && action != "list" && action != "show" && action != "export") {
+      throw po::error("unknown action '" + action + "' (allowed: add, list, show, export)");
+    }
+    HistoryStore store(db);
+    if (action == "add") return add(store, args);
+    if (action == "list") return list(store, workload);
+    if (action == "show") return show(store, args, out);
+    return export_history(store, workload, format, out);
+  } catch (const po::error& e) {
+    std::cerr << "infergate history: " << e.what() << " (see --help)\n";
+    return kExitUsage;
+  } catch (const HistoryError& e) {
+    std::cerr << "infergate history: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace infergate

@@ -1,0 +1,17 @@
+// The history database's schema, versioned: each migration takes it one version up, and a
+// database is migrated, inside one transaction, when opened (docs/history.md). A database from
+// a newer infergate is refused rather than misread.
+#pragma once
+
+#include "history/sqlite_database.h"
+
+namespace infergate {
+
+inline constexpr int kHistorySchemaVersion = 1;
+
+// The database's schema version (0: empty).
+int history_schema_version(SqliteDatabase& db);
+// Migrates `db` to kHistorySchemaVersion; throws HistoryError for a newer one.
+void migrate_history_schema(SqliteDatabase& db);
+
+}  // namespace infergate
