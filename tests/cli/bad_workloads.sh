@@ -36,6 +36,6 @@ expect 2 "not a KV cache dtype \(allowed: f32, f16, bf16, int8, fp8_e4m3\)" -- \
 expect 2 "physical memory|machine's memory|memory of" -- \
   "$infergate" generate --num-kv-blocks 2147483647
 # An unknown command lists every command the dispatcher knows.
-expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, eval, compare, ab, baseline, calibrate, report, bisect, bench-comm\)" -- \
+expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, eval, compare, ab, baseline, history, calibrate, report, bisect, bench-comm\)" -- \
   "$infergate" nope
 exit $status

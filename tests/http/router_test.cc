@@ -357,7 +357,8 @@ TEST_CASE("router target: a workload with a replica killed mid-run loses no requ
        {{"type", "synthetic"},
         {"input_tokens", {{"dist", "uniform"}, {"min", 8}, {"max", 32}}},
         {"output_tokens", {{"dist", "fixed"}, {"value", 48}}}}},
-      {"load", {{"mode", "closed"}, {"concurrency", 8}, {"num_requests", 40}}},
+      // Long enough that the killed replica is back (0.3 s, then its start) before the end.
+      {"load", {{"mode", "closed"}, {"concurrency", 8}, {"num_requests", 100}}},
       {"faults", {{{"kill_replica", 1}, {"after_requests", 12}}}}};
   const std::string file = dir + "/w.json", out = dir + "/out.json";
   std::ofstream(file) << workload.dump();
@@ -367,7 +368,7 @@ TEST_CASE("router target: a workload with a replica killed mid-run loses no requ
   REQUIRE(r.status == 0);
   const json results = json::parse(std::ifstream(out));
   std::filesystem::remove_all(dir);
-  CHECK(results["summary"]["num_completed"] == 40);
+  CHECK(results["summary"]["num_completed"] == 100);
   CHECK(results["summary"]["num_errors"] == 0);
   const json& engine = results["points"][0]["repetitions"][0]["engine"];
   CHECK(engine["http_client"]["usage"]["mismatches"] == 0);  // every answer had its 48 tokens
