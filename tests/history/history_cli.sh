@@ -12,8 +12,9 @@ rm -rf "$work" && mkdir -p "$work/runs" && cd "$work"
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
+# The system interpreter (ci/packages.txt), never whatever python3 PATH finds first.
 # 120 distinct results files (another commit and time each).
-python3 - "$fixture" <<'PY'
+/usr/bin/python3 - "$fixture" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for i in range(120):
@@ -25,7 +26,7 @@ PY
 # The stored runs and whether each holds as many metric values as the first.
 check_whole() {
   "$infergate" history export --db "$1" --format json --out "$work/export.json" || return 1
-  python3 - "$work/export.json" <<'PY'
+  /usr/bin/python3 - "$work/export.json" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
 counts = {len(r["metrics"]) for r in runs}
@@ -53,7 +54,7 @@ got=$(check_whole killed.sqlite)
 [ "$got" = "120 whole" ] && echo "ok: completed by the next add: $got" || fail "after re-add: $got"
 
 # A bad file: exit 2, named, nothing stored.
-python3 -c "
+/usr/bin/python3 -c "
 import json; d = json.load(open('runs/r000.json')); d['points'][0]['repetitions'][0]['summary']['tpot_ms']['p50'] = 'fast'
 json.dump(d, open('bad.json', 'w'))"
 out=$("$infergate" history add --db bad.sqlite bad.json 2>&1)
