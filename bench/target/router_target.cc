@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "bench/http/http_get_json.h"
 #include "common/results/request_samples.h"
@@ -19,6 +20,7 @@ namespace {
 constexpr double kStartTimeoutS = 600;   // a replica loads its model before it listens
 constexpr double kAskTimeoutS = 10;      // the router's own /health and /metrics
 constexpr double kPollIntervalS = 0.25;  // the replicas' load, for the timeline
+constexpr double kKillWaitS = 2;         // the longest a fault waits for a busy replica
 
 // Prometheus text as "name{labels}" -> value (comments skipped).
 std::map<std::string, double> prometheus_values(const std::string& text) {
@@ -230,8 +232,17 @@ RouterRecord::Fault RouterTarget::kill_replica(int replica) {
   f.replica = replica;
   f.at_ms = double(now_ns() - started_ns_) * 1e-6;
   try {
-    const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
-    const nlohmann::json& r = h.at("replicas").at(size_t(replica));
+    // A fault is meant to cut streams: wait (bounded) until the replica holds a request, since
+    // same-length answers finish together and the next ones may not have reached it yet.
+    const int64_t give_up_ns = now_ns() + int64_t(kKillWaitS * 1e9);
+    nlohmann::json r;
+    do {
+      const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
+      r = h.at("replicas").at(size_t(replica));
+      if (r.value("outstanding", int64_t(0)) > 0 || now_ns() >= give_up_ns) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } while (true);
+    f.at_ms = double(now_ns() - started_ns_) * 1e-6;
     f.pid = r.at("pid").get<int>();
     f.in_flight = r.value("outstanding", int64_t(0));
     if (::kill(f.pid, SIGKILL) != 0) f.error = "kill failed";
