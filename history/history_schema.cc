@@ -36,6 +36,28 @@ const std::vector<std::string>& migrations() {
            value REAL NOT NULL);
          CREATE INDEX runs_by_series ON runs(workload, machine_key, created_at);
          CREATE INDEX metrics_by_run ON metrics(run_id, metric);)",
+      // 2: change points found by history detect, and the commit bisect found for each.
+      R"(CREATE TABLE change_points(
+           id INTEGER PRIMARY KEY,
+           workload TEXT NOT NULL,
+           machine_key TEXT NOT NULL,
+           sweep TEXT NOT NULL,
+           metric TEXT NOT NULL,
+           commit_before TEXT NOT NULL,
+           commit_after TEXT NOT NULL,
+           run_before INTEGER NOT NULL,
+           run_after INTEGER NOT NULL,
+           created_after TEXT NOT NULL,
+           mean_before REAL NOT NULL,
+           mean_after REAL NOT NULL,
+           change REAL NOT NULL,
+           change_lo REAL NOT NULL,
+           change_hi REAL NOT NULL,
+           p_value REAL NOT NULL,
+           direction TEXT NOT NULL,
+           detected_at TEXT NOT NULL,
+           found_commit TEXT NOT NULL DEFAULT '',
+           UNIQUE(workload, machine_key, sweep, metric, commit_after));)",
   };
   return m;
 }

@@ -7,7 +7,7 @@
 
 namespace infergate {
 
-inline constexpr int kHistorySchemaVersion = 1;
+inline constexpr int kHistorySchemaVersion = 2;
 
 // The database's schema version (0: empty).
 int history_schema_version(SqliteDatabase& db);

@@ -50,6 +50,7 @@ class HistoryStore {
   // The results file of run `id`, byte for byte as it was added.
   std::string results_text(int64_t id) const;
   const std::string& path() const { return db_.path(); }
+  SqliteDatabase& database() const { return db_; }
 
  private:
   mutable SqliteDatabase db_;

@@ -17,6 +17,8 @@ enum ExitCode : int {
   kExitUsage = 2,  // usage or input error
   kExitInconclusive = 3,
   kExitIncomparable = 4,
+  // 5 is run's "no request succeeded" (cli/run_command.h).
+  kExitChangePoint = 6,  // history detect --newest: the newest commit completes a worse change
 };
 
 const char* to_string(Verdict v);

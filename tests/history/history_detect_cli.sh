@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `infergate history detect` end to end: a history of 24 commits whose TPOT is 20% worse from
+# commit 20 on is stored; detect names the change point with its commit range, records it
+# (the same id on the next detect), writes JSON and Markdown; --newest exits 6 once the newest
+# commits complete it and 0 before; bad flags exit 2 naming the flag.
+#   history_detect_cli.sh INFERGATE WORK_DIR
+set -uo pipefail
+infergate=${1:?usage: history_detect_cli.sh INFERGATE WORK_DIR}
+work=${2:?usage: history_detect_cli.sh INFERGATE WORK_DIR}
+fixture="$(cd "$(dirname "$0")/../gates/data" && pwd)/quickstart-baseline.json"
+rm -rf "$work" && mkdir -p "$work/runs" && cd "$work"
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+# The system interpreter (ci/packages.txt), never whatever python3 PATH finds first.
+# Commit i's repetitions scaled by 2% noise, and by 1.2 from commit 20 on; the point's and the
+# run's summaries stay the mean of the repetitions, as the results schema requires.
+/usr/bin/python3 - "$fixture" <<'PY'
+import copy, json, random, sys
+base = json.load(open(sys.argv[1]))
+rng = random.Random(3)
+for i in range(24):
+    doc = copy.deepcopy(base)
+    doc["manifest"]["git"]["commit"] = f"{i:02d}ab" * 10  # 40 characters
+    doc["manifest"]["git"]["dirty"] = False
+    doc["created_at"] = f"2026-12-01T{i // 60:02d}:{i % 60:02d}:00Z"
+    reps = doc["points"][0]["repetitions"]
+    for rep in reps:
+        rep.pop("requests", None)
+        f = rng.gauss(1.0, 0.02) * (1.2 if i >= 20 else 1.0)
+        for k, v in rep["summary"]["tpot_ms"].items():
+            if k != "count" and isinstance(v, (int, float)):
+                rep["summary"]["tpot_ms"][k] = v * f
+    point = doc["points"][0]["summary"]["tpot_ms"]
+    for k, v in point.items():
+        if k != "count" and isinstance(v, (int, float)):
+            point[k] = sum(r["summary"]["tpot_ms"][k] for r in reps) / len(reps)
+    doc["summary"]["tpot_ms"] = point
+    json.dump(doc, open(f"runs/r{i:03d}.json", "w"))
+PY
+
+commit() { local c; c=$(printf '%02dab' "$1"); printf '%s' "$c$c$c$c$c$c$c$c$c$c"; }
+
+# Before the second slow commit: one slow commit is not a change yet.
+"$infergate" history add --db h.sqlite runs/r00*.json runs/r01*.json runs/r020.json > add.log ||
+  fail "add"
+"$infergate" history detect --db h.sqlite --newest > newest0.txt
+code=$?
+[ $code = 0 ] && echo "ok: one slow commit: --newest exit 0" || fail "one slow commit: exit $code"
+
+"$infergate" history add --db h.sqlite runs/r021.json > add.log || fail "add r021"
+"$infergate" history detect --db h.sqlite --newest > newest1.txt
+code=$?
+[ $code = 6 ] && grep -q "worse" newest1.txt && echo "ok: the second slow commit completes it: exit 6" ||
+  fail "second slow commit: exit $code: $(cat newest1.txt)"
+
+"$infergate" history add --db h.sqlite runs/*.json > add.log || fail "add all"
+"$infergate" history detect --db h.sqlite --metric tpot_ms.p50 > detect.txt || fail "detect"
+grep -q "change point 1: tpot_ms.p50 of quickstart" detect.txt &&
+  grep -q "commits $(commit 19 | cut -c1-12)..$(commit 20 | cut -c1-12)" detect.txt &&
+  echo "ok: detect names the commit range" || fail "detect: $(cat detect.txt)"
+
+"$infergate" history detect --db h.sqlite --metric tpot_ms.p50 --format json --out cp.json ||
+  fail "detect json"
+/usr/bin/python3 - "$(commit 20)" <<'PY' && echo "ok: JSON: one worse change point, +20% within its interval, same id" || status=1
+import json, sys
+d = json.load(open("cp.json"))
+assert d["schema"] == "infergate.change_points/v1", d["schema"]
+[c] = d["change_points"]
+assert c["id"] == 1 and c["commit_after"] == sys.argv[1] and c["direction"] == "worse", c
+lo, hi = c["change_interval"]
+assert lo < 0.2 < hi and abs(c["change"] - 0.2) < 0.03 and c["p_value"] <= 0.01, c
+PY
+"$infergate" history detect --db h.sqlite --format markdown > cp.md || fail "markdown"
+grep -q "^| 1 | tpot_ms.p50 of quickstart" cp.md && echo "ok: Markdown table" ||
+  fail "markdown: $(cat cp.md)"
+
+for bad in "--alpha 2:--alpha" "--permutations 10:--permutations 10 cannot" \
+  "--min-effect -1:--min-effect" "--format html:--format html"; do
+  args=${bad%%:*} want=${bad#*:}
+  # shellcheck disable=SC2086
+  out=$("$infergate" history detect --db h.sqlite $args 2>&1)
+  code=$?
+  [ $code = 2 ] && grep -q -- "$want" <<<"$out" && echo "ok: $args: exit 2" ||
+    fail "$args: exit $code: $out"
+done
+exit $status
