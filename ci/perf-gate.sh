@@ -5,17 +5,22 @@
 #   ci/perf-gate.sh [--workloads "quickstart chat-short"] [--repeat 6] [--out DIR]
 #                   [--rules FILE] [--baselines DIR] [--auto-repeat N] [--skip-build]
 #                   [--update-baselines] [--baseline-bin OLD [--budget-minutes M]]
+#                   [--history DB | --no-history]
 # INFERGATE=PATH uses that binary instead of build/release/cli/infergate (with --skip-build).
 # --baseline-bin: instead of comparing with the stored baseline, a paired A/B of OLD against the
 # new build on this machine (`infergate ab`, docs/gates.md "Paired A/B"), within M minutes.
+# --history: every candidate run is also stored in this history database (default
+# results/history.sqlite; docs/history.md), and `history detect --newest` looks for a change
+# point the new commit completes (not in --baseline-bin mode).
 #
 # Exit: 0 pass, 1 regression, 2 usage or input error (e.g. no baseline), 3 inconclusive,
-# 4 incomparable; over several workloads the most serious wins (2, then 1, 4, 3, 0).
+# 4 incomparable, 6 the new commit completes a change point that makes a metric worse; over
+# several workloads the most serious wins (2, then 1, 6, 4, 3, 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 workloads="quickstart" repeat=6 out="out/perf-gate" rules="" baselines="results"
-auto_repeat=4 build=1 update=0 baseline_bin="" budget=10
+auto_repeat=4 build=1 update=0 baseline_bin="" budget=10 history="results/history.sqlite"
 while [ $# -gt 0 ]; do
   case "$1" in
     --workloads) workloads="$2"; shift 2 ;;
@@ -28,7 +33,9 @@ while [ $# -gt 0 ]; do
     --update-baselines) update=1; shift ;;
     --baseline-bin) baseline_bin="$2"; shift 2 ;;
     --budget-minutes) budget="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --history) history="$2"; shift 2 ;;
+    --no-history) history=""; shift ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "perf-gate: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -40,8 +47,8 @@ mkdir -p "$out"
 rules_args=()
 [ -n "$rules" ] && rules_args=(--rules "$rules")
 
-# Most serious first: input error, regression, incomparable, inconclusive, pass.
-rank() { case "$1" in 2) echo 4 ;; 1) echo 3 ;; 4) echo 2 ;; 3) echo 1 ;; *) echo 0 ;; esac; }
+# Most serious first: input error, regression, a worse change point, incomparable, inconclusive.
+rank() { case "$1" in 2) echo 5 ;; 1) echo 4 ;; 6) echo 3 ;; 4) echo 2 ;; 3) echo 1 ;; *) echo 0 ;; esac; }
 overall=0
 : >"$out/summary.md"
 # Paired: OLD and the new build alternately on this machine, judged while they run.
@@ -60,8 +67,19 @@ gate_stored() {
   "$infergate" run "workloads/$1.json" --repeat "$repeat" --requests --quiet \
     --out "$2/candidate.json" || run_code=$?
   [ "$run_code" = 0 ] || [ "$run_code" = 5 ] || return "$run_code"
+  if [ -n "$history" ]; then
+    mkdir -p "$(dirname "$history")"
+    "$infergate" history add "$2/candidate.json" --db "$history"
+  fi
   "$infergate" compare "$2/candidate.json" --baselines "$baselines" "${rules_args[@]}" \
     --auto-repeat "$auto_repeat" --report-dir "$2"
+}
+
+# Change points the new commit completes in the workload's stored history: exit 6 when worse.
+detect_newest() {
+  echo "== $1: change points completed by this commit ($history)"
+  "$infergate" history detect --db "$history" --workload "$1" --newest --format markdown \
+    --out "$2/change-points.md"
 }
 
 for w in $workloads; do
@@ -77,8 +95,18 @@ for w in $workloads; do
   set -e
   # Anything but a verdict (a run that crashed, an interrupt) ends the gate with its code.
   case "$code" in 0 | 1 | 2 | 3 | 4) ;; *) exit "$code" ;; esac
+  if [ -n "$history" ] && [ -z "$baseline_bin" ] && [ "$code" != 2 ]; then
+    set +e
+    detect_newest "$w" "$dir" 2>&1 | tee -a "$dir/compare.log"
+    detect_code=${PIPESTATUS[0]}
+    set -e
+    case "$detect_code" in 0) ;; 6) [ "$(rank 6)" -gt "$(rank "$code")" ] && code=6 ;; *) code=2 ;; esac
+  fi
   if [ -f "$dir/summary.md" ]; then
     cat "$dir/summary.md" >>"$out/summary.md"
+    if [ -f "$dir/change-points.md" ] && [ "${detect_code:-0}" = 6 ]; then
+      cat "$dir/change-points.md" >>"$out/summary.md"
+    fi
   else
     printf '## %s: compare failed (exit %s)\n\n```\n%s\n```\n' "$w" "$code" \
       "$(tail -5 "$dir/compare.log")" >>"$out/summary.md"

@@ -1,14 +1,19 @@
 #include "cli/history_command.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <iostream>
 
 #include "cli/command_line.h"
+#include "cli/history_bisect.h"
+#include "cli/history_calibrate.h"
 #include "cli/history_detect.h"
 #include "common/io/json_file.h"
 #include "gates/verdict/verdict.h"
 #include "history/history_export.h"
+#include "history/history_import.h"
+#include "history/history_retention.h"
 #include "history/history_store.h"
 
 namespace infergate {
@@ -52,21 +57,55 @@ int export_history(const HistoryStore& store, const std::string& workload,
   return kExitPass;
 }
 
-// `show RUN --out FILE`: the stored results file, byte for byte, for compare or report.
-int show(const HistoryStore& store, const std::vector<std::string>& args, const std::string& out) {
-  if (args.size() != 1) throw po::error("history show takes one RUN id");
+// The one id an action takes: a run's (history list) or a change point's (history detect).
+int64_t id_argument(const std::vector<std::string>& args, const std::string& what) {
+  if (args.size() != 1) throw po::error("takes one " + what + " id");
+  size_t used = 0;
   int64_t id = 0;
   try {
-    id = std::stoll(args[0]);
+    id = std::stoll(args[0], &used);
   } catch (const std::exception&) {
-    throw po::error("history show: '" + args[0] + "' is not a run id (see history list)");
+    used = 0;
   }
-  const std::string text = store.results_text(id);
+  if (used != args[0].size() || id < 1) {
+    throw po::error("'" + args[0] + "' is not a " + what + " id (a number from history " +
+                    (what == "run" ? "list" : "detect") + ")");
+  }
+  return id;
+}
+
+// `show RUN --out FILE`: the stored results file, byte for byte, for compare or report.
+int show(const HistoryStore& store, const std::vector<std::string>& args, const std::string& out) {
+  const std::string text = store.results_text(id_argument(args, "run"));
   if (out.empty()) {
     std::cout << text;
   } else {
     write_text_atomically(text, out);
   }
+  return kExitPass;
+}
+
+int import(HistoryStore& store, const std::vector<std::string>& paths) {
+  if (paths.empty()) throw po::error("history import takes one or more files or folders");
+  const ImportReport r = import_results(store, paths);
+  std::cout << "imported " << r.added << " results file" << (r.added == 1 ? "" : "s") << ", "
+            << r.already_stored << " already stored, " << r.not_results
+            << " other JSON files passed over\n";
+  for (const auto& [file, why] : r.refused) std::cerr << "refused " << file << ": " << why << "\n";
+  return r.refused.empty() ? kExitPass : kExitUsage;
+}
+
+int prune(HistoryStore& store, const po::variables_map& vm, const std::string& workload) {
+  RetentionPolicy p;
+  if (vm.count("keep-runs")) p.keep_runs = vm["keep-runs"].as<int>();
+  if (vm.count("max-age-days")) p.max_age_days = vm["max-age-days"].as<double>();
+  p.workload = workload;
+  p.files_only = vm["files-only"].as<bool>();
+  p.dry_run = vm["dry-run"].as<bool>();
+  const PruneOutcome o = prune_history(store, p);
+  std::cout << (p.dry_run ? "would prune " : "pruned ") << o.runs.size()
+            << (p.files_only ? " runs' results files (" : " runs (") << o.bytes
+            << " compressed bytes); runs at the ends of change points are kept\n";
   return kExitPass;
 }
 
@@ -94,44 +133,97 @@ DetectRequest detect_request(const po::variables_map& vm, DetectRequest r) {
   return r;
 }
 
+CalibrateRequest calibrate_request(const po::variables_map& vm, DetectRequest detect,
+                                   const std::string& workload, const std::string& format,
+                                   const std::string& out) {
+  if (workload.empty()) throw po::error("history calibrate needs --workload (the A/A runs)");
+  detect.format = vm["format"].defaulted() ? "text" : format;
+  if (detect.format != "text" && detect.format != "json") {
+    throw po::error("--format " + format + ": allowed for calibrate: text, json");
+  }
+  CalibrateRequest r;
+  r.filter = detect.filter;
+  r.filter.workload = workload;
+  r.settings.detect = detect_request(vm, detect).settings;
+  r.settings.trials = vm["trials"].as<int>();
+  r.settings.length = size_t(std::max(vm["length"].as<int>(), 0));
+  r.settings.step = vm["step"].as<double>();
+  r.format = detect.format;
+  r.out = out;
+  if (r.settings.trials < 1 || r.settings.trials > 1'000'000) {
+    throw po::error("--trials: allowed: 1 to 1000000");
+  }
+  if (vm["length"].as<int>() < 5 || vm["length"].as<int>() > 2'000) {
+    throw po::error("--length: allowed: 5 to 2000");
+  }
+  if (!(r.settings.step > 0 && r.settings.step < 1)) {
+    throw po::error("--step: allowed: (0, 1), a fraction");
+  }
+  return r;
+}
+
 }  // namespace
 
 int history_command(int argc, char** argv) {
+  // history bisect ID -- BISECT OPTIONS: what follows "--" is bisect's.
+  std::vector<std::string> bisect_args;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) != "--") continue;
+    bisect_args.assign(argv + i + 1, argv + argc);
+    argc = i;
+    break;
+  }
   std::string action, db, workload, format, out;
   std::vector<std::string> args;
   DetectRequest detect;
   po::options_description desc(
-      "infergate history add RESULTS... | list | show RUN | export | detect [options]\n"
+      "infergate history add RESULTS... | import PATH... | list | show RUN | export | detect |\n"
+      "  calibrate | prune | bisect CHANGE_POINT [options] [-- bisect options]\n"
       "Exit: 0 done, 2 usage or input error (nothing is stored from a refused file), 6 detect\n"
       "--newest: the newest commit completes a change point that makes a metric worse");
-  desc.add_options()("help,h", "show this help")("action", po::value(&action)->required(),
-                                                 "add, list, show or export")(
+  desc.add_options()("help,h", "show this help")(
+      "action", po::value(&action)->required(),
+      "add, import, list, show, export, detect, calibrate, prune or bisect")(
       "args", po::value(&args)->multitoken(), "")(
       "db", po::value(&db)->default_value("results/history.sqlite"),
       "the history database (SQLite), created when missing")(
-      "workload", po::value(&workload)->default_value(""), "list, export: this workload only")(
-      "format", po::value(&format)->default_value("json"), "export: json or csv")(
+      "workload", po::value(&workload)->default_value(""),
+      "list, export, detect: this workload only; calibrate: the A/A workload (required)")(
+      "format", po::value(&format)->default_value("json"),
+      "export: json or csv; detect: text, json or markdown; calibrate: text or json")(
       "out", po::value(&out)->default_value(""),
-      "show, export, detect: write here (default: stdout)")(
+      "show, export, detect, calibrate: write here (default: stdout)")(
       "machine", po::value(&detect.filter.machine_key)->default_value(""),
-      "detect: this machine key only")(
+      "detect, calibrate: this machine key only")(
       "metric", po::value(&detect.filter.metrics)->multitoken(),
-      "detect: these stored metrics (tpot_ms.p95, request_throughput_rps, ...; default: the "
+      "detect, calibrate: these stored metrics (tpot_ms.p95, request_throughput_rps, ...; default: "
+      "the "
       "default gate's)")("alpha", po::value<double>()->default_value(0.01),
                          "detect: the permutation test's significance level")(
-      "permutations", po::value<int>()->default_value(199), "detect: permutations per test")(
+      "permutations", po::value<int>()->default_value(999), "detect: permutations per test")(
       "min-effect", po::value<double>()->default_value(0.05),
       "detect: the smallest change reported, a fraction")(
       "newest", po::bool_switch(&detect.newest_only),
-      "detect: only change points the newest commit completes; exit 6 when one is worse");
+      "detect: only change points the newest commit completes; exit 6 when one is worse")(
+      "trials", po::value<int>()->default_value(1000), "calibrate: synthetic histories")(
+      "length", po::value<int>()->default_value(30), "calibrate: commits in each")(
+      "step", po::value<double>()->default_value(0.10),
+      "calibrate: the injected change, a fraction")(
+      "keep-runs", po::value<int>(), "prune: keep the newest N runs per workload and machine")(
+      "max-age-days", po::value<double>(), "prune: keep the runs younger than D days")(
+      "files-only", po::bool_switch(), "prune: drop the stored results files, keep the metrics")(
+      "dry-run", po::bool_switch(), "prune: say what would go, change nothing");
   po::positional_options_description pos;
   pos.add("action", 1).add("args", -1);
   try {
     const auto vm = parse_command_line(argc, argv, desc, pos);
     if (!vm) return kExitPass;
-    if (action != "add" && action != "list" && action != "show" && action != "export" &&
-        action != "detect") {
-      throw po::error("unknown action '" + action + "' (allowed: add, list, show, export, detect)");
+    static const std::vector<std::string> actions = {
+        "add", "import", "list", "show", "export", "detect", "calibrate", "prune", "bisect"};
+    if (std::find(actions.begin(), actions.end(), action) == actions.end()) {
+      throw po::error(
+          "unknown action '" + action +
+          "' (allowed: add, import, list, show, export, detect, calibrate, prune, bisect)");
     }
     if (action == "detect") {
       detect.filter.workload = workload;
@@ -139,9 +231,18 @@ int history_command(int argc, char** argv) {
       detect.out = out;
       detect = detect_request(*vm, detect);
     }
+    if (action == "calibrate") {
+      const CalibrateRequest calibrate = calibrate_request(*vm, detect, workload, format, out);
+      return history_calibrate(HistoryStore(db), calibrate);
+    }
     HistoryStore store(db);
     if (action == "detect") return history_detect(store, detect);
     if (action == "add") return add(store, args);
+    if (action == "import") return import(store, args);
+    if (action == "prune") return prune(store, *vm, workload);
+    if (action == "bisect")
+      return history_bisect(store, id_argument(args, "change point"), bisect_args);
+    if (!bisect_args.empty()) throw po::error("options after -- are for history bisect only");
     if (action == "list") return list(store, workload);
     if (action == "show") return show(store, args, out);
     return export_history(store, workload, format, out);

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "bench/driver/run_workload.h"
 #include "bench/results/summary_table.h"
@@ -16,6 +17,7 @@
 #include "common/io/json_file.h"
 #include "common/util/time_stamp.h"
 #include "gates/baseline/safe_file_name.h"
+#include "history/history_store.h"
 
 namespace infergate {
 
@@ -44,7 +46,7 @@ bool some_point_failed_entirely(const nlohmann::json& results) {
 }  // namespace
 
 int run_command(int argc, char** argv) {
-  std::string workload_path, out, trace;
+  std::string workload_path, out, trace, history;
   std::vector<std::string> sets;
   int repeat = 0;
   double max_error_share = 0.01;
@@ -61,7 +63,10 @@ int run_command(int argc, char** argv) {
       "requests", "keep per-request records in the results file")("quiet,q", "no progress output")(
       "cupti", "trace GPU kernels with CUPTI (= --set telemetry.cupti=true)")(
       "max-error-share", po::value(&max_error_share)->default_value(0.01, "0.01"),
-      "warn (and flag the results) when more than this share of a repetition's requests fail");
+      "warn (and flag the results) when more than this share of a repetition's requests fail")(
+      "history", po::value(&history)->implicit_value("results/history.sqlite"),
+      "also store the results in this history database (docs/history.md; default "
+      "results/history.sqlite)");
   po::positional_options_description pos;
   pos.add("workload", 1);
   const auto parsed = parse_command_line(argc, argv, desc, pos);
@@ -94,6 +99,9 @@ int run_command(int argc, char** argv) {
   options.max_error_share = max_error_share;
   options.command_line = "infergate run";
   for (int i = 1; i < argc; ++i) options.command_line += std::string(" ") + argv[i];
+  // Opened (created, migrated) before the run, so a bad database fails now, not after it.
+  std::optional<HistoryStore> store;
+  if (!history.empty()) store.emplace(history);
   std::signal(SIGINT, on_sigint);
   std::signal(SIGTERM, on_sigint);
   const RunOutcome outcome = run_workload(workload, options);
@@ -101,7 +109,12 @@ int run_command(int argc, char** argv) {
   std::cout << "results: " << options.out_path << (outcome.incomplete ? " (incomplete)" : "")
             << "\n";
   if (!trace.empty()) std::cout << "trace: " << trace << "\n";
-  if (outcome.incomplete) return 130;
+  if (outcome.incomplete) {
+    if (store) std::cout << "history: not stored (the run was stopped early)\n";
+    return 130;
+  }
+  if (store)
+    std::cout << "history: run " << store->add(options.out_path).id << " in " << history << "\n";
   return some_point_failed_entirely(outcome.results) ? kExitNoRequestSucceeded : 0;
 }
 

@@ -186,6 +186,11 @@ std::string HistoryStore::results_text(int64_t id) const {
   s.bind(1, id);
   if (!s.step())
     throw HistoryError("history database " + path() + ": no run " + std::to_string(id));
+  if (s.int64(1) == 0) {
+    throw HistoryError("history database " + path() + ": run " + std::to_string(id) +
+                       "'s results file was pruned (history prune --files-only); its metrics "
+                       "remain");
+  }
   return decompressed(s.blob(0), uint64_t(s.int64(1)));
 }
 

@@ -44,7 +44,7 @@ std::vector<MetricSeries> build_metric_series(const std::vector<StoredRun>& runs
     std::map<std::string, size_t> position;           // commit -> index in s.commits
     for (const auto& [order, run_values] : by_run) {  // oldest run first
       const StoredRun& r = runs[order];
-      const std::string label = commit_label(r);
+      const std::string label = filter.per_run ? "run " + std::to_string(r.id) : commit_label(r);
       auto [at, fresh] = position.emplace(label, s.commits.size());
       if (fresh) s.commits.push_back({label, {}, r.created_at, {}});
       SeriesCommit& c = s.commits[at->second];

@@ -32,6 +32,7 @@ struct SeriesFilter {
   std::string workload;              // "" for every workload
   std::string machine_key;           // "" for every machine
   std::vector<std::string> metrics;  // the stored names ("tpot_ms.p95"); empty for all
+  bool per_run = false;  // every run its own point, whatever its commit (A/A calibration)
 };
 
 // The series of every (workload, machine, sweep point, metric) the filter admits, sorted by

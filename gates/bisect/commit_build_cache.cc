@@ -19,9 +19,16 @@ namespace infergate {
 
 namespace fs = std::filesystem;
 
+// With ccache on PATH, every commit's compiles go through it with paths taken relative to the
+// commits folder: each commit's src/ and build/ sit at the same relative place, so a file that
+// did not change between two commits is a cache hit in the second (docs/bisect.md).
 const char* const kDefaultBuildCommand =
+    "launcher=; if command -v ccache >/dev/null; then "
+    "export CCACHE_BASEDIR=\"$(dirname \"$(dirname \"$SOURCE_DIR\")\")\" CCACHE_NOHASHDIR=true "
+    "CCACHE_SLOPPINESS=file_macro; "
+    "launcher='-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache'; fi; "
     "cmake -S \"$SOURCE_DIR\" -B \"$BUILD_DIR\" -DCMAKE_BUILD_TYPE=Release "
-    "-DINFERGATE_BUILD_TESTS=OFF -DINFERGATE_BUILD_BENCH=OFF && "
+    "-DINFERGATE_BUILD_TESTS=OFF -DINFERGATE_BUILD_BENCH=OFF $launcher && "
     "cmake --build \"$BUILD_DIR\" -j\"$(nproc)\" --target infergate";
 const char* const kDefaultBinary = "cli/infergate";
 

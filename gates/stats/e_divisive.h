@@ -13,7 +13,7 @@ namespace infergate {
 
 struct EDivisiveOptions {
   double alpha = 0.01;     // a split is significant when its permutation p-value is <= alpha
-  int permutations = 199;  // p = (1 + permutations at least as extreme) / (1 + permutations)
+  int permutations = 999;  // p = (1 + permutations at least as extreme) / (1 + permutations)
   size_t min_segment = 2;  // points on each side of a split
   uint64_t seed = 1;       // the permutations' stream: the same series gives the same answer
 };

@@ -16,7 +16,8 @@ status=0
 "$infergate" baseline update "$work/baseline.json" --baselines "$work/results" || exit 1
 
 INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads quickstart \
-  --repeat 6 --auto-repeat 0 --baselines "$work/results" --out "$work/gate" >"$work/gate.log" 2>&1
+  --repeat 6 --auto-repeat 0 --baselines "$work/results" --out "$work/gate" \
+  --history "$work/history.sqlite" >"$work/gate.log" 2>&1
 code=$?
 cat "$work/gate.log"
 recorded=$(grep -o '"exit_code": *[0-9]' "$work/gate/quickstart/verdicts.json" | grep -o '[0-9]$')
@@ -29,10 +30,18 @@ for f in candidate.json verdicts.json report.html summary.md junit.xml compare.l
   [ -s "$work/gate/quickstart/$f" ] || { echo "FAIL: $work/gate/quickstart/$f missing"; status=1; }
 done
 grep -q "infergate compare" "$work/gate/summary.md" || { echo "FAIL: no summary.md"; status=1; }
+# The candidate was stored in the history, and its (one-run) history completes no change point.
+if "$infergate" history list --db "$work/history.sqlite" | grep -q "^run 1  quickstart" &&
+  grep -q "change points completed by this commit" "$work/gate.log"; then
+  echo "ok: the candidate is in the history and was checked for change points"
+else
+  echo "FAIL: history: $("$infergate" history list --db "$work/history.sqlite" 2>&1)"; status=1
+fi
 
 # A missing baseline is an input error (2) that names the expected file, never a pass.
 INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads quickstart \
-  --repeat 6 --auto-repeat 0 --baselines "$work/none" --out "$work/gate2" >"$work/gate2.log" 2>&1
+  --repeat 6 --auto-repeat 0 --baselines "$work/none" --out "$work/gate2" \
+  --history "$work/history2.sqlite" >"$work/gate2.log" 2>&1
 code=$?
 if [ "$code" != 2 ] || ! grep -q "no baseline for workload 'quickstart'" "$work/gate2.log"; then
   echo "FAIL: missing baseline gave exit $code"; cat "$work/gate2.log"; status=1
@@ -44,7 +53,7 @@ fi
 # build under rules that four pairs can decide, so the plumbing is what is checked.
 INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads gate-decode \
   --baseline-bin "$infergate" --rules "$repo/tests/gates/data/ab-rules.json" --budget-minutes 2 \
-  --out "$work/gate3" >"$work/gate3.log" 2>&1
+  --out "$work/gate3" --no-history >"$work/gate3.log" 2>&1
 code=$?
 recorded=$(grep -o '"exit_code": *[0-9]' "$work/gate3/gate-decode/verdicts.json" | grep -o '[0-9]$')
 if [ "$code" != "$recorded" ] || ! grep -q '"paired": true' "$work/gate3/gate-decode/verdicts.json"; then

@@ -1,0 +1,24 @@
+// `history import`: every results file under folders of results (out/, a baseline store's
+// results/ with its replaced baselines in history/), each added as `history add` adds it;
+// other JSON (workloads, noise calibrations, verdicts) is passed over (docs/history.md).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "history/history_store.h"
+
+namespace infergate {
+
+struct ImportReport {
+  int added = 0, already_stored = 0, not_results = 0;
+  std::vector<std::pair<std::string, std::string>> refused;  // file, why
+};
+
+// Walks each path (a file or a folder, recursively, in name order; links are not followed) and
+// adds every *.json whose "schema" is a results file's. A results file that fails the reader's
+// checks is refused with its reason and the rest still imported.
+ImportReport import_results(HistoryStore& store, const std::vector<std::string>& paths);
+
+}  // namespace infergate
