@@ -19,19 +19,26 @@ std::string share(int count, int trials) {
   return text;
 }
 
+std::string step_text(double step) {
+  if (std::isnan(step)) return "> 90%";
+  char text[32];
+  std::snprintf(text, sizeof(text), ">= %.1f%%", step * 100);
+  return text;
+}
+
 void write_text(std::ostream& out, const std::vector<DetectCalibration>& rows,
                 const DetectCalibrationSettings& s) {
   out << "A/A calibration of history detect: " << s.trials << " histories of " << s.length
       << " commits drawn from the stored runs, each also with a " << int(std::lround(s.step * 100))
       << "% worse step\n";
-  out << "| series | runs | run CV | false change points | step found | in stored order |\n"
-         "|---|---|---|---|---|---|\n";
+  out << "| series | runs | run CV | false change points | step found | step found 95% | "
+         "in stored order |\n|---|---|---|---|---|---|---|\n";
   for (const DetectCalibration& r : rows) {
     char cv[32];
     std::snprintf(cv, sizeof(cv), "%.2f%%", r.run_cv * 100);
     out << "| " << describe(r.series) << " | " << r.runs << " | " << cv << " | "
         << share(r.false_alarms, r.trials) << " | " << share(r.detected, r.trials) << " | "
-        << r.in_order << " |\n";
+        << step_text(r.step_found_95) << " | " << r.in_order << " |\n";
   }
 }
 
@@ -39,16 +46,19 @@ nlohmann::json to_json(const std::vector<DetectCalibration>& rows,
                        const DetectCalibrationSettings& s) {
   nlohmann::json list = nlohmann::json::array();
   for (const DetectCalibration& r : rows) {
-    list.push_back({{"workload", r.series.workload},
-                    {"machine_key", r.series.machine_key},
-                    {"sweep", r.series.sweep},
-                    {"metric", r.series.metric},
-                    {"runs", r.runs},
-                    {"run_cv", r.run_cv},
-                    {"trials", r.trials},
-                    {"false_alarms", r.false_alarms},
-                    {"detected", r.detected},
-                    {"in_stored_order", r.in_order}});
+    list.push_back(
+        {{"workload", r.series.workload},
+         {"machine_key", r.series.machine_key},
+         {"sweep", r.series.sweep},
+         {"metric", r.series.metric},
+         {"runs", r.runs},
+         {"run_cv", r.run_cv},
+         {"trials", r.trials},
+         {"false_alarms", r.false_alarms},
+         {"detected", r.detected},
+         {"step_found_95",
+          std::isnan(r.step_found_95) ? nlohmann::json(nullptr) : nlohmann::json(r.step_found_95)},
+         {"in_stored_order", r.in_order}});
   }
   return {{"schema", "infergate.detect_calibration/v1"},
           {"trials", s.trials},

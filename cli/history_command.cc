@@ -9,8 +9,10 @@
 #include "cli/history_bisect.h"
 #include "cli/history_calibrate.h"
 #include "cli/history_detect.h"
+#include "cli/history_serve.h"
 #include "common/io/json_file.h"
 #include "gates/verdict/verdict.h"
+#include "history/dashboard_site.h"
 #include "history/history_export.h"
 #include "history/history_import.h"
 #include "history/history_retention.h"
@@ -109,6 +111,31 @@ int prune(HistoryStore& store, const po::variables_map& vm, const std::string& w
   return kExitPass;
 }
 
+int dashboard(HistoryStore& store, const po::variables_map& vm, const DetectRequest& detect,
+              const std::string& out) {
+  DashboardSettings s;
+  s.filter = detect.filter;
+  s.detect = !vm["no-detect"].as<bool>();
+  s.detect_settings = detect.settings;
+  s.run_reports = !vm["no-run-reports"].as<bool>();
+  const std::string dir = out.empty() ? "out/history-dashboard" : out;
+  const DashboardOutcome o = write_dashboard(store, dir, s);
+  std::cout << "dashboard: " << dir << "/index.html (" << o.pages
+            << " pages; run reports: " << o.reports_written << " written, " << o.reports_kept
+            << " already there)\n";
+  return kExitPass;
+}
+
+int serve(HistoryStore& store, const po::variables_map& vm, const DetectRequest& detect) {
+  const int port = vm["port"].as<int>();
+  if (port < 0 || port > 65535) throw po::error("--port: allowed: 0 to 65535");
+  DashboardSettings s;
+  s.filter = detect.filter;
+  s.detect = !vm["no-detect"].as<bool>();
+  s.detect_settings = detect.settings;
+  return history_serve(store, s, "127.0.0.1", uint16_t(port));
+}
+
 // Detection's settings, checked before anything is read.
 DetectRequest detect_request(const po::variables_map& vm, DetectRequest r) {
   EDivisiveOptions& e = r.settings.e_divisive;
@@ -178,12 +205,13 @@ int history_command(int argc, char** argv) {
   DetectRequest detect;
   po::options_description desc(
       "infergate history add RESULTS... | import PATH... | list | show RUN | export | detect |\n"
-      "  calibrate | prune | bisect CHANGE_POINT [options] [-- bisect options]\n"
+      "  calibrate | prune | bisect CHANGE_POINT [-- bisect options] | dashboard | serve\n"
+      "  [options]\n"
       "Exit: 0 done, 2 usage or input error (nothing is stored from a refused file), 6 detect\n"
       "--newest: the newest commit completes a change point that makes a metric worse");
   desc.add_options()("help,h", "show this help")(
       "action", po::value(&action)->required(),
-      "add, import, list, show, export, detect, calibrate, prune or bisect")(
+      "add, import, list, show, export, detect, calibrate, prune, bisect, dashboard or serve")(
       "args", po::value(&args)->multitoken(), "")(
       "db", po::value(&db)->default_value("results/history.sqlite"),
       "the history database (SQLite), created when missing")(
@@ -192,13 +220,14 @@ int history_command(int argc, char** argv) {
       "format", po::value(&format)->default_value("json"),
       "export: json or csv; detect: text, json or markdown; calibrate: text or json")(
       "out", po::value(&out)->default_value(""),
-      "show, export, detect, calibrate: write here (default: stdout)")(
-      "machine", po::value(&detect.filter.machine_key)->default_value(""),
-      "detect, calibrate: this machine key only")(
+      "show, export, detect, calibrate: write here (default: stdout); dashboard: the folder "
+      "(default out/history-dashboard)")("machine",
+                                         po::value(&detect.filter.machine_key)->default_value(""),
+                                         "detect, calibrate: this machine key only")(
       "metric", po::value(&detect.filter.metrics)->multitoken(),
       "detect, calibrate: these stored metrics (tpot_ms.p95, request_throughput_rps, ...; default: "
       "the "
-      "default gate's)")("alpha", po::value<double>()->default_value(0.01),
+      "default gate's)")("alpha", po::value<double>()->default_value(0.005),
                          "detect: the permutation test's significance level")(
       "permutations", po::value<int>()->default_value(999), "detect: permutations per test")(
       "min-effect", po::value<double>()->default_value(0.05),
@@ -212,20 +241,26 @@ int history_command(int argc, char** argv) {
       "keep-runs", po::value<int>(), "prune: keep the newest N runs per workload and machine")(
       "max-age-days", po::value<double>(), "prune: keep the runs younger than D days")(
       "files-only", po::bool_switch(), "prune: drop the stored results files, keep the metrics")(
-      "dry-run", po::bool_switch(), "prune: say what would go, change nothing");
+      "dry-run", po::bool_switch(), "prune: say what would go, change nothing")(
+      "no-detect", po::bool_switch(),
+      "dashboard, serve: show the recorded change points, detect none")(
+      "port", po::value<int>()->default_value(8090), "serve: the loopback port (0: any free)")(
+      "no-run-reports", po::bool_switch(), "dashboard: write no runs/<id>.html reports");
   po::positional_options_description pos;
   pos.add("action", 1).add("args", -1);
   try {
     const auto vm = parse_command_line(argc, argv, desc, pos);
     if (!vm) return kExitPass;
-    static const std::vector<std::string> actions = {
-        "add", "import", "list", "show", "export", "detect", "calibrate", "prune", "bisect"};
+    static const std::vector<std::string> actions = {"add",    "import",    "list",      "show",
+                                                     "export", "detect",    "calibrate", "prune",
+                                                     "bisect", "dashboard", "serve"};
     if (std::find(actions.begin(), actions.end(), action) == actions.end()) {
       throw po::error(
           "unknown action '" + action +
-          "' (allowed: add, import, list, show, export, detect, calibrate, prune, bisect)");
+          "' (allowed: add, import, list, show, export, detect, calibrate, prune, bisect, "
+          "dashboard, serve)");
     }
-    if (action == "detect") {
+    if (action == "detect" || action == "dashboard" || action == "serve") {
       detect.filter.workload = workload;
       detect.format = vm->count("format") && !(*vm)["format"].defaulted() ? format : "text";
       detect.out = out;
@@ -240,6 +275,8 @@ int history_command(int argc, char** argv) {
     if (action == "add") return add(store, args);
     if (action == "import") return import(store, args);
     if (action == "prune") return prune(store, *vm, workload);
+    if (action == "dashboard") return dashboard(store, *vm, detect, out);
+    if (action == "serve") return serve(store, *vm, detect);
     if (action == "bisect")
       return history_bisect(store, id_argument(args, "change point"), bisect_args);
     if (!bisect_args.empty()) throw po::error("options after -- are for history bisect only");

@@ -1,6 +1,6 @@
 #include "history/change_point_store.h"
 
-#include <sqlite3.h>
+#include <set>
 
 #include "common/util/time_stamp.h"
 
@@ -13,7 +13,7 @@ constexpr const char* kColumns =
     "run_after, created_after, mean_before, mean_after, change, change_lo, change_hi, p_value, "
     "direction, found_commit";
 
-ChangePoint change_point_from(const SqliteStatement& s) {
+ChangePoint change_point_from(const SqlStatement& s) {
   ChangePoint c;
   c.id = s.int64(0);
   c.series = {s.text(1), s.text(2), s.text(3), s.text(4)};
@@ -31,16 +31,15 @@ ChangePoint change_point_from(const SqliteStatement& s) {
   return c;
 }
 
-void bind_series(SqliteStatement& s, const SeriesKey& k) {
+void bind_series(SqlStatement& s, const SeriesKey& k) {
   s.bind(1, k.workload).bind(2, k.machine_key).bind(3, k.sweep).bind(4, k.metric);
 }
 
 }  // namespace
 
 void ChangePointStore::record(const SeriesKey& series, std::vector<ChangePoint>& detected) {
-  SqliteTransaction tx(db_);
-  SqliteStatement upsert(
-      db_,
+  SqlTransaction tx(db_);
+  const auto upsert = db_.prepare(
       "INSERT INTO change_points(workload, machine_key, sweep, metric, commit_before, "
       "commit_after, run_before, run_after, created_after, mean_before, mean_after, change, "
       "change_lo, change_hi, p_value, direction, detected_at) "
@@ -53,14 +52,12 @@ void ChangePointStore::record(const SeriesKey& series, std::vector<ChangePoint>&
       "change_hi = excluded.change_hi, p_value = excluded.p_value, "
       "direction = excluded.direction, detected_at = excluded.detected_at "
       "RETURNING id, found_commit");
-  db_.exec("CREATE TEMP TABLE IF NOT EXISTS detected(commit_after TEXT)");
-  db_.exec("DELETE FROM detected");
-  SqliteStatement keep(db_, "INSERT INTO detected VALUES(?)");
   const std::string now = utc_iso8601_now();
+  std::set<int64_t> current;
   for (ChangePoint& c : detected) {
-    upsert.reset();
-    bind_series(upsert, series);
-    upsert.bind(5, c.commit_before)
+    upsert->reset();
+    bind_series(*upsert, series);
+    upsert->bind(5, c.commit_before)
         .bind(6, c.commit_after)
         .bind(7, c.run_before)
         .bind(8, c.run_after)
@@ -73,46 +70,54 @@ void ChangePointStore::record(const SeriesKey& series, std::vector<ChangePoint>&
         .bind(15, c.p_value)
         .bind(16, c.direction)
         .bind(17, now);
-    if (!upsert.step()) throw HistoryError("recording a change point returned no row");
-    c.id = upsert.int64(0);
-    c.found_commit = upsert.text(1);
-    upsert.run();
-    keep.reset();
-    keep.bind(1, c.commit_after);
-    keep.run();
+    if (!upsert->step()) throw HistoryError("recording a change point returned no row");
+    c.id = upsert->int64(0);
+    c.found_commit = upsert->text(1);
+    upsert->run();
+    current.insert(c.id);
   }
-  SqliteStatement stale(db_,
-                        "DELETE FROM change_points WHERE workload = ? AND machine_key = ? AND "
-                        "sweep = ? AND metric = ? AND commit_after NOT IN "
-                        "(SELECT commit_after FROM detected)");
-  bind_series(stale, series);
-  stale.run();
+  // The series' change points no longer detected go.
+  const auto stored = db_.prepare(
+      "SELECT id FROM change_points WHERE workload = ? AND machine_key = ? AND sweep = ? AND "
+      "metric = ?");
+  bind_series(*stored, series);
+  std::vector<int64_t> stale;
+  while (stored->step()) {
+    if (!current.contains(stored->int64(0))) stale.push_back(stored->int64(0));
+  }
+  const auto drop = db_.prepare("DELETE FROM change_points WHERE id = ?");
+  for (int64_t id : stale) {
+    drop->reset();
+    drop->bind(1, id);
+    drop->run();
+  }
   tx.commit();
 }
 
 std::vector<ChangePoint> ChangePointStore::all() const {
-  SqliteStatement s(db_, std::string("SELECT ") + kColumns +
+  const auto s = db_.prepare(std::string("SELECT ") + kColumns +
                              " FROM change_points ORDER BY created_after DESC, id");
   std::vector<ChangePoint> out;
-  while (s.step()) out.push_back(change_point_from(s));
+  while (s->step()) out.push_back(change_point_from(*s));
   return out;
 }
 
 std::optional<ChangePoint> ChangePointStore::find(int64_t id) const {
-  SqliteStatement s(db_, std::string("SELECT ") + kColumns + " FROM change_points WHERE id = ?");
-  s.bind(1, id);
-  if (!s.step()) return std::nullopt;
-  return change_point_from(s);
+  const auto s =
+      db_.prepare(std::string("SELECT ") + kColumns + " FROM change_points WHERE id = ?");
+  s->bind(1, id);
+  if (!s->step()) return std::nullopt;
+  return change_point_from(*s);
 }
 
 void ChangePointStore::set_found_commit(int64_t id, const std::string& commit) {
-  SqliteStatement s(db_, "UPDATE change_points SET found_commit = ? WHERE id = ?");
-  s.bind(1, commit).bind(2, id);
-  s.run();
-  if (sqlite3_changes(db_.handle()) == 0) {
+  const auto s = db_.prepare("UPDATE change_points SET found_commit = ? WHERE id = ? RETURNING id");
+  s->bind(1, commit).bind(2, id);
+  if (!s->step()) {
     throw HistoryError("history database " + db_.path() + ": no change point " +
                        std::to_string(id) + " (see history detect)");
   }
+  s->run();
 }
 
 }  // namespace infergate

@@ -27,7 +27,7 @@ class ChangePointStore {
   void set_found_commit(int64_t id, const std::string& commit);
 
  private:
-  SqliteDatabase& db_;
+  SqlDatabase& db_;
 };
 
 }  // namespace infergate

@@ -37,6 +37,41 @@ MetricSeries drawn(const MetricSeries& aa, size_t length, Xoshiro256& rng) {
   return s;
 }
 
+// The share of `trials` histories with a step of `step` where detect finds it.
+double found_share(const MetricSeries& aa, const DetectCalibrationSettings& s, double step,
+                   int trials) {
+  const double factor = worse_factor(aa.key.metric, step);
+  Xoshiro256 rng(s.seed + 1);
+  int found = 0;
+  for (int t = 0; t < trials; ++t) {
+    MetricSeries stepped = drawn(aa, s.length, rng);
+    const size_t at = 2 + rng.index(s.length - 3);  // 2 .. length - 2
+    for (size_t i = at; i < stepped.commits.size(); ++i) {
+      for (double& v : stepped.commits[i].values) v *= factor;
+    }
+    for (const ChangePoint& c : detect_change_points(stepped, s.detect)) {
+      const size_t distance = c.index > at ? c.index - at : at - c.index;
+      if (distance <= 1 && c.direction != "better") {
+        ++found;
+        break;
+      }
+    }
+  }
+  return double(found) / trials;
+}
+
+// Bisection in log space between a step that is missed and one that is found 95% of the time.
+double step_found_95(const MetricSeries& aa, const DetectCalibrationSettings& s) {
+  constexpr double kLargest = 0.9, kPower = 0.95;
+  double missed = 0.001, found = kLargest;
+  if (found_share(aa, s, found, kPowerTrials) < kPower) return NAN;
+  while (found / missed > 1.1) {
+    const double mid = std::sqrt(missed * found);
+    (found_share(aa, s, mid, kPowerTrials) >= kPower ? found : missed) = mid;
+  }
+  return found;
+}
+
 }  // namespace
 
 DetectCalibration calibrate_detection(const MetricSeries& aa,
@@ -52,25 +87,15 @@ DetectCalibration calibrate_detection(const MetricSeries& aa,
   out.run_cv = coefficient_of_variation(aa.commits);
   out.in_order = detect_change_points(aa, settings.detect).size();
   out.trials = settings.trials;
-  const double factor = worse_factor(aa.key.metric, settings.step);
   Xoshiro256 rng(settings.seed);
   for (int t = 0; t < settings.trials; ++t) {
     if (!detect_change_points(drawn(aa, settings.length, rng), settings.detect).empty()) {
       ++out.false_alarms;
     }
-    MetricSeries stepped = drawn(aa, settings.length, rng);
-    const size_t at = 2 + rng.index(settings.length - 3);  // 2 .. length - 2
-    for (size_t i = at; i < stepped.commits.size(); ++i) {
-      for (double& v : stepped.commits[i].values) v *= factor;
-    }
-    for (const ChangePoint& c : detect_change_points(stepped, settings.detect)) {
-      const size_t distance = c.index > at ? c.index - at : at - c.index;
-      if (distance <= 1 && c.direction != "better") {
-        ++out.detected;
-        break;
-      }
-    }
   }
+  out.detected =
+      int(std::lround(found_share(aa, settings, settings.step, settings.trials) * settings.trials));
+  out.step_found_95 = step_found_95(aa, settings);
   return out;
 }
 

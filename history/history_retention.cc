@@ -33,10 +33,10 @@ void check(const RetentionPolicy& p) {
 }
 
 // The runs at the ends of recorded change points.
-std::set<int64_t> change_point_runs(SqliteDatabase& db) {
+std::set<int64_t> change_point_runs(SqlDatabase& db) {
   std::set<int64_t> ids;
-  SqliteStatement s(db, "SELECT run_before, run_after FROM change_points");
-  while (s.step()) ids.insert({s.int64(0), s.int64(1)});
+  const auto s = db.prepare("SELECT run_before, run_after FROM change_points");
+  while (s->step()) ids.insert({s->int64(0), s->int64(1)});
   return ids;
 }
 
@@ -56,33 +56,38 @@ PruneOutcome prune_history(HistoryStore& store, const RetentionPolicy& policy) {
   const std::string now_text = policy.now.empty() ? utc_iso8601_now() : policy.now;
   const std::optional<int64_t> now = epoch_seconds(now_text);
   if (!now) throw std::invalid_argument("prune: '" + now_text + "' is not an ISO 8601 time");
-  SqliteDatabase& db = store.database();
-  SqliteTransaction tx(db);
+  SqlDatabase& db = store.database();
+  SqlTransaction tx(db);
   const std::set<int64_t> kept = change_point_runs(db);
   const std::vector<StoredRun> runs = store.runs(policy.workload);  // oldest first
   std::map<std::pair<std::string, std::string>, int> newer;  // runs seen so far, newest first
   PruneOutcome out;
-  SqliteStatement size(db, "SELECT results_size FROM runs WHERE id = ?");
+  const auto size = db.prepare("SELECT results_size FROM runs WHERE id = ?");
   for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
     int& count = newer[{r->workload, r->machine_key}];
     const bool drop = pruned(*r, count, policy, *now) && !kept.contains(r->id);
     ++count;
     if (!drop) continue;
-    size.reset();
-    size.bind(1, r->id);
-    size.step();
-    if (policy.files_only && size.int64(0) == 0) continue;  // its file is already gone
+    size->reset();
+    size->bind(1, r->id);
+    size->step();
+    const int64_t bytes = size->int64(0);
+    if (policy.files_only && bytes == 0) continue;  // its file is already gone
     out.runs.push_back(r->id);
-    out.bytes += size.int64(0);
+    out.bytes += bytes;
   }
   if (policy.dry_run) return out;
-  SqliteStatement drop(db, policy.files_only
-                               ? "UPDATE runs SET results = x'', results_size = 0 WHERE id = ?"
-                               : "DELETE FROM runs WHERE id = ?");
+  const auto drop =
+      db.prepare(policy.files_only ? "UPDATE runs SET results = ?, results_size = 0 WHERE id = ?"
+                                   : "DELETE FROM runs WHERE id = ?");
   for (int64_t id : out.runs) {
-    drop.reset();
-    drop.bind(1, id);
-    drop.run();
+    drop->reset();
+    if (policy.files_only) {
+      drop->bind_blob(1, {}).bind(2, id);
+    } else {
+      drop->bind(1, id);
+    }
+    drop->run();
   }
   tx.commit();
   return out;

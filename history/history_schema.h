@@ -3,15 +3,15 @@
 // a newer infergate is refused rather than misread.
 #pragma once
 
-#include "history/sqlite_database.h"
+#include "history/sql_database.h"
 
 namespace infergate {
 
 inline constexpr int kHistorySchemaVersion = 2;
 
 // The database's schema version (0: empty).
-int history_schema_version(SqliteDatabase& db);
+int history_schema_version(SqlDatabase& db);
 // Migrates `db` to kHistorySchemaVersion; throws HistoryError for a newer one.
-void migrate_history_schema(SqliteDatabase& db);
+void migrate_history_schema(SqlDatabase& db);
 
 }  // namespace infergate

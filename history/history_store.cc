@@ -90,7 +90,7 @@ std::vector<StoredMetric> summary_rows(const ResultsFile& r) {
   return rows;
 }
 
-StoredRun run_from(const SqliteStatement& s) {
+StoredRun run_from(const SqlStatement& s) {
   StoredRun r;
   r.id = s.int64(0);
   r.workload = s.text(1);
@@ -107,7 +107,9 @@ StoredRun run_from(const SqliteStatement& s) {
 
 }  // namespace
 
-HistoryStore::HistoryStore(const std::string& path) : db_(path) { migrate_history_schema(db_); }
+HistoryStore::HistoryStore(const std::string& location) : db_(open_sql_database(location)) {
+  migrate_history_schema(*db_);
+}
 
 AddOutcome HistoryStore::add(const std::string& results_path) {
   const std::string text = read_regular_file(results_path, kMaxResultsBytes);
@@ -117,15 +119,15 @@ AddOutcome HistoryStore::add(const std::string& results_path) {
   const std::vector<StoredMetric> rows = summary_rows(results);
   const std::vector<unsigned char> blob = compressed(text);
 
-  SqliteTransaction tx(db_);
-  SqliteStatement existing(db_, "SELECT id FROM runs WHERE content_hash = ?");
-  existing.bind(1, content_hash);
-  if (existing.step()) return {existing.int64(0), false};
-  SqliteStatement insert(db_,
-                         "INSERT INTO runs(workload, workload_hash, machine_key, git_commit, "
-                         "git_dirty, build, created_at, added_at, source, content_hash, "
-                         "results_size, results) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
-  insert.bind(1, results.workload_name)
+  SqlTransaction tx(*db_);
+  const auto existing = db_->prepare("SELECT id FROM runs WHERE content_hash = ?");
+  existing->bind(1, content_hash);
+  if (existing->step()) return {existing->int64(0), false};
+  const auto insert = db_->prepare(
+      "INSERT INTO runs(workload, workload_hash, machine_key, git_commit, git_dirty, "
+      "build, created_at, added_at, source, content_hash, results_size, results) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
+  insert->bind(1, results.workload_name)
       .bind(2, results.workload_hash)
       .bind(3, machine_key(results))
       .bind(4, git.value("commit", std::string("unknown")))
@@ -137,61 +139,62 @@ AddOutcome HistoryStore::add(const std::string& results_path) {
       .bind(10, content_hash)
       .bind(11, int64_t(text.size()))
       .bind_blob(12, blob);
-  insert.run();
-  const int64_t id = db_.last_insert_id();
-  SqliteStatement metric(db_,
-                         "INSERT INTO metrics(run_id, point, sweep, repetition, metric, value) "
-                         "VALUES(?,?,?,?,?,?)");
+  if (!insert->step()) throw HistoryError("storing " + results_path + " returned no run id");
+  const int64_t id = insert->int64(0);
+  insert->run();
+  const auto metric = db_->prepare(
+      "INSERT INTO metrics(run_id, point, sweep, repetition, metric, value) VALUES(?,?,?,?,?,?)");
   for (const StoredMetric& m : rows) {
-    metric.reset();
-    metric.bind(1, id)
+    metric->reset();
+    metric->bind(1, id)
         .bind(2, int64_t(m.point))
         .bind(3, m.sweep)
         .bind(4, int64_t(m.repetition))
         .bind(5, m.metric)
         .bind(6, m.value);
-    metric.run();
+    metric->run();
   }
   tx.commit();
   return {id, true};
 }
 
 std::vector<StoredRun> HistoryStore::runs(const std::string& workload) const {
-  SqliteStatement s(
-      db_,
+  const auto s = db_->prepare(
       "SELECT id, workload, workload_hash, machine_key, git_commit, git_dirty, build, "
       "created_at, added_at, source FROM runs WHERE ? = '' OR workload = ? "
       "ORDER BY created_at, id");
-  s.bind(1, workload).bind(2, workload);
+  s->bind(1, workload).bind(2, workload);
   std::vector<StoredRun> out;
-  while (s.step()) out.push_back(run_from(s));
+  while (s->step()) out.push_back(run_from(*s));
   return out;
 }
 
 std::vector<StoredMetric> HistoryStore::metrics(const std::string& workload) const {
-  SqliteStatement s(db_,
-                    "SELECT m.run_id, m.point, m.sweep, m.repetition, m.metric, m.value FROM "
-                    "metrics m JOIN runs r ON r.id = m.run_id WHERE ? = '' OR r.workload = ? "
-                    "ORDER BY r.created_at, r.id, m.point, m.repetition, m.metric");
-  s.bind(1, workload).bind(2, workload);
+  const auto s = db_->prepare(
+      "SELECT m.run_id, m.point, m.sweep, m.repetition, m.metric, m.value FROM "
+      "metrics m JOIN runs r ON r.id = m.run_id WHERE ? = '' OR r.workload = ? "
+      "ORDER BY r.created_at, r.id, m.point, m.repetition, m.metric");
+  s->bind(1, workload).bind(2, workload);
   std::vector<StoredMetric> out;
-  while (s.step()) {
-    out.push_back({s.int64(0), int(s.int64(1)), s.text(2), int(s.int64(3)), s.text(4), s.real(5)});
+  while (s->step()) {
+    out.push_back(
+        {s->int64(0), int(s->int64(1)), s->text(2), int(s->int64(3)), s->text(4), s->real(5)});
   }
   return out;
 }
 
 std::string HistoryStore::results_text(int64_t id) const {
-  SqliteStatement s(db_, "SELECT results, results_size FROM runs WHERE id = ?");
-  s.bind(1, id);
-  if (!s.step())
+  const auto s = db_->prepare("SELECT results, results_size FROM runs WHERE id = ?");
+  s->bind(1, id);
+  if (!s->step()) {
     throw HistoryError("history database " + path() + ": no run " + std::to_string(id));
-  if (s.int64(1) == 0) {
+  }
+  if (s->int64(1) == 0) {
     throw HistoryError("history database " + path() + ": run " + std::to_string(id) +
                        "'s results file was pruned (history prune --files-only); its metrics "
                        "remain");
   }
-  return decompressed(s.blob(0), uint64_t(s.int64(1)));
+  return decompressed(s->blob(0), uint64_t(s->int64(1)));
 }
 
 }  // namespace infergate

@@ -1,16 +1,18 @@
 // Every results file stored, for the long view (docs/history.md): the run's workload, hash,
 // machine key, commit, build, time, every summary metric per point and repetition, and the file
 // itself (zlib-compressed), so a stored run can be re-judged or re-reported later. SQLite, one
-// file (by default results/history.sqlite beside the baselines), WAL mode: concurrent writers
-// wait for each other, and a writer killed mid-way leaves nothing half-written.
+// file (by default results/history.sqlite beside the baselines), or PostgreSQL for a team:
+// concurrent writers wait for each other, and a writer killed mid-way leaves nothing
+// half-written.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "history/sqlite_database.h"
+#include "history/sql_database.h"
 
 namespace infergate {
 
@@ -38,8 +40,9 @@ struct AddOutcome {
 
 class HistoryStore {
  public:
-  // Opens (creating and migrating) the database at `path`.
-  explicit HistoryStore(const std::string& path);
+  // Opens (creating and migrating) the database at `location`: a SQLite file's path, or a
+  // postgresql:// URL (docs/history.md).
+  explicit HistoryStore(const std::string& location);
 
   // Stores one results file, in one transaction. Throws ResultsError for a file that is not a
   // valid results file and HistoryError for the database; either way nothing is stored.
@@ -49,11 +52,11 @@ class HistoryStore {
   std::vector<StoredMetric> metrics(const std::string& workload = "") const;
   // The results file of run `id`, byte for byte as it was added.
   std::string results_text(int64_t id) const;
-  const std::string& path() const { return db_.path(); }
-  SqliteDatabase& database() const { return db_; }
+  const std::string& path() const { return db_->path(); }
+  SqlDatabase& database() const { return *db_; }
 
  private:
-  mutable SqliteDatabase db_;
+  std::unique_ptr<SqlDatabase> db_;
 };
 
 }  // namespace infergate

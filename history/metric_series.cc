@@ -46,10 +46,11 @@ std::vector<MetricSeries> build_metric_series(const std::vector<StoredRun>& runs
       const StoredRun& r = runs[order];
       const std::string label = filter.per_run ? "run " + std::to_string(r.id) : commit_label(r);
       auto [at, fresh] = position.emplace(label, s.commits.size());
-      if (fresh) s.commits.push_back({label, {}, r.created_at, {}});
+      if (fresh) s.commits.push_back({label, {}, r.created_at, {}, {}});
       SeriesCommit& c = s.commits[at->second];
       c.run_ids.push_back(r.id);
       c.values.insert(c.values.end(), run_values.begin(), run_values.end());
+      c.value_runs.insert(c.value_runs.end(), run_values.size(), r.id);
     }
     out.push_back(std::move(s));
   }

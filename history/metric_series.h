@@ -17,10 +17,11 @@ struct SeriesKey {
 };
 
 struct SeriesCommit {
-  std::string commit;            // "abc123...", "abc123...+dirty", or "run 17" when unknown
-  std::vector<int64_t> run_ids;  // oldest first
-  std::string created_at;        // the first run's
-  std::vector<double> values;    // every repetition of every run
+  std::string commit;               // "abc123...", "abc123...+dirty", or "run 17" when unknown
+  std::vector<int64_t> run_ids;     // oldest first
+  std::string created_at;           // the first run's
+  std::vector<double> values;       // every repetition of every run
+  std::vector<int64_t> value_runs;  // the run each value came from
 };
 
 struct MetricSeries {

@@ -1,85 +1,37 @@
-// A SQLite connection and its prepared statements, with every failure a HistoryError naming
-// the database file: the thin layer the history store talks SQL through.
+// The history over SQLite: one file, WAL mode, foreign keys on, and a busy timeout so that
+// concurrent writers wait for each other instead of failing (docs/history.md).
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <stdexcept>
+#include <memory>
 #include <string>
-#include <vector>
+
+#include "history/sql_database.h"
 
 struct sqlite3;
-struct sqlite3_stmt;
 
 namespace infergate {
 
-class HistoryError : public std::runtime_error {
+class SqliteDatabase : public SqlDatabase {
  public:
-  using std::runtime_error::runtime_error;
-};
-
-class SqliteDatabase {
- public:
-  // Opens (creating) `path` in WAL mode, with foreign keys on and a busy timeout so concurrent
-  // writers wait for each other instead of failing.
+  // Opens (creating) `path`.
   explicit SqliteDatabase(const std::string& path);
-  ~SqliteDatabase();
+  ~SqliteDatabase() override;
   SqliteDatabase(const SqliteDatabase&) = delete;
   SqliteDatabase& operator=(const SqliteDatabase&) = delete;
 
-  void exec(const std::string& sql);
-  const std::string& path() const { return path_; }
-  sqlite3* handle() const { return db_; }
-  int64_t last_insert_id() const;
-  // Throws HistoryError with the database's message unless `rc` is one of the `ok` codes.
+  SqlDialect dialect() const override { return SqlDialect::kSqlite; }
+  const std::string& path() const override { return path_; }
+  void exec(const std::string& sql) override;
+  std::unique_ptr<SqlStatement> prepare(const std::string& sql) override;
+  void begin_write() override { exec("BEGIN IMMEDIATE"); }
+
+  // Throws HistoryError with the database's message unless `rc` is a success code.
   void check(int rc, const std::string& what) const;
+  sqlite3* handle() const { return db_; }
 
  private:
   std::string path_;
   sqlite3* db_ = nullptr;
-};
-
-// One prepared statement; bind parameters from 1, columns from 0.
-class SqliteStatement {
- public:
-  SqliteStatement(const SqliteDatabase& db, const std::string& sql);
-  ~SqliteStatement();
-  SqliteStatement(const SqliteStatement&) = delete;
-  SqliteStatement& operator=(const SqliteStatement&) = delete;
-
-  SqliteStatement& bind(int index, int64_t value);
-  SqliteStatement& bind(int index, double value);
-  SqliteStatement& bind(int index, const std::string& value);
-  SqliteStatement& bind_blob(int index, const std::vector<unsigned char>& value);
-  // Steps once: true while a row is there to read.
-  bool step();
-  // Steps to the end (statements without rows).
-  void run();
-  void reset();
-
-  int64_t int64(int column) const;
-  double real(int column) const;
-  std::string text(int column) const;
-  std::vector<unsigned char> blob(int column) const;
-  bool is_null(int column) const;
-
- private:
-  const SqliteDatabase& db_;
-  sqlite3_stmt* stmt_ = nullptr;
-  std::string sql_;
-};
-
-// BEGIN IMMEDIATE (the write lock now, so two writers never deadlock upgrading) ... COMMIT;
-// rolled back unless commit() was called.
-class SqliteTransaction {
- public:
-  explicit SqliteTransaction(SqliteDatabase& db);
-  ~SqliteTransaction();
-  void commit();
-
- private:
-  SqliteDatabase& db_;
-  bool done_ = false;
 };
 
 }  // namespace infergate

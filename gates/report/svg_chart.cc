@@ -119,9 +119,13 @@ std::string series_svg(const ChartSeries& s, const Frame& f) {
   if (s.style != SeriesStyle::kDots) svg += polyline(pts, s, f);
   if (s.style == SeriesStyle::kDots || s.style == SeriesStyle::kLineAndDots) {
     for (const ChartPoint& p : pts) {
-      svg += "<circle cx=\"" + num(f.px(p.x)) + "\" cy=\"" + num(f.py(p.y)) +
-             "\" r=\"3.5\" fill=\"" + escape_markup(s.color) +
-             "\" stroke=\"#fff\" stroke-width=\"0.6\"/>";
+      const std::string title =
+          p.label.empty() ? "" : "<title>" + escape_markup(p.label) + "</title>";
+      const std::string dot = "<circle cx=\"" + num(f.px(p.x)) + "\" cy=\"" + num(f.py(p.y)) +
+                              "\" r=\"3.5\" fill=\"" + escape_markup(s.color) +
+                              "\" stroke=\"#fff\" stroke-width=\"0.6\"" +
+                              (title.empty() ? "/>" : ">" + title + "</circle>");
+      svg += p.link.empty() ? dot : "<a href=\"" + escape_markup(p.link) + "\">" + dot + "</a>";
     }
   }
   return svg + "</g>";

@@ -5,12 +5,19 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace infergate {
 
 struct ChartPoint {
+  ChartPoint() = default;
+  ChartPoint(double x_, double y_, std::string link_ = "", std::string label_ = "")
+      : x(x_), y(y_), link(std::move(link_)), label(std::move(label_)) {}
+
   double x = 0, y = 0;
+  std::string link;   // a dot drawn as a link to this page (the trends dashboard's runs)
+  std::string label;  // a dot's tooltip
 };
 
 enum class SeriesStyle {

@@ -28,46 +28,48 @@ double within_mean(double sum, size_t count) {
   return count < 2 ? 0.0 : sum / (double(count) * double(count - 1) / 2);
 }
 
-// The best split of values[seg.begin, seg.end): for every tau and every kappa beyond it, the
-// sides [begin, tau) and [tau, kappa). `prefix` is scratch: row k holds the running sums of
-// |x_i - x_k| over i < k, so every side's sum grows by one lookup: O(n^2) in all.
+// The best split of values[seg.begin, seg.end) into [begin, tau) and [tau, end). Each point's
+// summed distances to the points before and after it give every side's sums as tau moves one
+// point right: O(n^2) time, O(n) memory.
 Candidate best_split(const std::vector<double>& x, Segment seg, size_t min_segment,
-                     std::vector<double>& prefix) {
+                     std::vector<double>& scratch) {
   Candidate best;
   const size_t n = seg.end - seg.begin;
   if (n < 2 * min_segment) return best;
   const double* v = x.data() + seg.begin;
-  prefix.resize(n * (n + 1) / 2);
+  scratch.assign(2 * n, 0.0);
+  double* before = scratch.data();     // before[k]: sum over i < k of |v_i - v_k|
+  double* after = scratch.data() + n;  // after[k]: sum over j > k of |v_k - v_j|
+  double total = 0;                    // over all pairs
   for (size_t k = 0; k < n; ++k) {
-    double* row = prefix.data() + k * (k + 1) / 2;  // row[i] = sum over i' < i of |v_i' - v_k|
-    row[0] = 0;
-    for (size_t i = 0; i < k; ++i) row[i + 1] = row[i] + std::fabs(v[i] - v[k]);
-  }
-  auto row = [&](size_t k) { return prefix.data() + k * (k + 1) / 2; };
-  double within_left = 0;  // pair distances within [0, t)
-  for (size_t t = 1; t + min_segment <= n; ++t) {
-    within_left += row(t - 1)[t - 1];
-    if (t < min_segment) continue;
-    double between = 0, within_right = 0;
-    for (size_t k = t; k < n; ++k) {  // the right side is [t, k]
-      between += row(k)[t];
-      within_right += row(k)[k] - row(k)[t];
-      const size_t r = k - t + 1;
-      if (r < min_segment) continue;
-      const double e_hat = 2 * between / (double(t) * double(r)) - within_mean(within_left, t) -
-                           within_mean(within_right, r);
-      const double q = double(t) * double(r) / double(t + r) * e_hat;
-      if (q > best.q_hat) best = {0, seg.begin + t, q};
+    for (size_t i = 0; i < k; ++i) {
+      const double d = std::fabs(v[i] - v[k]);
+      before[k] += d;
+      after[i] += d;
     }
+    total += before[k];
+  }
+  double between = 0, within_left = 0;
+  for (size_t t = 1; t + min_segment <= n; ++t) {
+    // Point t - 1 moves from the right side to the left.
+    between += after[t - 1] - before[t - 1];
+    within_left += before[t - 1];
+    if (t < min_segment) continue;
+    const size_t r = n - t;
+    const double within_right = total - within_left - between;
+    const double e_hat = 2 * between / (double(t) * double(r)) - within_mean(within_left, t) -
+                         within_mean(within_right, r);
+    const double q = double(t) * double(r) / double(n) * e_hat;
+    if (q > best.q_hat) best = {0, seg.begin + t, q};
   }
   return best;
 }
 
 Candidate best_over(const std::vector<double>& x, const std::vector<Segment>& segments,
-                    size_t min_segment, std::vector<double>& prefix) {
+                    size_t min_segment, std::vector<double>& scratch) {
   Candidate best;
   for (size_t s = 0; s < segments.size(); ++s) {
-    Candidate c = best_split(x, segments[s], min_segment, prefix);
+    Candidate c = best_split(x, segments[s], min_segment, scratch);
     if (c.q_hat > best.q_hat) best = {s, c.tau, c.q_hat};
   }
   return best;
@@ -78,7 +80,7 @@ Candidate best_over(const std::vector<double>& x, const std::vector<Segment>& se
 // as soon as the answer cannot be significant any more.
 double permutation_p_value(const std::vector<double>& x, const std::vector<Segment>& segments,
                            double observed, const EDivisiveOptions& o, Xoshiro256& rng,
-                           std::vector<double>& prefix) {
+                           std::vector<double>& scratch) {
   const int give_up = int(std::floor(o.alpha * (o.permutations + 1)));  // exceedances allowed
   std::vector<double> shuffled = x;
   int extreme = 0;
@@ -88,7 +90,7 @@ double permutation_p_value(const std::vector<double>& x, const std::vector<Segme
         std::swap(shuffled[i], shuffled[s.begin + rng.index(i - s.begin + 1)]);
       }
     }
-    if (best_over(shuffled, segments, o.min_segment, prefix).q_hat >= observed) ++extreme;
+    if (best_over(shuffled, segments, o.min_segment, scratch).q_hat >= observed) ++extreme;
     if (extreme >= give_up) return double(extreme + 1) / double(p + 2);  // already > alpha
   }
   return double(extreme + 1) / double(o.permutations + 1);
@@ -121,12 +123,12 @@ std::vector<EDivisiveSplit> e_divisive(const std::vector<double>& values,
   check(values, options);
   std::vector<Segment> segments = {{0, values.size()}};
   std::vector<EDivisiveSplit> splits;
-  std::vector<double> prefix;
+  std::vector<double> scratch;
   Xoshiro256 rng(options.seed);
   while (true) {
-    const Candidate c = best_over(values, segments, options.min_segment, prefix);
+    const Candidate c = best_over(values, segments, options.min_segment, scratch);
     if (c.tau == 0) break;  // no segment is long enough to split
-    const double p = permutation_p_value(values, segments, c.q_hat, options, rng, prefix);
+    const double p = permutation_p_value(values, segments, c.q_hat, options, rng, scratch);
     if (p > options.alpha) break;
     splits.push_back({c.tau, c.q_hat, p});
     const Segment s = segments[c.segment];

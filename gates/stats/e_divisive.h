@@ -12,7 +12,7 @@
 namespace infergate {
 
 struct EDivisiveOptions {
-  double alpha = 0.01;     // a split is significant when its permutation p-value is <= alpha
+  double alpha = 0.005;    // a split is significant when its permutation p-value is <= alpha
   int permutations = 999;  // p = (1 + permutations at least as extreme) / (1 + permutations)
   size_t min_segment = 2;  // points on each side of a split
   uint64_t seed = 1;       // the permutations' stream: the same series gives the same answer
@@ -25,12 +25,16 @@ struct EDivisiveSplit {
 };
 
 // The significant splits of `values` (one number per point, in order), sorted by index.
-// Each round takes the best split over every current segment (the split (tau, kappa) maximizing
-// q_hat = tau' kappa' / (tau' + kappa') * E-hat over the segment's prefix [s, kappa), as the
-// paper's method does) and compares its q_hat with the best over permutations within each
-// segment (Otava's permutation test); it stops at the first split that is not significant.
-// O(n^2) time and memory per evaluation: callers bound n (history detect: 2,000 points).
-// Throws std::invalid_argument for alpha outside (0, 1), fewer than 1 permutation, a
+// Each round takes the best split over every current segment: the tau maximizing
+// q_hat = m n / (m + n) * E-hat(left, right), E-hat the energy distance (exponent 1) between
+// the segment's sides [s, tau) and [tau, e). Unlike the paper, the right side always runs to
+// the segment's end (no search over a shorter kappa): that search costs power in the
+// permutation test (measured: a 10% step in 2% noise over 30 points was found 95.5% of the time
+// with it and 99.4% without, alpha 0.01), and recursion still splits a regression that was
+// later fixed. The split's q_hat is compared with the best over permutations within each
+// segment (Otava's permutation test); the search stops at the first split that is not
+// significant. O(n^2) time and O(n) memory per evaluation.
+// Throws std::invalid_argument for alpha outside (0, 1), too few permutations for alpha, a
 // min_segment of 0, or a non-finite value.
 std::vector<EDivisiveSplit> e_divisive(const std::vector<double>& values,
                                        const EDivisiveOptions& options);

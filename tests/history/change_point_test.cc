@@ -12,6 +12,7 @@
 #include "history/history_schema.h"
 #include "history/history_store.h"
 #include "history/metric_series.h"
+#include "history/sqlite_database.h"
 #include "tests/temp_dir.h"
 
 using namespace infergate;
