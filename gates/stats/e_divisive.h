@@ -33,7 +33,7 @@ struct EDivisiveSplit {
 // with it and 99.4% without, alpha 0.01), and recursion still splits a regression that was
 // later fixed. The split's q_hat is compared with the best over permutations within each
 // segment (Otava's permutation test); the search stops at the first split that is not
-// significant. O(n^2) time and O(n) memory per evaluation.
+// significant. O(n log n) time and O(n) memory per evaluation.
 // Throws std::invalid_argument for alpha outside (0, 1), too few permutations for alpha, a
 // min_segment of 0, or a non-finite value.
 std::vector<EDivisiveSplit> e_divisive(const std::vector<double>& values,

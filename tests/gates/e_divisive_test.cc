@@ -56,6 +56,21 @@ TEST_CASE("e-divisive: the first split's statistic is the definition's maximum")
   CHECK(s.front().q_hat == Approx(best).epsilon(1e-12));
 }
 
+TEST_CASE("e-divisive: on a long series (sorted sums) the statistic is still the definition's") {
+  std::mt19937_64 rng(8);
+  const std::vector<double> x = joined(noise(rng, 130, 10, 1), noise(rng, 70, 10.8, 1));
+  double best = -1;
+  size_t at = 0;
+  for (size_t tau = 2; tau + 2 <= x.size(); ++tau) {
+    const double q = q_hat_by_definition(x, tau, x.size());
+    if (q > best) best = q, at = tau;
+  }
+  const std::vector<EDivisiveSplit> s = e_divisive(x, {});
+  REQUIRE(!s.empty());
+  CHECK(s.front().index == at);
+  CHECK(s.front().q_hat == Approx(best).epsilon(1e-9));
+}
+
 TEST_CASE("e-divisive: a 10% step in 3% noise is found where it is") {
   std::mt19937_64 rng(11);
   const std::vector<double> x = joined(noise(rng, 20, 100, 3), noise(rng, 20, 110, 3));

@@ -4,6 +4,7 @@
 // and a schema version 1 database migrated with its runs.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -146,17 +147,18 @@ TEST_CASE("recorded change points keep their id and found commit across detectio
 TEST_CASE("the newest commits complete a worsening change point", "[history]") {
   testing::TempDir dir;
   HistoryStore store(dir.file("h.sqlite"));
-  store_history(store, dir, 21, 20, 1.15);  // one slow commit: an outlier, not yet a change
+  // 30 commits before the step: enough for two after it to be significant at alpha 0.005.
+  store_history(store, dir, 31, 30, 1.15);  // one slow commit: an outlier, not yet a change
   CHECK(completed_by_newest(tpot_series(store), {}).empty());
   testing::TempDir dir2;
   HistoryStore store2(dir2.file("h.sqlite"));
-  store_history(store2, dir2, 22, 20, 1.15);  // the second one completes it
+  store_history(store2, dir2, 32, 30, 1.15);  // the second one completes it
   const std::vector<ChangePoint> done = completed_by_newest(tpot_series(store2), {});
   REQUIRE(done.size() == 1);
-  CHECK(done[0].commit_after == "c20");
+  CHECK(done[0].commit_after == "c30");
   testing::TempDir dir3;
   HistoryStore store3(dir3.file("h.sqlite"));
-  store_history(store3, dir3, 22, 20, 0.85);  // better is not a failure
+  store_history(store3, dir3, 32, 30, 0.85);  // better is not a failure
   CHECK(completed_by_newest(tpot_series(store3), {}).empty());
 }
 
@@ -200,4 +202,46 @@ TEST_CASE("a schema version 1 database is migrated with its runs", "[history]") 
   CHECK(store.metrics().size() == 2);
   CHECK(store.results_text(1) == R"({"written by": "infergate with history schema 1"})");
   CHECK(ChangePointStore(store).all().empty());  // the new table is there
+}
+
+namespace {
+
+// A series of `n` commits, 3 repetitions each: value(i) times 1% noise.
+MetricSeries synthetic(size_t n, const std::function<double(size_t)>& value, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(1.0, 0.01);
+  MetricSeries s;
+  s.key = {"w", "m", "", "tpot_ms.p50"};
+  for (size_t i = 0; i < n; ++i) {
+    SeriesCommit c;
+    c.commit = "c" + std::to_string(i);
+    c.run_ids = {int64_t(i + 1)};
+    for (int r = 0; r < 3; ++r) {
+      c.values.push_back(value(i) * noise(rng));
+      c.value_runs.push_back(int64_t(i + 1));
+    }
+    s.commits.push_back(std::move(c));
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("drift below the minimum effect is no change point, a step on top of it is found",
+          "[history]") {
+  // 4% over 40 commits: segments differ by less than the 5% minimum effect.
+  const auto slow = [](size_t i) { return 10.0 * (1 + 0.001 * double(i)); };
+  CHECK(detect_change_points(synthetic(40, slow, 1), {}).empty());
+  // The same drift with a 12% step at commit 25 on top.
+  const auto stepped = [&](size_t i) { return slow(i) * (i >= 25 ? 1.12 : 1.0); };
+  const std::vector<ChangePoint> cps = detect_change_points(synthetic(40, stepped, 2), {});
+  REQUIRE(cps.size() == 1);
+  CHECK(cps[0].commit_after == "c25");
+  CHECK(cps[0].change.estimate == Approx(0.12).margin(0.03));
+  // A 40% drift is real: it is reported as change points, each worse, none of them invented
+  // in the other direction.
+  const auto fast = [](size_t i) { return 10.0 * (1 + 0.01 * double(i)); };
+  const std::vector<ChangePoint> drift = detect_change_points(synthetic(40, fast, 3), {});
+  REQUIRE_FALSE(drift.empty());
+  for (const ChangePoint& c : drift) CHECK(c.direction == "worse");
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `infergate history detect` end to end: a history of 24 commits whose TPOT is 20% worse from
-# commit 20 on is stored; detect names the change point with its commit range, records it
+# `infergate history detect` end to end: a history of 40 commits whose TPOT is 20% worse from
+# commit 34 on is stored; detect names the change point with its commit range, records it
 # (the same id on the next detect), writes JSON and Markdown; --newest exits 6 once the newest
 # commits complete it and 0 before; bad flags exit 2 naming the flag.
 #   history_detect_cli.sh INFERGATE WORK_DIR
@@ -13,13 +13,13 @@ status=0
 fail() { echo "FAIL: $*"; status=1; }
 
 # The system interpreter (ci/packages.txt), never whatever python3 PATH finds first.
-# Commit i's repetitions scaled by 2% noise, and by 1.2 from commit 20 on; the point's and the
+# Commit i's repetitions scaled by 2% noise, and by 1.2 from commit 34 on; the point's and the
 # run's summaries stay the mean of the repetitions, as the results schema requires.
 /usr/bin/python3 - "$fixture" <<'PY'
 import copy, json, random, sys
 base = json.load(open(sys.argv[1]))
 rng = random.Random(3)
-for i in range(24):
+for i in range(40):
     doc = copy.deepcopy(base)
     doc["manifest"]["git"]["commit"] = f"{i:02d}ab" * 10  # 40 characters
     doc["manifest"]["git"]["dirty"] = False
@@ -27,7 +27,7 @@ for i in range(24):
     reps = doc["points"][0]["repetitions"]
     for rep in reps:
         rep.pop("requests", None)
-        f = rng.gauss(1.0, 0.02) * (1.2 if i >= 20 else 1.0)
+        f = rng.gauss(1.0, 0.02) * (1.2 if i >= 34 else 1.0)
         for k, v in rep["summary"]["tpot_ms"].items():
             if k != "count" and isinstance(v, (int, float)):
                 rep["summary"]["tpot_ms"][k] = v * f
@@ -41,14 +41,16 @@ PY
 
 commit() { local c; c=$(printf '%02dab' "$1"); printf '%s' "$c$c$c$c$c$c$c$c$c$c"; }
 
-# Before the second slow commit: one slow commit is not a change yet.
-"$infergate" history add --db h.sqlite runs/r00*.json runs/r01*.json runs/r020.json > add.log ||
+# Before the second slow commit: one slow commit is not a change yet (30 commits before it: a
+# step in the newest two is significant at alpha 0.005 from about that many on).
+"$infergate" history add --db h.sqlite runs/r00*.json runs/r01*.json runs/r02*.json \
+  runs/r03[0-4].json > add.log ||
   fail "add"
 "$infergate" history detect --db h.sqlite --newest > newest0.txt
 code=$?
 [ $code = 0 ] && echo "ok: one slow commit: --newest exit 0" || fail "one slow commit: exit $code"
 
-"$infergate" history add --db h.sqlite runs/r021.json > add.log || fail "add r021"
+"$infergate" history add --db h.sqlite runs/r035.json > add.log || fail "add r035"
 "$infergate" history detect --db h.sqlite --newest > newest1.txt
 code=$?
 [ $code = 6 ] && grep -q "worse" newest1.txt && echo "ok: the second slow commit completes it: exit 6" ||
@@ -57,12 +59,12 @@ code=$?
 "$infergate" history add --db h.sqlite runs/*.json > add.log || fail "add all"
 "$infergate" history detect --db h.sqlite --metric tpot_ms.p50 > detect.txt || fail "detect"
 grep -q "change point 1: tpot_ms.p50 of quickstart" detect.txt &&
-  grep -q "commits $(commit 19 | cut -c1-12)..$(commit 20 | cut -c1-12)" detect.txt &&
+  grep -q "commits $(commit 33 | cut -c1-12)..$(commit 34 | cut -c1-12)" detect.txt &&
   echo "ok: detect names the commit range" || fail "detect: $(cat detect.txt)"
 
 "$infergate" history detect --db h.sqlite --metric tpot_ms.p50 --format json --out cp.json ||
   fail "detect json"
-/usr/bin/python3 - "$(commit 20)" <<'PY' && echo "ok: JSON: one worse change point, +20% within its interval, same id" || status=1
+/usr/bin/python3 - "$(commit 34)" <<'PY' && echo "ok: JSON: one worse change point, +20% within its interval, same id" || status=1
 import json, sys
 d = json.load(open("cp.json"))
 assert d["schema"] == "infergate.change_points/v1", d["schema"]
