@@ -38,28 +38,8 @@ for cv in $cvs; do
   db="$out/synthetic-$cv.sqlite"
   rm -rf "$db" "$db-wal" "$db-shm" "$out/synthetic-$cv"
   mkdir -p "$out/synthetic-$cv"
-  /usr/bin/python3 - tests/gates/data/quickstart-baseline.json "$out/synthetic-$cv" "$cv" <<'PY'
-import copy, json, random, sys
-base, folder, cv = json.load(open(sys.argv[1])), sys.argv[2], float(sys.argv[3])
-rng = random.Random(11)
-for i in range(40):
-    doc = copy.deepcopy(base)
-    doc["manifest"]["git"]["commit"] = f"{i:040x}"
-    doc["created_at"] = f"2026-12-01T00:{i:02d}:00Z"
-    reps = doc["points"][0]["repetitions"]
-    for rep in reps:
-        rep.pop("requests", None)
-        f = rng.gauss(1.0, cv)
-        for k, v in rep["summary"]["tpot_ms"].items():
-            if k != "count" and isinstance(v, (int, float)):
-                rep["summary"]["tpot_ms"][k] = v * f
-    point = doc["points"][0]["summary"]["tpot_ms"]
-    for k in point:
-        if k != "count" and isinstance(point[k], (int, float)):
-            point[k] = sum(r["summary"]["tpot_ms"][k] for r in reps) / len(reps)
-    doc["summary"]["tpot_ms"] = point
-    json.dump(doc, open(f"{folder}/r{i:02d}.json", "w"))
-PY
+  /usr/bin/python3 tests/history/make_history.py tests/gates/data/quickstart-baseline.json \
+    "$out/synthetic-$cv" 40 --noise "$cv" --seed 11
   "$infergate" history add --db "$db" "$out/synthetic-$cv"/*.json > /dev/null
   echo "synthetic A/A, repetitions scaled by N(1, $cv):"
   "$infergate" history calibrate --db "$db" --workload quickstart --trials "$trials" \

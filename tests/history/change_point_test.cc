@@ -14,6 +14,7 @@
 #include "history/history_store.h"
 #include "history/metric_series.h"
 #include "history/sqlite_database.h"
+#include "tests/history/history_fixture.h"
 #include "tests/temp_dir.h"
 
 using namespace infergate;
@@ -21,47 +22,21 @@ using nlohmann::json;
 
 namespace {
 
-json quickstart() {
-  const std::string path =
-      std::string(INFERGATE_SOURCE_DIR) + "/tests/gates/data/quickstart-baseline.json";
-  return json::parse(std::ifstream(path));
-}
-
 // `commits` commits of the quickstart results, TPOT in every repetition scaled by 2% noise,
 // and by `step` from commit `step_at` on.
 void store_history(HistoryStore& store, const testing::TempDir& dir, int commits, int step_at,
                    double step, uint64_t seed = 5) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> noise(1.0, 0.02);
-  const json quickstart_doc = quickstart();
-  json doc = quickstart_doc;
-  for (json& rep : doc["points"][0]["repetitions"]) rep.erase("requests");  // summaries only
   for (int c = 0; c < commits; ++c) {
-    doc["manifest"]["git"]["commit"] = "c" + std::to_string(c);
-    doc["manifest"]["git"]["dirty"] = false;
     char when[32];
     std::snprintf(when, sizeof(when), "2026-12-01T%02d:%02d:00Z", c / 60, c % 60);
-    doc["created_at"] = when;
-    const json& original = quickstart_doc["points"][0]["repetitions"];
-    for (size_t r = 0; r < original.size(); ++r) {
-      const double factor = noise(rng) * (c >= step_at ? step : 1.0);
-      json& tpot = doc["points"][0]["repetitions"][r]["summary"]["tpot_ms"];
-      for (auto& [stat, value] : original[r]["summary"]["tpot_ms"].items()) {
-        if (stat != "count" && value.is_number()) tpot[stat] = value.get<double>() * factor;
-      }
+    json doc = testing::quickstart_results("c" + std::to_string(c), when);
+    for (size_t r = 0; r < doc["points"][0]["repetitions"].size(); ++r) {
+      testing::scale_repetition_tpot(doc, r, noise(rng) * (c >= step_at ? step : 1.0));
     }
-    json& point_tpot = doc["points"][0]["summary"]["tpot_ms"];  // the mean of its repetitions
-    for (auto& [stat, value] : point_tpot.items()) {
-      if (stat == "count" || !value.is_number()) continue;
-      double sum = 0;
-      for (const json& rep : doc["points"][0]["repetitions"])
-        sum += rep["summary"]["tpot_ms"][stat].get<double>();
-      value = sum / double(original.size());
-    }
-    doc["summary"]["tpot_ms"] = point_tpot;  // one point: the run's summary is the point's
-    const std::string file = dir.file("r" + std::to_string(c) + ".json");
-    std::ofstream(file) << doc.dump();
-    store.add(file);
+    testing::point_tpot_from_repetitions(doc);
+    store.add(testing::write_json(dir, "r" + std::to_string(c) + ".json", doc));
   }
 }
 

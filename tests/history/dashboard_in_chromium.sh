@@ -9,7 +9,8 @@
 set -uo pipefail
 infergate=${1:?usage: dashboard_in_chromium.sh INFERGATE OUT_DIR}
 out=${2:?usage: dashboard_in_chromium.sh INFERGATE OUT_DIR}
-fixture="$(cd "$(dirname "$0")/../gates/data" && pwd)/quickstart-baseline.json"
+here=$(cd "$(dirname "$0")" && pwd)
+fixture="$here/../gates/data/quickstart-baseline.json"
 browser=""
 for b in chromium chromium-browser google-chrome; do
   if command -v "$b" >/dev/null 2>&1; then browser=$b; break; fi
@@ -23,29 +24,8 @@ out="$(cd "$out" && pwd)"
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-/usr/bin/python3 - "$fixture" "$out/runs" <<'PY'
-import copy, json, random, sys
-base = json.load(open(sys.argv[1]))
-rng = random.Random(4)
-for i in range(30):
-    doc = copy.deepcopy(base)
-    doc["manifest"]["git"]["commit"] = f"{i:02d}cd" * 10
-    doc["manifest"]["git"]["dirty"] = False
-    doc["created_at"] = f"2026-12-01T00:{i:02d}:00Z"
-    reps = doc["points"][0]["repetitions"]
-    for rep in reps:
-        rep.pop("requests", None)
-        f = rng.gauss(1.0, 0.02) * (1.2 if i >= 20 else 1.0)
-        for k, v in rep["summary"]["tpot_ms"].items():
-            if k != "count" and isinstance(v, (int, float)):
-                rep["summary"]["tpot_ms"][k] = v * f
-    point = doc["points"][0]["summary"]["tpot_ms"]
-    for k in point:
-        if k != "count" and isinstance(point[k], (int, float)):
-            point[k] = sum(r["summary"]["tpot_ms"][k] for r in reps) / len(reps)
-    doc["summary"]["tpot_ms"] = point
-    json.dump(doc, open(f"{sys.argv[2]}/r{i:03d}.json", "w"))
-PY
+/usr/bin/python3 "$here/make_history.py" "$fixture" "$out/runs" 30 --noise 0.02 --step-at 20 \
+  --step 1.2 --tag cd --seed 4
 "$infergate" history add --db "$out/h.sqlite" "$out"/runs/*.json >/dev/null || fail "history add"
 "$infergate" history dashboard --db "$out/h.sqlite" --out "$out/site" || fail "history dashboard"
 site=$out/site

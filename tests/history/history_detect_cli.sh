@@ -7,37 +7,16 @@
 set -uo pipefail
 infergate=${1:?usage: history_detect_cli.sh INFERGATE WORK_DIR}
 work=${2:?usage: history_detect_cli.sh INFERGATE WORK_DIR}
-fixture="$(cd "$(dirname "$0")/../gates/data" && pwd)/quickstart-baseline.json"
+here=$(cd "$(dirname "$0")" && pwd)
+fixture="$here/../gates/data/quickstart-baseline.json"
 rm -rf "$work" && mkdir -p "$work/runs" && cd "$work"
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-# The system interpreter (ci/packages.txt), never whatever python3 PATH finds first.
-# Commit i's repetitions scaled by 2% noise, and by 1.2 from commit 34 on; the point's and the
-# run's summaries stay the mean of the repetitions, as the results schema requires.
-/usr/bin/python3 - "$fixture" <<'PY'
-import copy, json, random, sys
-base = json.load(open(sys.argv[1]))
-rng = random.Random(3)
-for i in range(40):
-    doc = copy.deepcopy(base)
-    doc["manifest"]["git"]["commit"] = f"{i:02d}ab" * 10  # 40 characters
-    doc["manifest"]["git"]["dirty"] = False
-    doc["created_at"] = f"2026-12-01T{i // 60:02d}:{i % 60:02d}:00Z"
-    reps = doc["points"][0]["repetitions"]
-    for rep in reps:
-        rep.pop("requests", None)
-        f = rng.gauss(1.0, 0.02) * (1.2 if i >= 34 else 1.0)
-        for k, v in rep["summary"]["tpot_ms"].items():
-            if k != "count" and isinstance(v, (int, float)):
-                rep["summary"]["tpot_ms"][k] = v * f
-    point = doc["points"][0]["summary"]["tpot_ms"]
-    for k, v in point.items():
-        if k != "count" and isinstance(v, (int, float)):
-            point[k] = sum(r["summary"]["tpot_ms"][k] for r in reps) / len(reps)
-    doc["summary"]["tpot_ms"] = point
-    json.dump(doc, open(f"runs/r{i:03d}.json", "w"))
-PY
+# Commit i's repetitions scaled by 2% noise, and by 1.2 from commit 34 on. The system
+# interpreter (ci/packages.txt), never whatever python3 PATH finds first.
+/usr/bin/python3 "$here/make_history.py" "$fixture" runs 40 --noise 0.02 --step-at 34 --step 1.2 \
+  --tag ab --seed 3
 
 commit() { local c; c=$(printf '%02dab' "$1"); printf '%s' "$c$c$c$c$c$c$c$c$c$c"; }
 

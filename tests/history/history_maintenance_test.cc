@@ -9,6 +9,7 @@
 #include "history/history_import.h"
 #include "history/history_retention.h"
 #include "history/history_store.h"
+#include "tests/history/history_fixture.h"
 #include "tests/temp_dir.h"
 
 using namespace infergate;
@@ -17,12 +18,7 @@ using nlohmann::json;
 namespace {
 
 json quickstart(const std::string& commit, const std::string& created_at) {
-  const std::string path =
-      std::string(INFERGATE_SOURCE_DIR) + "/tests/gates/data/quickstart-baseline.json";
-  json doc = json::parse(std::ifstream(path));
-  doc["manifest"]["git"]["commit"] = commit;
-  doc["created_at"] = created_at;
-  return doc;
+  return testing::quickstart_results(commit, created_at);
 }
 
 void write(const std::string& path, const std::string& text) {

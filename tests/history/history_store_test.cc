@@ -11,6 +11,7 @@
 #include "history/history_schema.h"
 #include "history/history_store.h"
 #include "history/sqlite_database.h"
+#include "tests/history/history_fixture.h"
 #include "tests/temp_dir.h"
 
 using namespace infergate;
@@ -20,12 +21,7 @@ namespace {
 
 // A real results file (the quickstart baseline the gate tests use) from another commit and time.
 json results_doc(const std::string& commit, const std::string& created_at) {
-  const std::string path =
-      std::string(INFERGATE_SOURCE_DIR) + "/tests/gates/data/quickstart-baseline.json";
-  json doc = json::parse(std::ifstream(path));
-  doc["manifest"]["git"]["commit"] = commit;
-  doc["created_at"] = created_at;
-  return doc;
+  return testing::quickstart_results(commit, created_at);
 }
 
 // Its TPOT P50 in repetition `rep` of point 0.
@@ -34,9 +30,7 @@ double tpot_p50(const json& doc, size_t rep) {
 }
 
 std::string write(const testing::TempDir& dir, const std::string& name, const json& doc) {
-  const std::string path = dir.file(name);
-  std::ofstream(path) << doc.dump(2);
-  return path;
+  return testing::write_json(dir, name, doc);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "history/history_store.h"
 #include "history/metric_series.h"
 #include "history/postgres_database.h"
+#include "tests/history/history_fixture.h"
 #include "tests/temp_dir.h"
 
 using namespace infergate;
@@ -34,39 +35,11 @@ std::string fresh_schema() {
 }
 
 json quickstart(const std::string& commit, const std::string& created_at) {
-  const std::string path =
-      std::string(INFERGATE_SOURCE_DIR) + "/tests/gates/data/quickstart-baseline.json";
-  json doc = json::parse(std::ifstream(path));
-  doc["manifest"]["git"]["commit"] = commit;
-  doc["manifest"]["git"]["dirty"] = false;
-  doc["created_at"] = created_at;
-  return doc;
-}
-
-// TPOT of every repetition times `factor`, the point's and the run's summaries kept the mean of
-// the repetitions (per-request records dropped), as the results reader requires.
-void scale_tpot(json& doc, double factor) {
-  json& reps = doc["points"][0]["repetitions"];
-  for (json& rep : reps) {
-    rep.erase("requests");
-    for (auto& [stat, value] : rep["summary"]["tpot_ms"].items()) {
-      if (stat != "count" && value.is_number()) value = value.get<double>() * factor;
-    }
-  }
-  json& point = doc["points"][0]["summary"]["tpot_ms"];
-  for (auto& [stat, value] : point.items()) {
-    if (stat == "count" || !value.is_number()) continue;
-    double sum = 0;
-    for (const json& rep : reps) sum += rep["summary"]["tpot_ms"][stat].get<double>();
-    value = sum / double(reps.size());
-  }
-  doc["summary"]["tpot_ms"] = point;
+  return testing::quickstart_results(commit, created_at);
 }
 
 std::string write(const testing::TempDir& dir, const std::string& name, const json& doc) {
-  const std::string path = dir.file(name);
-  std::ofstream(path) << doc.dump(2);
-  return path;
+  return testing::write_json(dir, name, doc);
 }
 
 }  // namespace
@@ -141,7 +114,7 @@ TEST_CASE("postgres: change points are recorded, found again and pruned around",
     char when[32];
     std::snprintf(when, sizeof(when), "2026-11-%02dT00:00:00Z", c + 1);
     doc["created_at"] = when;
-    scale_tpot(doc, c >= 12 ? 1.3 : 1.0);
+    testing::scale_tpot(doc, c >= 12 ? 1.3 : 1.0);
     store.add(write(dir, "r" + std::to_string(c) + ".json", doc));
   }
   SeriesFilter f;
