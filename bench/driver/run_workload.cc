@@ -165,7 +165,10 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetSt
           per_token(engine_cpu->decode_steps_ms, engine_cpu->decode_steps_tokens);
       s.engine_cpu_ms_per_prefill_token =
           per_token(engine_cpu->prefill_steps_ms, engine_cpu->prefill_steps_tokens);
-      if (const auto& line = engine_cpu->decode_cost) {
+      // The fitted line's value at one token; a noisy fit (few batch sizes, a busy machine) can
+      // put it at or below zero, which is no measurement of a step: left out then.
+      if (const auto& line = engine_cpu->decode_cost;
+          line && line->fixed_ms + line->per_token_ms > 0) {
         s.engine_cpu_ms_per_single_decode_step = line->fixed_ms + line->per_token_ms;
       }
       if (const auto& h = engine_cpu->hardware; h && h->decode_steps_tokens > 0) {

@@ -4,20 +4,27 @@
 #   postgres.sh start DIR   prints the connection URL (postgresql:///infergate?host=...)
 #   postgres.sh stop DIR
 # As root the server runs as the `postgres` user (PostgreSQL refuses root). Exit 77 when no
-# server binaries are installed.
+# server binaries (or no postgres user) are installed.
 set -euo pipefail
 action=${1:?usage: postgres.sh start|stop DIR}
 dir=${2:?usage: postgres.sh start|stop DIR}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -n "$bin" ] && [ -x "$bin/initdb" ] || { echo "no PostgreSQL server installed" >&2; exit 77; }
+# As root, the server's tools run as the postgres user (the postgresql package creates it) by
+# setpriv with its numeric ids: no PAM, no name service, nothing beyond util-linux and libc.
 as=()
-[ "$(id -u)" = 0 ] && as=(runuser -u postgres --)
+if [ "$(id -u)" = 0 ]; then
+  ids=$(awk -F: '$1 == "postgres" {print $3 ":" $4}' /etc/passwd)
+  [ -n "$ids" ] || { echo "no postgres user (the postgresql package creates it)" >&2; exit 77; }
+  as=(setpriv --reuid "${ids%:*}" --regid "${ids#*:}" --clear-groups)
+fi
 port=5433
 
 case "$action" in
   start)
     rm -rf "$dir" && mkdir -p "$dir" && chmod 755 "$dir"
-    [ "$(id -u)" = 0 ] && chown postgres "$dir"
+    [ "$(id -u)" = 0 ] && chown "$ids" "$dir"
+    cd "$dir"  # the postgres user may not reach the caller's folder
     "${as[@]}" "$bin/initdb" -D "$dir/data" -A trust -U infergate -E UTF8 --no-sync \
       >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
     "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
@@ -27,6 +34,7 @@ case "$action" in
     echo "postgresql:///infergate?host=$dir&port=$port&user=infergate"
     ;;
   stop)
+    cd /
     [ -d "$dir/data" ] && "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true
     rm -rf "$dir"
     ;;
