@@ -14,16 +14,18 @@
 #include "bench/dataset/dataset_tokenizer.h"
 #include "bench/driver/load_driver.h"
 #include "bench/driver/progress_printer.h"
+#include "bench/driver/repetition_result.h"
+#include "bench/driver/simulated_repetition.h"
 #include "bench/metrics/harness_lag.h"
 #include "bench/metrics/summarize.h"
 #include "bench/quality/workload_quality.h"
 #include "bench/results/manifest.h"
-#include "bench/results/request_record_json.h"
 #include "bench/target/echo_target.h"
 #include "bench/target/engine_target.h"
 #include "bench/target/openai_target.h"
 #include "bench/target/replica_workload_file.h"
 #include "bench/target/router_target.h"
+#include "bench/target/simulated_deployment.h"
 #include "bench/telemetry/cupti_results.h"
 #include "bench/telemetry/cupti_tracer.h"
 #include "bench/telemetry/resource_sampler.h"
@@ -54,7 +56,13 @@ class TargetFactory {
       endpoint_.sampling = sampling_;
     }
     if (spec_.type == "router") replica_workload_ = std::make_unique<ReplicaWorkloadFile>(spec_);
+    if (spec_.type == "simulated") {
+      simulated_ = std::make_unique<SimulatedDeployment>(spec_.simulated);
+    }
   }
+
+  // A simulated target's deployment; null for the others.
+  const SimulatedDeployment* simulated() const { return simulated_.get(); }
 
   // `router`: a router target's workers at this sweep point; `engine`: an engine target's.
   std::unique_ptr<Target> make(const RouterTargetSpec& router, const EngineConfig& engine) const {
@@ -73,6 +81,9 @@ class TargetFactory {
 
   // What one request may hold: now that the model is loaded, its max_model_len is known.
   RequestLimit request_limit() const {
+    if (simulated_) {
+      return engine_request_limit(spec_.engine, simulated_->shape().config.max_position_embeddings);
+    }
     if (spec_.type != "engine" && spec_.type != "router") return static_request_limit(spec_);
     return engine_request_limit(spec_.engine, weights_.config.max_position_embeddings);
   }
@@ -83,6 +94,7 @@ class TargetFactory {
   int32_t vocab_size() const {
     if (spec_.type == "engine" || spec_.type == "router") return weights_.config.vocab_size;
     if (spec_.type == "openai") return endpoint_.vocab_size;
+    if (simulated_) return simulated_->shape().config.vocab_size;
     return 32000;
   }
 
@@ -107,6 +119,7 @@ class TargetFactory {
   ModelWeights weights_;
   OpenAiEndpoint endpoint_;
   std::unique_ptr<ReplicaWorkloadFile> replica_workload_;
+  std::unique_ptr<SimulatedDeployment> simulated_;
 };
 
 LoadSpec load_for_point(const Workload& w, const nlohmann::json& value) {
@@ -133,6 +146,7 @@ nlohmann::json timeline_json(const std::vector<ResourceSample>& samples, int64_t
 
 // Telemetry and engine counters that summarize_run() cannot see from request records.
 void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetStats& target) {
+  add_engine_counters(s, target);
   const std::vector<ResourceSample> samples = sampler.samples();
   double cpu = 0, gpu = 0;
   int gpu_n = 0;
@@ -146,37 +160,6 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetSt
   s.utilization_pct = gpu_n ? gpu / gpu_n : s.cpu_utilization_pct / cores;
   s.peak_memory_bytes = sampler.peak_rss_bytes();
   s.peak_gpu_memory_bytes = sampler.peak_gpu_memory_bytes();
-  if (target.engine) {
-    s.prefix_cache_hit_rate = target.engine->prefix_cache_hit_rate();
-    s.preemptions = target.engine->num_preemptions;
-    if (const auto& d = target.engine->spec_decode) {
-      if (d->num_draft_tokens > 0) {
-        s.spec_acceptance_rate = double(d->num_accepted_tokens) / double(d->num_draft_tokens);
-      }
-      if (d->sampling_passes > 0) {
-        s.spec_tokens_per_target_pass = double(d->generated_tokens) / double(d->sampling_passes);
-      }
-    }
-    if (const auto& engine_cpu = target.engine->cpu) {
-      const auto per_token = [](double ms, int64_t tokens) {
-        return tokens > 0 ? std::optional<double>(ms / double(tokens)) : std::nullopt;
-      };
-      s.engine_cpu_ms_per_decode_token =
-          per_token(engine_cpu->decode_steps_ms, engine_cpu->decode_steps_tokens);
-      s.engine_cpu_ms_per_prefill_token =
-          per_token(engine_cpu->prefill_steps_ms, engine_cpu->prefill_steps_tokens);
-      // The fitted line's value at one token; a noisy fit (few batch sizes, a busy machine) can
-      // put it at or below zero, which is no measurement of a step: left out then.
-      if (const auto& line = engine_cpu->decode_cost;
-          line && line->fixed_ms + line->per_token_ms > 0) {
-        s.engine_cpu_ms_per_single_decode_step = line->fixed_ms + line->per_token_ms;
-      }
-      if (const auto& h = engine_cpu->hardware; h && h->decode_steps_tokens > 0) {
-        s.engine_instructions_per_decode_token =
-            double(h->decode_steps_instructions) / double(h->decode_steps_tokens);
-      }
-    }
-  }
 }
 
 // The GPU's kernels and copies as trace spans, on one track per device and stream.
@@ -275,18 +258,9 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   summary.harness_limited =
       !(load.mode == "open" && load.max_concurrency > 0) && send_lag_grew(run.records);
   summary.error_share_exceeded = summary.error_share > o.max_error_share;
-  RepetitionResult r;
-  r.index = repetition;
-  r.incomplete = run.incomplete;
-  r.summary = summary_to_json(summary);
-  r.errors = summary.error_classes;
-  r.engine = to_json(stats);
+  RepetitionResult r = make_repetition_result(repetition, run, summary, stats, w.record_requests);
   r.timeline = timeline_json(sampler.samples(), run.start_ns);
   if (cupti) r.cupti = cupti_results_json(*cupti, run.start_ns, run.end_ns);
-  if (w.record_requests) {
-    for (const RequestRecord& rec : run.records)
-      r.requests.push_back(record_to_json(rec, run.start_ns));
-  }
   if (trace && cupti) add_gpu_spans(*trace, *cupti);
   if (trace) {
     for (const RequestRecord& rec : run.records) {
@@ -320,6 +294,14 @@ void warn_if_cupti_unavailable(const RepetitionResult& repetition, bool& warned)
   std::cerr << "warning: CUPTI tracing is unavailable, the run goes on without it: "
             << cupti.value("unavailable_reason", std::string()) << "\n";
   warned = true;
+}
+
+// The build and host, and for a simulated target what was simulated and with which
+// calibration: its latencies come from that, not from this host.
+nlohmann::json run_manifest(const Workload& w, const TargetFactory& factory) {
+  nlohmann::json m = build_manifest(w.hash, w.seed);
+  if (factory.simulated()) m["simulated"] = factory.simulated()->manifest();
+  return m;
 }
 
 }  // namespace
@@ -366,8 +348,11 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
-      RepetitionResult rep = run_repetition(w, factory, dataset, load, router, engine, r, o,
-                                            quality, trace.get(), progress);
+      RepetitionResult rep =
+          factory.simulated()
+              ? run_simulated_repetition(w, *factory.simulated(), dataset, load, engine, r, o)
+              : run_repetition(w, factory, dataset, load, router, engine, r, o, quality,
+                               trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));
@@ -383,7 +368,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
       {"workload", w.resolved},
       {"workload_hash", w.hash},
       {"overrides", w.overrides},
-      {"manifest", build_manifest(w.hash, w.seed)},
+      {"manifest", run_manifest(w, factory)},
       {"max_error_share", o.max_error_share},
       // The folder the hash counted file paths from, so gates can recompute it.
       {"workload_dir", w.source_path.empty()

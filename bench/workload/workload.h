@@ -54,12 +54,25 @@ struct RouterTargetSpec {
   double kv_read_rate_mb_s = 0;  // the decode workers' KV reads capped at this (0: no cap)
 };
 
+// A simulated target (docs/simulator.md): the real engine over sim/'s executor, in virtual time.
+struct SimulatedTargetSpec {
+  std::string model;        // a sim/models name, a synthetic preset, or a config.json path
+  std::string hardware;     // a sim/hardware name or a .json path
+  std::string calibration;  // a calibration file (`infergate sim calibrate`); "": defaults
+  // > 0: the KV pool is what fits in this fraction of one device's memory after weights and
+  // workspace (vLLM's gpu_memory_utilization); 0: the engine config's pool, as a real engine
+  // of that config sizes it (kv_cache_bytes or num_kv_blocks).
+  double memory_utilization = 0;
+};
+
 struct TargetSpec {
   std::string type = "engine";  // engine | echo (zero-cost, for measuring the harness) |
                                 // openai (an OpenAI-compatible server over HTTP) |
-                                // router (`infergate router` over engine replicas, over HTTP)
+                                // router (`infergate router` over engine replicas, over HTTP) |
+                                // simulated (the engine on simulated hardware, sim/)
   ModelSource model;
   EngineConfig engine;
+  SimulatedTargetSpec simulated;
   // echo: emits output tokens with no model; optional per-token delay to shape timings.
   double echo_token_delay_us = 0;
   // openai (bench/target/openai_target.h): the server, the model and API to ask for.

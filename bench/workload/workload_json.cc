@@ -19,6 +19,15 @@ json target_to_json(const TargetSpec& t) {
     if (t.vocab_size > 0) j["vocab_size"] = t.vocab_size;  // absent: the server's
     return j;
   }
+  if (t.type == "simulated") {
+    json j = {{"type", t.type},
+              {"model", t.simulated.model},
+              {"hardware", t.simulated.hardware},
+              {"memory_utilization", t.simulated.memory_utilization},
+              {"engine", engine_config_to_json(t.engine)}};
+    if (!t.simulated.calibration.empty()) j["calibration"] = t.simulated.calibration;
+    return j;
+  }
   json j = {{"type", t.type},
             {"model", model_source_to_json(t.model)},
             {"engine", engine_config_to_json(t.engine)}};

@@ -184,10 +184,51 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   t.engine = read_engine_config(engine);
 }
 
+// A simulated target's file setting: a built-in name as given, a path resolved against the
+// workload's folder and required to exist.
+std::string read_sim_file(JsonObjectReader& r, const std::string& key, const std::string& base_dir,
+                          const std::string& fallback) {
+  const std::string raw = r.get_string(key, fallback);
+  r.check(!raw.empty() || !fallback.empty(), key, "must be a non-empty name or path");
+  if (raw.find('/') == std::string::npos && raw.find(".json") == std::string::npos) return raw;
+  return read_existing_path(r, key, base_dir, false);
+}
+
+// The model a simulated target simulates: a shape name or config.json path, or an engine
+// target's model object (a preset; a safetensors directory's config.json).
+std::string read_simulated_model(JsonObjectReader& r, const std::string& base_dir) {
+  const json* value = r.find("model");
+  if (value == nullptr || value->is_string()) return read_sim_file(r, "model", base_dir, "");
+  const ModelSource m = read_model(r, base_dir);
+  if (m.kind == "synthetic") return m.preset;
+  if (m.kind == "safetensors") return m.path;
+  throw WorkloadError(r.file(), r.path_of("model"), json_text(*value),
+                      "a shape name, a config.json path, a preset or a safetensors directory",
+                      "the simulator reads a model's shape from a config.json; a GGUF file is "
+                      "not read yet (give the shape's name or its config.json)");
+}
+
+void read_simulated_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
+  SimulatedTargetSpec& s = t.simulated;
+  s.hardware = read_sim_file(r, "hardware", base_dir, "");
+  if (r.has("calibration")) s.calibration = read_existing_path(r, "calibration", base_dir, false);
+  s.memory_utilization = r.get_double("memory_utilization", s.memory_utilization);
+  r.allow({"model", "engine"});
+  r.set_context("with type \"simulated\"",
+                {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "router"});
+  r.finish();
+  r.check(s.memory_utilization >= 0 && s.memory_utilization <= 1, "memory_utilization",
+          "must be in [0, 1] (0: the engine config's KV pool)");
+  s.model = read_simulated_model(r, base_dir);
+  JsonObjectReader engine = r.child("engine");
+  t.engine = read_engine_config(engine);
+}
+
 TargetSpec read_target(JsonObjectReader& top, const std::string& base_dir) {
   JsonObjectReader r = top.child("target");
   TargetSpec t;
-  t.type = r.get_choice("type", t.type, {"engine", "echo", "openai", "router"});
+  t.type = r.get_choice("type", t.type, {"engine", "echo", "openai", "router", "simulated"});
+  if (t.type == "simulated") read_simulated_target(r, t, base_dir);
   if (t.type == "engine") read_engine_target(r, t, base_dir);
   if (t.type == "echo") read_echo_target(r, t);
   if (t.type == "openai") read_openai_target(r, t);

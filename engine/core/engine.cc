@@ -14,14 +14,18 @@
 
 namespace infergate {
 
-Engine::Engine(EngineConfig config, ModelWeights weights)
-    : config_(std::move(config)), weights_(std::move(weights)), next_seed_(config_.seed) {
+Engine::Engine(EngineConfig config, ModelWeights weights, EngineEnvironment environment)
+    : config_(std::move(config)),
+      weights_(std::move(weights)),
+      clock_(std::move(environment.clock)),
+      next_seed_(config_.seed) {
   config_.validate();
   weights_.config.validate();
   weights_.apply_weight_dtype(weight_dtype_name(config_.weight_dtype));
   // The cuda backend's pool lives on the GPU: its executor reports a failed allocation.
+  const bool own_memory = !config_.on_cuda() && !environment.executor;
   const KvPoolPlan plan =
-      plan_kv_pool(config_, weights_.config, config_.on_cuda() ? 0 : physical_memory_bytes());
+      plan_kv_pool(config_, weights_.config, own_memory ? physical_memory_bytes() : 0);
   if (!plan.notice.empty()) std::fprintf(stderr, "infergate: %s\n", plan.notice.c_str());
   max_model_len_ = plan.max_model_len;
   const int num_blocks = plan.num_blocks;
@@ -44,7 +48,9 @@ Engine::Engine(EngineConfig config, ModelWeights weights)
   sc.continuous_batching = config_.continuous_batching;
   sc.eos_token_id = weights_.config.eos_token_id;
   scheduler_ = std::make_unique<Scheduler>(sc, *kv_);
-  if (config_.world_size() > 1) {
+  if (environment.executor) {
+    executor_ = environment.executor(weights_, num_blocks);
+  } else if (config_.world_size() > 1) {
     executor_ = make_executor(ExecutorKind::kParallel, weights_, config_, num_blocks);
   } else if (config_.on_cuda()) {
     executor_ = make_executor(ExecutorKind::kCuda, weights_, config_, num_blocks);
@@ -89,7 +95,7 @@ void Engine::add_request(const RequestId& id, std::vector<int32_t> prompt, Sampl
     fail(e.what());
   }
   const uint64_t seed = params.seed ? *params.seed : next_seed_++ * 0x9e3779b97f4a7c15ULL + 1;
-  auto seq = std::make_unique<Sequence>(id, std::move(prompt), std::move(params), seed, now_ns());
+  auto seq = std::make_unique<Sequence>(id, std::move(prompt), std::move(params), seed, now());
   scheduler_->add(seq.get());
   requests_.emplace(id, std::move(seq));
 }
@@ -115,7 +121,7 @@ std::vector<RequestOutput> Engine::step() {
   const std::optional<CounterReading> hw0 = read_hardware_counters();
   const std::optional<int64_t> workers_cpu0 = executor_->worker_cpu_ns();
   const int64_t cpu0 = thread_cpu_ns();
-  const int64_t t0 = now_ns();
+  const int64_t t0 = now();
   const SchedulerOutput out = scheduler_->schedule();
   for (const Sequence* seq : out.finished) outputs.push_back(make_output(*seq));
   if (!out.empty()) {
@@ -139,7 +145,7 @@ std::vector<RequestOutput> Engine::step() {
 
 void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
                        std::vector<RequestOutput>& outputs) {
-  const int64_t t1 = now_ns();
+  const int64_t t1 = now();
   // Decided before update() advances the sequences: who samples, from how many tokens on.
   std::vector<const ScheduledSequence*> sampling;
   std::vector<int> tokens_before;
@@ -162,9 +168,9 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
     logits = executor_->execute(out);
   }
   inject_decode_delay(out);
-  const int64_t t2 = now_ns();
+  const int64_t t2 = now();
   if (!executor_samples) sampled = sample_rows(logits, sampling);
-  const int64_t t = now_ns();
+  const int64_t t = now();
   scheduler_->update(out, sampled);
   int64_t generated = 0;
   for (size_t i = 0; i < sampling.size(); ++i) {
@@ -176,9 +182,9 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
     outputs.push_back(std::move(o));
     if (seq.status == SequenceStatus::kRunning) still_running.push_back(&seq);
   }
-  const int64_t t3 = now_ns();
+  const int64_t t3 = now();
   if (config_.speculates()) propose_drafts(still_running);
-  counters_.spec_propose_ns += now_ns() - t3;
+  counters_.spec_propose_ns += now() - t3;
   counters_.num_sampling_passes += int64_t(sampling.size());
   ++counters_.num_steps;
   counters_.last_step_tokens = out.num_batched_tokens;
@@ -287,7 +293,8 @@ std::vector<SamplingDraw> Engine::draws_for(const std::vector<const ScheduledSeq
 }
 
 void Engine::inject_decode_delay(const SchedulerOutput& out) {
-  if (config_.debug_inject_decode_delay_us <= 0) return;
+  // A simulated executor adds the delay to its step's cost on its own clock.
+  if (config_.debug_inject_decode_delay_us <= 0 || clock_) return;
   bool decodes = false;
   for (const ScheduledSequence& s : out.scheduled) {
     decodes = decodes || s.seq->num_computed_tokens >= s.seq->num_prompt_tokens;

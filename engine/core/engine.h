@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -17,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/util/clock.h"
 #include "engine/core/engine_config.h"
 #include "engine/core/executor.h"
 #include "engine/core/kv_blocks.h"
@@ -87,6 +89,16 @@ struct EngineStats {
   nlohmann::json parallel;  // multi-rank executors' statistics; null on one rank
 };
 
+// What a simulation replaces (sim/, docs/simulator.md); the defaults are a real run's.
+struct EngineEnvironment {
+  // The clock arrivals, step phases and tokens are stamped with (ns); null: the monotonic
+  // clock (common/util/clock.h). A simulated executor advances its own virtual clock.
+  std::function<int64_t()> clock;
+  // Builds the executor for the planned KV pool instead of the one the config names (local,
+  // multi-rank or cuda); the pool is then not held to this machine's memory.
+  std::function<std::unique_ptr<Executor>(const ModelWeights&, int num_kv_blocks)> executor;
+};
+
 struct GenerateResult {
   std::vector<int32_t> token_ids;
   FinishReason finish_reason = FinishReason::kNone;
@@ -98,7 +110,7 @@ class Engine {
   // std::invalid_argument for a bad config, a KV pool above the machine's memory, or one that
   // cannot hold a max_model_len sequence (unless config.fit_max_model_len, which lowers
   // max_model_len to fit and says so on stderr).
-  Engine(EngineConfig config, ModelWeights weights);
+  Engine(EngineConfig config, ModelWeights weights, EngineEnvironment environment = {});
   ~Engine();
 
   // Queues a request. Throws RequestError (empty prompt, prompt not shorter than
@@ -167,8 +179,11 @@ class Engine {
   void adapt_proposal_length(Sequence& seq, int drafts, int accepted) const;
   std::vector<SamplingDraw> draws_for(const std::vector<const ScheduledSequence*>& sampling);
 
+  int64_t now() const { return clock_ ? clock_() : now_ns(); }
+
   EngineConfig config_;
   ModelWeights weights_;
+  std::function<int64_t()> clock_;
   int max_model_len_;
   std::unique_ptr<KvCacheManager> kv_;
   std::unique_ptr<Scheduler> scheduler_;

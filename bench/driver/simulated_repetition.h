@@ -1,0 +1,22 @@
+// One repetition of a simulated target (docs/simulator.md): a fresh engine on a fresh virtual
+// clock, the workload's load in virtual time, and the same summary, engine statistics, timeline
+// and request records a real repetition writes. Memory and utilization describe the simulated
+// device (its ledger, and the share of the run it spent in steps), not this process.
+#pragma once
+
+#include <vector>
+
+#include "bench/dataset/bench_request.h"
+#include "bench/driver/run_workload.h"
+#include "bench/target/simulated_deployment.h"
+#include "bench/workload/workload.h"
+#include "common/results/results_file.h"
+
+namespace infergate {
+
+RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDeployment& deployment,
+                                          const std::vector<BenchRequest>& dataset,
+                                          const LoadSpec& load, const EngineConfig& engine,
+                                          int repetition, const RunOptions& options);
+
+}  // namespace infergate

@@ -1,0 +1,46 @@
+// An Executor that computes nothing: each step advances a virtual clock by the step cost model's
+// time for exactly the batch the real scheduler built, and samples a deterministic token per
+// sequence (benchmarks ignore EOS, so the values never steer the run). The engine above it
+// (scheduler, KV manager, prefix cache, batching) is the real one.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "engine/core/executor.h"
+#include "sim/step_cost_model.h"
+#include "sim/virtual_clock.h"
+
+namespace infergate {
+
+class SimulatedExecutor final : public Executor {
+ public:
+  // `memory`: the device's ledger as the memory plan gives it. `decode_delay_ns`: the engine's
+  // debug.inject_decode_delay_us, added to every step that decodes, as the real engine's
+  // busy-wait adds it.
+  SimulatedExecutor(StepCostModel model, VirtualClock& clock, MemoryLedger memory,
+                    int64_t decode_delay_ns);
+
+  std::vector<float> execute(const SchedulerOutput& out) override;
+  bool samples_itself() const override { return true; }
+  std::vector<int32_t> execute_and_sample(const SchedulerOutput& out,
+                                          const std::vector<SamplingDraw>& draws) override;
+  MemoryLedger memory() const override { return memory_; }
+  // The simulation's own account: steps, seconds by operator, compute and communication.
+  nlohmann::json parallel_stats() const override;
+
+  const StepCostModel& model() const { return model_; }
+
+ private:
+  StepTime simulate(const SchedulerOutput& out);
+
+  StepCostModel model_;
+  VirtualClock& clock_;
+  MemoryLedger memory_;
+  int64_t decode_delay_ns_;
+  int64_t steps_ = 0;
+  StepTime totals_;
+};
+
+}  // namespace infergate
