@@ -5,13 +5,17 @@
 #   ci/perf-gate.sh [--workloads "quickstart chat-short"] [--repeat 6] [--out DIR]
 #                   [--rules FILE] [--baselines DIR] [--auto-repeat N] [--skip-build]
 #                   [--update-baselines] [--baseline-bin OLD [--budget-minutes M]]
-#                   [--history DB | --no-history]
+#                   [--history DB | --no-history] [--sim-workloads "sim-scheduling ..."]
 # INFERGATE=PATH uses that binary instead of build/release/cli/infergate (with --skip-build).
 # --baseline-bin: instead of comparing with the stored baseline, a paired A/B of OLD against the
 # new build on this machine (`infergate ab`, docs/gates.md "Paired A/B"), within M minutes.
 # --history: every candidate run is also stored in this history database (default
 # results/history.sqlite; docs/history.md), and `history detect --newest` looks for a change
 # point the new commit completes (not in --baseline-bin mode).
+#
+# --sim-workloads: simulated scheduling workloads (docs/simulator.md) gated on every change with
+# one repetition each, compared exactly (deterministic mode); "" skips them. Default: every
+# workloads/sim-*.json.
 #
 # Exit: 0 pass, 1 regression, 2 usage or input error (e.g. no baseline), 3 inconclusive,
 # 4 incomparable, 6 the new commit completes a change point that makes a metric worse; over
@@ -21,6 +25,7 @@ cd "$(dirname "$0")/.."
 
 workloads="quickstart" repeat=6 out="out/perf-gate" rules="" baselines="results"
 auto_repeat=4 build=1 update=0 baseline_bin="" budget=10 history="results/history.sqlite"
+sim_workloads="$(for f in workloads/sim-*.json; do [ -e "$f" ] && basename "$f" .json; done | xargs)"
 while [ $# -gt 0 ]; do
   case "$1" in
     --workloads) workloads="$2"; shift 2 ;;
@@ -35,7 +40,8 @@ while [ $# -gt 0 ]; do
     --budget-minutes) budget="$2"; shift 2 ;;
     --history) history="$2"; shift 2 ;;
     --no-history) history=""; shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    --sim-workloads) sim_workloads="$2"; shift 2 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "perf-gate: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -58,13 +64,26 @@ gate_paired() {
     "${rules_args[@]}" --baselines "$baselines" --budget-minutes "$budget" --out-dir "$2"
 }
 
+# Simulated, against OLD: one run of each build, compared exactly (no pairs needed).
+gate_simulated_pair() {
+  echo "== $1: simulated, one run of $baseline_bin and one of the new build"
+  "$baseline_bin" run "workloads/$1.json" --quiet --out "$2/baseline.json"
+  "$infergate" run "workloads/$1.json" --quiet --out "$2/candidate.json"
+  "$infergate" compare "$2/baseline.json" "$2/candidate.json" "${rules_args[@]}" --report-dir "$2"
+}
+
+# A simulated workload is deterministic: one repetition is its value, and no rerun helps.
+is_simulated() { case " $sim_workloads " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
 # Stored: the new build's repetitions against the stored baseline.
 gate_stored() {
-  echo "== $1: $repeat repetitions"
+  local reps="$repeat" reruns="$auto_repeat"
+  if is_simulated "$1"; then reps=1 reruns=0; fi
+  echo "== $1: $reps repetitions"
   # Exit 5 (no request succeeded) still writes the results: compare then refuses them with
   # exit 2, naming the failures, so the gate keeps compare's exit codes.
   local run_code=0
-  "$infergate" run "workloads/$1.json" --repeat "$repeat" --requests --quiet \
+  "$infergate" run "workloads/$1.json" --repeat "$reps" --requests --quiet \
     --out "$2/candidate.json" || run_code=$?
   [ "$run_code" = 0 ] || [ "$run_code" = 5 ] || return "$run_code"
   if [ -n "$history" ]; then
@@ -72,7 +91,7 @@ gate_stored() {
     "$infergate" history add "$2/candidate.json" --db "$history"
   fi
   "$infergate" compare "$2/candidate.json" --baselines "$baselines" "${rules_args[@]}" \
-    --auto-repeat "$auto_repeat" --report-dir "$2"
+    --auto-repeat "$reruns" --report-dir "$2"
 }
 
 # Change points the new commit completes in the workload's stored history: exit 6 when worse.
@@ -82,11 +101,13 @@ detect_newest() {
     --out "$2/change-points.md"
 }
 
-for w in $workloads; do
+for w in $workloads $sim_workloads; do
   dir="$out/$w"
   mkdir -p "$dir"
   set +e
-  if [ -n "$baseline_bin" ]; then
+  if [ -n "$baseline_bin" ] && is_simulated "$w"; then
+    gate_simulated_pair "$w" "$dir" 2>&1 | tee "$dir/compare.log"
+  elif [ -n "$baseline_bin" ]; then
     gate_paired "$w" "$dir" 2>&1 | tee "$dir/compare.log"
   else
     gate_stored "$w" "$dir" 2>&1 | tee "$dir/compare.log"
@@ -95,7 +116,7 @@ for w in $workloads; do
   set -e
   # Anything but a verdict (a run that crashed, an interrupt) ends the gate with its code.
   case "$code" in 0 | 1 | 2 | 3 | 4) ;; *) exit "$code" ;; esac
-  if [ -n "$history" ] && [ -z "$baseline_bin" ] && [ "$code" != 2 ]; then
+  if [ -n "$history" ] && [ -z "$baseline_bin" ] && [ "$code" != 2 ] && ! is_simulated "$w"; then
     set +e
     detect_newest "$w" "$dir" 2>&1 | tee -a "$dir/compare.log"
     detect_code=${PIPESTATUS[0]}

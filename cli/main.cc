@@ -22,6 +22,7 @@
 #include "cli/router_command.h"
 #include "cli/run_command.h"
 #include "cli/serve_command.h"
+#include "cli/sim_command.h"
 #include "cli/validate_command.h"
 #ifdef INFERGATE_HAVE_PARALLEL
 #include "engine/parallel/parallel_job.h"
@@ -60,6 +61,8 @@ const Command kCommands[] = {
     {"baseline", infergate::baseline_command, "store, show and list the baselines under results/"},
     {"history", infergate::history_command,
      "store every results file in a database (SQLite), list and export it"},
+    {"sim", infergate::sim_command,
+     "the simulator: calibrate it on this machine, list its hardware and model shapes"},
     {"calibrate", infergate::calibrate_command,
      "measure run-to-run noise and the rules' false-alarm rate (A/A)"},
     {"report", infergate::report_command,

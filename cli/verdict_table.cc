@@ -14,6 +14,19 @@ std::string cell(const std::string& text, int width) {
   return s + std::string(size_t(width) - s.size() + 1, ' ');
 }
 
+// Deterministic runs: every metric that moved, however little, with its size.
+void print_changes(std::ostream& out, const Comparison& c) {
+  if (c.changes.empty()) {
+    out << "deterministic: every summary metric is identical\n";
+    return;
+  }
+  out << "deterministic: " << c.changes.size() << " summary metric(s) changed\n";
+  for (const MetricChange& m : c.changes) {
+    out << "  " << (m.point.empty() ? "" : m.point + " ") << m.metric << ": " << m.baseline
+        << " -> " << m.candidate << " (" << format_change(m.relative_change) << ")\n";
+  }
+}
+
 }  // namespace
 
 void print_verdict_table(std::ostream& out, const Comparison& c) {
@@ -37,6 +50,7 @@ void print_verdict_table(std::ostream& out, const Comparison& c) {
       for (const std::string& w : e.warnings) out << "    warning: " << w << "\n";
     }
   }
+  if (c.deterministic) print_changes(out, c);
   for (const std::string& w : c.warnings) out << "warning: " << w << "\n";
   if (c.comparable) {  // compared anyway: say what differed
     for (const FieldDifference& d : c.differences) {

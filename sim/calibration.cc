@@ -64,9 +64,12 @@ Calibration parse_calibration(const nlohmann::json& doc, const std::string& file
   }
   c.memory_efficiency = r.positive("memory_efficiency");
   if (c.memory_efficiency > 1) r.fail("memory_efficiency", "must be in (0, 1]");
+  c.attention_efficiency = r.positive_or("attention_efficiency", 1);
+  if (c.attention_efficiency > 1) r.fail("attention_efficiency", "must be in (0, 1]");
   c.step_overhead_s = r.non_negative_or("step_overhead_us", 0) * 1e-6;
   c.sequence_overhead_s = r.non_negative_or("sequence_overhead_us", 0) * 1e-6;
   c.token_overhead_s = r.non_negative_or("token_overhead_us", 0) * 1e-6;
+  c.operator_overhead_s = r.non_negative_or("operator_overhead_us", 0) * 1e-6;
   if (r.has("fit")) c.fit = r.value("fit");
   r.finish();
   return c;
@@ -82,9 +85,11 @@ nlohmann::json calibration_to_json(const Calibration& c) {
   nlohmann::json j = {{"schema", kCalibrationSchema},
                       {"compute_efficiency", curve},
                       {"memory_efficiency", c.memory_efficiency},
+                      {"attention_efficiency", c.attention_efficiency},
                       {"step_overhead_us", c.step_overhead_s * 1e6},
                       {"sequence_overhead_us", c.sequence_overhead_s * 1e6},
-                      {"token_overhead_us", c.token_overhead_s * 1e6}};
+                      {"token_overhead_us", c.token_overhead_s * 1e6},
+                      {"operator_overhead_us", c.operator_overhead_s * 1e6}};
   if (!c.hardware.empty()) j["hardware"] = c.hardware;
   if (!c.fit.is_null()) j["fit"] = c.fit;
   return j;

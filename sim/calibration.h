@@ -25,11 +25,17 @@ struct Calibration {
   // Piecewise linear in log2(tokens), flat beyond the ends; sorted by tokens.
   std::vector<EfficiencyPoint> compute_efficiency = {{1, 0.5}, {64, 0.6}, {512, 0.7}, {4096, 0.75}};
   double memory_efficiency = 0.8;  // of the memory bandwidth
-  // Fixed costs a roofline does not see: per step (scheduling, launches, synchronization), per
-  // scheduled sequence (its sampling and bookkeeping) and per token (norms, RoPE, element-wise).
+  // Attention reaches this fraction of the GEMMs' roofline (both roofs): its per-sequence
+  // small products and softmax run below the projections' rate.
+  double attention_efficiency = 1;
+  // Fixed costs a roofline does not see: per step (scheduling, synchronization), per scheduled
+  // sequence (its sampling and bookkeeping), per token (norms, RoPE, element-wise).
   double step_overhead_s = 0;
   double sequence_overhead_s = 0;
   double token_overhead_s = 0;
+  // Per operator launched (a kernel launch, a thread pool's dispatch and join): layers x
+  // operators a step.
+  double operator_overhead_s = 0;
   nlohmann::json fit;  // how it was fitted: steps, error, when, on which CPU
 
   double compute_efficiency_at(double tokens) const;

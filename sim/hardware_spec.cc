@@ -69,6 +69,12 @@ HardwareSpec parse_hardware_spec(const nlohmann::json& doc, const std::string& f
   }
   if (h.peak_flops.empty()) r.fail("peak_tflops", "must give at least one dtype's peak");
   h.devices_per_node = r.integer_or("devices_per_node", 1, 1, 1024);
+  if (h.kind == "cpu") {
+    h.cores = r.integer_or("cores", 0, 1, 4096);
+    if (h.cores == 0) r.fail("cores", "missing (cpu: the cores the peak and bandwidth are for)");
+  } else if (r.has("cores")) {
+    r.fail("cores", "only for kind cpu");
+  }
   h.intra_node = read_link(r.child("intra_node"));
   h.inter_node = read_link(r.child("inter_node"));
   r.finish();
@@ -101,6 +107,7 @@ nlohmann::json hardware_spec_to_json(const HardwareSpec& h) {
           {"memory_bandwidth_gb_s", h.memory_bandwidth_bytes_s / 1e9},
           {"peak_tflops", peaks},
           {"devices_per_node", h.devices_per_node},
+          {"cores", h.cores},
           {"intra_node", link(h.intra_node)},
           {"inter_node", link(h.inter_node)}};
 }

@@ -27,6 +27,7 @@ struct HardwareSpec {
   double memory_bandwidth_bytes_s = 0;
   std::map<std::string, double> peak_flops;  // dense FLOP/s by compute dtype
   int devices_per_node = 1;
+  int cores = 0;        // cpu: the cores the figures above are for (ranks and threads share them)
   LinkSpec intra_node;  // NVLink, PCIe, shared memory
   LinkSpec inter_node;  // InfiniBand, Ethernet
 

@@ -65,8 +65,18 @@ StepCostModel::StepCostModel(ModelConfig model, HardwareSpec hardware, Calibrati
       calibration_(std::move(calibration)),
       layout_(layout),
       precision_(std::move(precision)),
-      peak_flops_(hardware_.peak_flops_for(precision_.compute_dtype)) {
+      peak_flops_(hardware_.peak_flops_for(precision_.compute_dtype)),
+      bandwidth_(hardware_.memory_bandwidth_bytes_s) {
   check_layout(model_, layout_);
+  // A CPU's ranks are processes on one host: each runs on its threads' share of the cores
+  // (never more than the cores divided among the ranks), with that share of the bandwidth.
+  if (hardware_.kind == "cpu") {
+    const double cores = hardware_.cores;
+    const double threads = layout_.threads > 0 ? layout_.threads : cores;
+    const double share = std::min(threads, cores / layout_.devices()) / cores;
+    peak_flops_ *= share;
+    bandwidth_ *= share;
+  }
   const int pp = layout_.pipeline_parallel;
   for (int s = 0; s < pp; ++s) {
     stage_layers_.push_back(model_.num_layers / pp + (s < model_.num_layers % pp ? 1 : 0));
@@ -74,8 +84,8 @@ StepCostModel::StepCostModel(ModelConfig model, HardwareSpec hardware, Calibrati
 }
 
 double StepCostModel::op(const Work& work, double tokens) const {
-  return roofline_seconds(work, peak_flops_, calibration_.compute_efficiency_at(tokens),
-                          hardware_.memory_bandwidth_bytes_s, calibration_.memory_efficiency);
+  return roofline_seconds(work, peak_flops_, calibration_.compute_efficiency_at(tokens), bandwidth_,
+                          calibration_.memory_efficiency);
 }
 
 double StepCostModel::moe_seconds(double tokens, StepTime& time) const {
@@ -118,7 +128,8 @@ double StepCostModel::layer_seconds(std::span<const SequenceWork> batch, double 
   for (const SequenceWork& s : batch) {
     attention += op(attention_work(s.new_tokens, s.context_before, heads, kv_heads, hd,
                                    precision_.kv_bytes, ab),
-                    s.new_tokens);
+                    s.new_tokens) /
+                 calibration_.attention_efficiency;
   }
   add("attention", attention);
   add("o_proj", op(gemm_work(tokens, h, heads * hd, wb, ab), tokens));
@@ -158,7 +169,15 @@ double StepCostModel::stage_seconds(std::span<const SequenceWork> batch, int sta
   for (int l = 0; l < stage_layers_[size_t(stage)]; ++l) {
     seconds += layer_seconds(batch, tokens, time);
   }
-  if (stage == layout_.pipeline_parallel - 1 && rows > 0) {
+  // Operators launched: QKV, attention, O, and the FFN's two (a MoE layer's router and experts,
+  // and a shared expert), per layer; the LM head.
+  const bool last = stage == layout_.pipeline_parallel - 1;
+  const int per_layer = model_.is_moe() ? 5 + (model_.moe.shared_expert_intermediate_size > 0) : 5;
+  const double launches = stage_layers_[size_t(stage)] * per_layer + (last && rows > 0 ? 1 : 0);
+  const double launch_s = launches * calibration_.operator_overhead_s;
+  time.overhead_s += launch_s;
+  seconds += launch_s;
+  if (last && rows > 0) {
     const double tp = layout_.tensor_parallel;
     const double head = op(gemm_work(rows, model_.vocab_size / tp, model_.hidden_size,
                                      precision_.weight_bytes, precision_.activation_bytes),
@@ -205,9 +224,9 @@ StepTime StepCostModel::step(std::span<const SequenceWork> sequences) const {
   }
   double tokens = 0;
   for (const SequenceWork& s : sequences) tokens += s.new_tokens;
-  time.overhead_s = calibration_.step_overhead_s +
-                    calibration_.sequence_overhead_s * double(sequences.size()) +
-                    calibration_.token_overhead_s * tokens;
+  time.overhead_s += calibration_.step_overhead_s +
+                     calibration_.sequence_overhead_s * double(sequences.size()) +
+                     calibration_.token_overhead_s * tokens;
   time.seconds = finish.back() + time.overhead_s;
   return time;
 }

@@ -25,6 +25,7 @@ struct SimLayout {
   int pipeline_parallel = 1;
   int expert_parallel = 1;
   int micro_batches = 1;  // a step's batch cut into this many for the pipeline
+  int threads = 0;        // cpu: worker threads per rank (0: the host's cores)
 
   int group() const {
     return tensor_parallel > expert_parallel ? tensor_parallel : expert_parallel;
@@ -78,7 +79,8 @@ class StepCostModel {
   Calibration calibration_;
   SimLayout layout_;
   Precision precision_;
-  double peak_flops_;
+  double peak_flops_;  // one device's (a CPU's ranks share the host's)
+  double bandwidth_;
   std::vector<int> stage_layers_;
 };
 

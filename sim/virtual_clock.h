@@ -16,7 +16,8 @@ class VirtualClock {
   }
 
  private:
-  int64_t now_ = 0;
+  // One second in: request records read a zero time stamp as "never happened".
+  int64_t now_ = 1'000'000'000;
 };
 
 }  // namespace infergate

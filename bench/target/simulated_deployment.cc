@@ -26,6 +26,7 @@ SimLayout layout_of(const EngineConfig& c) {
   l.pipeline_parallel = c.pipeline_parallel;
   l.expert_parallel = c.expert_parallel;
   l.micro_batches = c.pipeline_micro_batches > 0 ? c.pipeline_micro_batches : c.pipeline_parallel;
+  l.threads = c.num_threads;
   return l;
 }
 

@@ -28,7 +28,8 @@ std::string measured_workload_hash(const nlohmann::json& resolved, const std::st
   nlohmann::json measured = measured_workload(resolved);
   if (measured.is_object()) {
     for (const char* path :
-         {"/dataset/path", "/target/model/gguf", "/target/model/safetensors", "/quality/text"}) {
+         {"/dataset/path", "/target/model/gguf", "/target/model/safetensors", "/quality/text",
+          "/target/model", "/target/hardware", "/target/calibration"}) {
       relativize(measured, path, base_dir);
     }
   }

@@ -15,8 +15,9 @@ nlohmann::json measured_workload(nlohmann::json resolved);
 
 // "fnv1a64:" and 16 hex digits (common/util/fnv1a.h) over the compact dump of
 // measured_workload(resolved). File paths (dataset.path, target.model.gguf / safetensors,
-// quality.text) count relative to `base_dir`, the workload file's folder (results files record it
-// as `workload_dir`), so the same checkout on two machines gives the same hash.
+// quality.text; a simulated target's model, hardware and calibration) count relative to `base_dir`,
+// the workload file's folder (results files record it as `workload_dir`), so the same checkout on
+// two machines gives the same hash.
 std::string measured_workload_hash(const nlohmann::json& resolved, const std::string& base_dir);
 
 }  // namespace infergate

@@ -27,6 +27,12 @@ std::string string_or(const nlohmann::json& v, const std::string& fallback) {
 }  // namespace
 
 std::string machine_key(const ResultsFile& results) {
+  // A simulated run does not depend on the host: every runner shares its baseline.
+  const nlohmann::json& simulated = results.manifest.value("simulated", nlohmann::json());
+  if (simulated.is_object()) {
+    const nlohmann::json& hw = simulated.value("hardware", nlohmann::json::object());
+    return "simulated-" + slug(string_or(hw.value("name", nlohmann::json()), "hardware"));
+  }
   const nlohmann::json& host = results.manifest.value("host", nlohmann::json::object());
   // "Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz" -> "intel-xeon-platinum-8481c": marks and
   // the clock add nothing to a folder name.

@@ -9,7 +9,7 @@
 namespace infergate {
 
 // e.g. "intel-xeon-platinum-8481c-2c" or "amd-epyc-9654-16c-1x-nvidia-h200"; lower case,
-// [a-z0-9-] only.
+// [a-z0-9-] only. A simulated run's is "simulated-" and its hardware's name ("simulated-h100-sxm").
 std::string machine_key(const ResultsFile& results);
 
 }  // namespace infergate

@@ -95,6 +95,16 @@ void differences(const Comparison& c, std::string& md) {
   }
 }
 
+// Deterministic runs: every metric that moved, however little.
+void changes_list(const Comparison& c, std::string& md) {
+  md += "\n" + std::to_string(c.changes.size()) + " summary metric(s) changed (deterministic runs)";
+  md += c.changes.empty() ? ".\n" : ":\n\n";
+  for (const MetricChange& m : c.changes) {
+    md += "- " + cell((m.point.empty() ? "" : m.point + " ") + m.metric) + ": " +
+          format_change(m.relative_change) + "\n";
+  }
+}
+
 }  // namespace
 
 std::string markdown_report(const Comparison& c) {
@@ -111,6 +121,7 @@ std::string markdown_report(const Comparison& c) {
   if (c.comparable && !c.evaluations.empty()) {
     rules_table(c, md);
     reasons(c, md);
+    if (c.deterministic) changes_list(c, md);
   } else if (c.comparable) {
     md += "No rule applies to this workload.\n";
   }

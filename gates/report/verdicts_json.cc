@@ -84,6 +84,19 @@ nlohmann::json verdict_counts(const Comparison& c) {
           {"blocking", blocking}, {"blocking_inconclusive", blocking_inconclusive}};
 }
 
+// Deterministic comparisons: every summary metric that changed (empty otherwise).
+nlohmann::json changes_json(const Comparison& c) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const MetricChange& m : c.changes) {
+    out.push_back({{"point", m.point},
+                   {"metric", m.metric},
+                   {"baseline", m.baseline},
+                   {"candidate", m.candidate},
+                   {"relative_change", number_or_null(m.relative_change)}});
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json comparison_to_json(const Comparison& c) {
@@ -109,6 +122,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
       {"warnings", c.warnings},
       {"extra_repetitions", c.extra_repetitions},
       {"paired", c.paired},
+      {"deterministic", c.deterministic},
+      {"changes", changes_json(c)},
       {"method", c.method()},
       {"counts", verdict_counts(c)},
       {"evaluations", evaluations},

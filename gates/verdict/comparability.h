@@ -21,5 +21,8 @@ std::vector<FieldDifference> fingerprint_differences(const ResultsFile& baseline
                                                      const ResultsFile& candidate);
 // The manifest fields that make up the machine and build fingerprint (docs/gates.md).
 const std::vector<std::string>& fingerprint_fields();
+// For two simulated runs (deterministic_results): the calibration, hardware and model shape
+// they were simulated with, and the build's type and compiler (floating point), not the host.
+const std::vector<std::string>& simulated_fingerprint_fields();
 
 }  // namespace infergate

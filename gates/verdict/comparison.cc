@@ -1,5 +1,8 @@
 #include "gates/verdict/comparison.h"
 
+#include <cmath>
+#include <functional>
+
 #include "gates/verdict/error_share_check.h"
 #include "gates/verdict/exact_rule_evaluator.h"
 #include "gates/verdict/paced_rules.h"
@@ -66,9 +69,50 @@ std::string Comparison::headline() const {
 }
 
 std::string Comparison::method() const {
+  if (deterministic) {
+    return "deterministic runs (simulated target: values compared exactly, no repetitions "
+           "needed)";
+  }
   return paired ? "paired runs (Wilcoxon signed-rank test and t interval on the pairs' log ratios)"
                 : "independent repetitions (Mann-Whitney U test, bootstrap interval)";
 }
+
+bool deterministic_results(const ResultsFile& baseline, const ResultsFile& candidate) {
+  auto simulated = [](const ResultsFile& r) {
+    return r.workload.is_object() && r.workload.contains("target") &&
+           r.workload["target"].value("type", std::string()) == "simulated";
+  };
+  return simulated(baseline) && simulated(candidate);
+}
+
+namespace {
+
+// Every numeric summary metric (a number, or a statistic's field) whose point means differ.
+void list_changes(const PointResult& base, const PointResult& cand, const std::string& point,
+                  std::vector<MetricChange>& out) {
+  std::function<void(const nlohmann::json&, const nlohmann::json&, const std::string&)> walk =
+      [&](const nlohmann::json& a, const nlohmann::json& b, const std::string& name) {
+        if (a.is_object() && b.is_object()) {
+          for (const auto& [k, v] : a.items()) {
+            if (b.contains(k)) walk(v, b[k], name.empty() ? k : name + "." + k);
+          }
+          return;
+        }
+        if (!a.is_number() || !b.is_number() || a == b) return;
+        const double x = a.get<double>(), y = b.get<double>();
+        out.push_back({point, name, x, y, x != 0 ? y / x - 1 : NAN});
+      };
+  walk(base.summary, cand.summary, "");
+}
+
+// Deterministic runs need no repetitions: one value per side is the value.
+GateRule deterministic_rule(GateRule rule) {
+  rule.exact = true;
+  rule.min_repetitions = 1;
+  return rule;
+}
+
+}  // namespace
 
 Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candidate,
                            const RuleSet& rules, const CompareOptions& options) {
@@ -79,7 +123,8 @@ Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candi
   c.workload_name = candidate.workload_name;
   c.alpha = rules.alpha;
   c.confidence = rules.confidence;
-  c.paired = options.paired;
+  c.deterministic = deterministic_results(baseline, candidate);
+  c.paired = options.paired && !c.deterministic;
   c.differences = fingerprint_differences(baseline, candidate);
   if (!c.differences.empty()) {
     if (!options.allow_env_diff) {
@@ -104,12 +149,18 @@ Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candi
       c.warnings.push_back("the candidate has no point " + label + "; it was not compared");
       continue;
     }
+    if (c.deterministic) list_changes(base_point, *cand_point, label, c.changes);
     for (const GateRule& rule : rules.rules) {
       if (!rule.applies_to(c.workload_name)) continue;
       if (rule.exact && !measured_on_either_side(rule, base_point, *cand_point)) continue;
-      c.evaluations.push_back(
-          options.paired ? evaluate_paired_rule(rule, base_point, *cand_point, label, settings)
-                         : evaluate_rule(rule, base_point, *cand_point, label, settings));
+      if (c.deterministic) {
+        c.evaluations.push_back(evaluate_exact_rule(deterministic_rule(rule), base_point,
+                                                    *cand_point, label, settings));
+      } else {
+        c.evaluations.push_back(
+            c.paired ? evaluate_paired_rule(rule, base_point, *cand_point, label, settings)
+                     : evaluate_rule(rule, base_point, *cand_point, label, settings));
+      }
     }
   }
   warn_paced_rules(c, candidate);

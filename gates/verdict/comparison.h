@@ -23,6 +23,17 @@ struct CompareOptions {
   bool paired = false;
 };
 
+// A metric whose value differs between two deterministic (simulated) runs at one sweep point.
+struct MetricChange {
+  std::string point, metric;
+  double baseline = 0, candidate = 0;
+  double relative_change = 0;  // candidate / baseline - 1 (NaN when the baseline is 0)
+};
+
+// True when both results come from a simulated target (docs/simulator.md): their values are a
+// pure function of code, workload and calibration, so they are compared exactly.
+bool deterministic_results(const ResultsFile& baseline, const ResultsFile& candidate);
+
 struct Comparison {
   std::string baseline_path, candidate_path, rules_path;
   std::string workload_name;
@@ -33,6 +44,10 @@ struct Comparison {
   std::vector<std::string> warnings;  // e.g. incomplete results, uncalibrated thresholds
   int extra_repetitions = 0;          // added by --auto-repeat
   bool paired = false;                // judged as pairs (CompareOptions::paired)
+  // Both sides simulated: every rule compares the values exactly (one repetition suffices), and
+  // every summary metric that changed at all is listed.
+  bool deterministic = false;
+  std::vector<MetricChange> changes;
 
   // kExitIncomparable, else kExitRegression (a blocking regression), else kExitInconclusive (a
   // rule that could fail is inconclusive), else kExitPass (improvements pass).

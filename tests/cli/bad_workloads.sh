@@ -35,7 +35,25 @@ expect 2 "not a KV cache dtype \(allowed: f32, f16, bf16, int8, fp8_e4m3\)" -- \
   "$infergate" generate --kv-dtype int4
 expect 2 "physical memory|machine's memory|memory of" -- \
   "$infergate" generate --num-kv-blocks 2147483647
+# Simulated targets: missing or unknown hardware, a missing calibration, what is not simulated.
+sim=("$infergate" run "$src/workloads/quickstart.json" --quiet --out sim.json --set target.type=simulated)
+expect 2 "target.hardware.*must be a non-empty name or path" -- "${sim[@]}"
+expect 2 "hardware 'h300': no such built-in hardware \(built in: a100-80gb" -- \
+  "${sim[@]}" --set target.hardware=h300
+expect 2 "target.calibration.*is not an existing file" -- \
+  "${sim[@]}" --set target.hardware=h100-sxm --set target.calibration=/nonexistent/cal.json
+expect 2 "speculative decoding is not simulated yet" -- \
+  "${sim[@]}" --set target.hardware=h100-sxm --set target.engine.speculative.method=ngram
+expect 2 "bf16 weights: 141.1 GB" -- "${sim[@]}" --set target.hardware=a100-80gb \
+  --set target.model=llama-3-70b --set target.memory_utilization=0.9
+expect 2 "memory_utilization.*must be in \[0, 1\]" -- "${sim[@]}" --set target.hardware=h100-sxm \
+  --set target.memory_utilization=2
+test ! -e sim.json || { echo "FAIL: a refused simulated run wrote sim.json"; status=1; }
+expect 2 "--out FILE is required" -- "$infergate" sim calibrate
+expect 2 "unknown action 'nope' \(allowed: calibrate, list\)" -- "$infergate" sim nope
+printf '{"schema": "infergate.sim-calibration/v1"}' >cal.json
+expect 2 "cal.json: compute_efficiency: missing" -- "$infergate" sim calibrate --refit cal.json --out c2.json
 # An unknown command lists every command the dispatcher knows.
-expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, eval, compare, ab, baseline, history, calibrate, report, bisect, bench-comm\)" -- \
+expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, eval, compare, ab, baseline, history, sim, calibrate, report, bisect, bench-comm\)" -- \
   "$infergate" nope
 exit $status

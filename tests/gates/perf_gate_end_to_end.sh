@@ -16,7 +16,7 @@ status=0
 "$infergate" baseline update "$work/baseline.json" --baselines "$work/results" || exit 1
 
 INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads quickstart \
-  --repeat 6 --auto-repeat 0 --baselines "$work/results" --out "$work/gate" \
+  --sim-workloads "" --repeat 6 --auto-repeat 0 --baselines "$work/results" --out "$work/gate" \
   --history "$work/history.sqlite" >"$work/gate.log" 2>&1
 code=$?
 cat "$work/gate.log"
@@ -40,7 +40,7 @@ fi
 
 # A missing baseline is an input error (2) that names the expected file, never a pass.
 INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads quickstart \
-  --repeat 6 --auto-repeat 0 --baselines "$work/none" --out "$work/gate2" \
+  --sim-workloads "" --repeat 6 --auto-repeat 0 --baselines "$work/none" --out "$work/gate2" \
   --history "$work/history2.sqlite" >"$work/gate2.log" 2>&1
 code=$?
 if [ "$code" != 2 ] || ! grep -q "no baseline for workload 'quickstart'" "$work/gate2.log"; then
@@ -50,10 +50,11 @@ else
 fi
 
 # --baseline-bin: a paired A/B (infergate ab) instead of the stored baseline; here an A/A of this
-# build under rules that four pairs can decide, so the plumbing is what is checked.
+# build under rules that four pairs can decide, so the plumbing is what is checked. The simulated
+# workload runs once per build and is compared exactly.
 INFERGATE="$infergate" bash "$repo/ci/perf-gate.sh" --skip-build --workloads gate-decode \
   --baseline-bin "$infergate" --rules "$repo/tests/gates/data/ab-rules.json" --budget-minutes 2 \
-  --out "$work/gate3" --no-history >"$work/gate3.log" 2>&1
+  --sim-workloads sim-scheduling --out "$work/gate3" --no-history >"$work/gate3.log" 2>&1
 code=$?
 recorded=$(grep -o '"exit_code": *[0-9]' "$work/gate3/gate-decode/verdicts.json" | grep -o '[0-9]$')
 if [ "$code" != "$recorded" ] || ! grep -q '"paired": true' "$work/gate3/gate-decode/verdicts.json"; then
@@ -65,4 +66,10 @@ fi
 for f in baseline.json candidate.json report.html summary.md; do
   [ -s "$work/gate3/gate-decode/$f" ] || { echo "FAIL: paired $f missing"; status=1; }
 done
+if grep -q '"deterministic": true' "$work/gate3/sim-scheduling/verdicts.json" &&
+  grep -q '"overall": "PASS"' "$work/gate3/sim-scheduling/verdicts.json"; then
+  echo "ok: the simulated workload was compared exactly and passed A/A"
+else
+  echo "FAIL: sim-scheduling against --baseline-bin"; status=1
+fi
 exit $status

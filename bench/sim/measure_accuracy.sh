@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The simulator's accuracy on this machine (docs/simulator.md, "Accuracy"): calibrate it from
+# micro step timings (never from these workloads: they are held out), then run each workload
+# for real and simulated and compare QPS, TTFT P50/P95 and TPOT P50/P95 per sweep point.
+#
+#   bash bench/sim/measure_accuracy.sh [BUILD_DIR] [OUT_DIR]
+#   CALIBRATION=FILE   use this calibration instead of measuring one
+#   WORKLOADS="a b"    workload names under workloads/ (default: the list below)
+#   HARDWARE=NAME      the hardware file the calibration is relative to (epyc-zen4-2core)
+# Writes OUT_DIR/accuracy.md and accuracy.json; exit 0 when every figure was computed (the
+# errors are reported, not judged: the table says where the model is wrong), 2 on failure.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="${1:-$root/build/release}"
+out="${2:-$root/out/sim-accuracy}"
+infergate="$build/cli/infergate"
+hardware="${HARDWARE:-epyc-zen4-2core}"
+workloads="${WORKLOADS:-quickstart chat-short gate-decode goodput-slo long-prompt mixed-interference rate-sweep shared-system-prompt static-vs-continuous}"
+mkdir -p "$out"
+lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1 > "$out/cpu.txt"
+
+calibration="${CALIBRATION:-$out/calibration.json}"
+if [[ -z "${CALIBRATION:-}" ]]; then
+  "$infergate" sim calibrate --hardware "$hardware" --out "$calibration" > "$out/calibrate.log"
+  tail -1 "$out/calibrate.log" >&2
+fi
+
+pairs=()
+for name in $workloads; do
+  file="$root/workloads/$name.json"
+  "$infergate" run "$file" --quiet --out "$out/$name.real.json" > /dev/null
+  "$infergate" run "$file" --quiet --out "$out/$name.sim.json" \
+    --set target.type=simulated --set "target.hardware=$hardware" \
+    --set "target.calibration=$calibration" > /dev/null
+  pairs+=("$name" "$out/$name.real.json" "$out/$name.sim.json")
+  echo "measured $name" >&2
+done
+/usr/bin/python3 "$root/bench/sim/accuracy_table.py" --cpu "$(cat "$out/cpu.txt")" \
+  --calibration "$calibration" --json "$out/accuracy.json" "${pairs[@]}" > "$out/accuracy.md"
+cat "$out/accuracy.md"
