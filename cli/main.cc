@@ -17,6 +17,7 @@
 #include "cli/generate_command.h"
 #include "cli/history_command.h"
 #include "cli/logits_command.h"
+#include "cli/plan_command.h"
 #include "cli/quantize_command.h"
 #include "cli/report_command.h"
 #include "cli/router_command.h"
@@ -61,6 +62,8 @@ const Command kCommands[] = {
     {"baseline", infergate::baseline_command, "store, show and list the baselines under results/"},
     {"history", infergate::history_command,
      "store every results file in a database (SQLite), list and export it"},
+    {"plan", infergate::plan_command,
+     "rank the layouts of a model on N simulated devices for a workload (goodput, cost)"},
     {"sim", infergate::sim_command,
      "the simulator: calibrate it on this machine, list its hardware and model shapes"},
     {"calibrate", infergate::calibrate_command,

@@ -29,7 +29,15 @@ def value(summary, path):
 def points(results):
     for p in results["points"]:
         label = "" if p.get("sweep") is None else f'{p["sweep"]["field"].split(".")[-1]}={p["sweep"]["value"]}'
-        yield label, p["summary"]
+        yield label, p["summary"], [r["summary"] for r in p["repetitions"]]
+
+
+def spread(repetitions, path):
+    """Half the range of the measured repetitions over their mean: the run-to-run noise."""
+    values = [v for v in (value(r, path) for r in repetitions) if v is not None]
+    if len(values) < 2 or sum(values) == 0:
+        return None
+    return (max(values) - min(values)) / 2 / (sum(values) / len(values))
 
 
 def main():
@@ -45,14 +53,15 @@ def main():
     for i in range(0, len(a.triples), 3):
         name, real_path, sim_path = a.triples[i : i + 3]
         real, sim = json.load(open(real_path)), json.load(open(sim_path))
-        for (label, r), (_, s) in zip(points(real), points(sim)):
+        for (label, r, reps), (_, s, _) in zip(points(real), points(sim)):
             row = {"workload": name, "point": label, "metrics": {}}
             for metric, path, target in METRICS:
                 rv, sv = value(r, path), value(s, path)
                 if rv is None or sv is None or rv == 0:
                     continue
                 err = sv / rv - 1
-                row["metrics"][metric] = {"measured": rv, "simulated": sv, "error": err, "target": target}
+                row["metrics"][metric] = {"measured": rv, "simulated": sv, "error": err, "target": target,
+                                          "measured_spread": spread(reps, path)}
                 total += 1
                 within += abs(err) <= target
             rows.append(row)
@@ -68,9 +77,11 @@ def main():
                 cells.append("n/a")
                 continue
             mark = "ok" if abs(m["error"]) <= target else "**off**"
-            cells.append(f'{m["simulated"]:.3g} / {m["measured"]:.3g} ({100 * m["error"]:+.0f}%, {mark})')
+            noise = "" if m["measured_spread"] is None else f', ±{100 * m["measured_spread"]:.0f}%'
+            cells.append(f'{m["simulated"]:.3g} / {m["measured"]:.3g} ({100 * m["error"]:+.0f}%{noise}, {mark})')
         print(f'| {row["workload"]} | {row["point"]} | ' + " | ".join(cells) + " |")
-    print("\nEach cell: simulated / measured (error).")
+    print("\nEach cell: simulated / measured (error, and with several measured repetitions ± half their range")
+    print("over their mean: the machine's own run-to-run noise).")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"cpu": a.cpu, "calibration": a.calibration, "within": within, "total": total, "rows": rows}, f, indent=1)

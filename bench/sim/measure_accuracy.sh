@@ -7,6 +7,8 @@
 #   CALIBRATION=FILE   use this calibration instead of measuring one
 #   WORKLOADS="a b"    workload names under workloads/ (default: the list below)
 #   HARDWARE=NAME      the hardware file the calibration is relative to (epyc-zen4-2core)
+#   CALIBRATE_REPETITIONS=N  timings per step shape when calibrating (default 5)
+#   REAL_REPETITIONS=N       repetitions of each real run, averaged (default 1)
 # Writes OUT_DIR/accuracy.md and accuracy.json; exit 0 when every figure was computed (the
 # errors are reported, not judged: the table says where the model is wrong), 2 on failure.
 set -euo pipefail
@@ -21,14 +23,16 @@ lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1 > "$out/cpu.txt"
 
 calibration="${CALIBRATION:-$out/calibration.json}"
 if [[ -z "${CALIBRATION:-}" ]]; then
-  "$infergate" sim calibrate --hardware "$hardware" --out "$calibration" > "$out/calibrate.log"
+  "$infergate" sim calibrate --hardware "$hardware" --repetitions "${CALIBRATE_REPETITIONS:-5}" \
+    --out "$calibration" > "$out/calibrate.log"
   tail -1 "$out/calibrate.log" >&2
 fi
 
 pairs=()
 for name in $workloads; do
   file="$root/workloads/$name.json"
-  "$infergate" run "$file" --quiet --out "$out/$name.real.json" > /dev/null
+  "$infergate" run "$file" --quiet --out "$out/$name.real.json" \
+    --set "repetitions=${REAL_REPETITIONS:-1}" > /dev/null
   "$infergate" run "$file" --quiet --out "$out/$name.sim.json" \
     --set target.type=simulated --set "target.hardware=$hardware" \
     --set "target.calibration=$calibration" > /dev/null

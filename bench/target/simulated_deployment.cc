@@ -44,8 +44,10 @@ SimulatedDeployment::SimulatedDeployment(const SimulatedTargetSpec& spec)
 std::unique_ptr<Engine> SimulatedDeployment::make_engine(const EngineConfig& config,
                                                          VirtualClock& clock) const {
   refuse_unmodelled(config);
-  const Precision precision = make_precision(weight_dtype_name(config.weight_dtype),
-                                             shape_.native_dtype, config.kv_cache_dtype, hardware_);
+  const std::string format =
+      spec_.weight_dtype.empty() ? weight_dtype_name(config.weight_dtype) : spec_.weight_dtype;
+  const Precision precision =
+      make_precision(format, shape_.native_dtype, config.kv_cache_dtype, hardware_);
   StepCostModel model(shape_.config, hardware_, calibration_, layout_of(config), precision);
   const DeviceMemoryPlan plan = plan_device_memory(
       shape_.config, hardware_, model.layout(), model.stage_layers(), precision, config.block_size,

@@ -63,6 +63,9 @@ struct SimulatedTargetSpec {
   // workspace (vLLM's gpu_memory_utilization); 0: the engine config's pool, as a real engine
   // of that config sizes it (kv_cache_bytes or num_kv_blocks).
   double memory_utilization = 0;
+  // The weights' format as simulated: any engine weight_dtype, or "fp8" (e4m3 weights, which
+  // the CPU engine does not run); "": the engine config's weight_dtype.
+  std::string weight_dtype;
 };
 
 struct TargetSpec {

@@ -26,6 +26,7 @@ json target_to_json(const TargetSpec& t) {
               {"memory_utilization", t.simulated.memory_utilization},
               {"engine", engine_config_to_json(t.engine)}};
     if (!t.simulated.calibration.empty()) j["calibration"] = t.simulated.calibration;
+    if (!t.simulated.weight_dtype.empty()) j["weight_dtype"] = t.simulated.weight_dtype;
     return j;
   }
   json j = {{"type", t.type},

@@ -213,6 +213,11 @@ void read_simulated_target(JsonObjectReader& r, TargetSpec& t, const std::string
   s.hardware = read_sim_file(r, "hardware", base_dir, "");
   if (r.has("calibration")) s.calibration = read_existing_path(r, "calibration", base_dir, false);
   s.memory_utilization = r.get_double("memory_utilization", s.memory_utilization);
+  if (r.has("weight_dtype")) {
+    std::vector<std::string> formats = weight_dtype_names();
+    formats.push_back("fp8");
+    s.weight_dtype = r.get_choice("weight_dtype", "", formats);
+  }
   r.allow({"model", "engine"});
   r.set_context("with type \"simulated\"",
                 {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "router"});

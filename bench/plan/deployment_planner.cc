@@ -1,0 +1,210 @@
+#include "bench/plan/deployment_planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "bench/driver/run_workload.h"
+#include "bench/workload/workload_parser.h"
+#include "common/results/results_file.h"
+#include "sim/hardware_spec.h"
+#include "sim/model_shape.h"
+#include "sim/precision.h"
+#include "sim/step_cost_model.h"
+
+namespace infergate {
+
+namespace {
+
+constexpr int kMaxGpus = 1024;
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+std::vector<int> divisors(int n) {
+  std::vector<int> out;
+  for (int d = 1; d <= n; ++d) {
+    if (n % d == 0) out.push_back(d);
+  }
+  return out;
+}
+
+std::vector<std::string> default_weight_dtypes(const HardwareSpec& h) {
+  std::vector<std::string> out = {"auto"};
+  if (h.has_dtype("fp8")) out.push_back("fp8");
+  if (h.has_dtype("int8")) out.push_back("w8a8");
+  out.push_back("q4_0");
+  return out;
+}
+
+// Layouts of `gpus` devices: TP x PP x DP (TP within a node), and for a MoE model the same group
+// as expert parallelism.
+std::vector<PlanCandidate> layouts(const ModelConfig& m, const HardwareSpec& h, int gpus) {
+  std::vector<PlanCandidate> out;
+  for (int group : divisors(gpus)) {
+    if (group > h.devices_per_node) continue;
+    for (int pp : divisors(gpus / group)) {
+      if (pp > 8) continue;
+      PlanCandidate c;
+      c.tensor_parallel = group;
+      c.pipeline_parallel = pp;
+      c.data_parallel = gpus / group / pp;
+      out.push_back(c);
+      if (m.is_moe() && group > 1) {
+        c.tensor_parallel = 1;
+        c.expert_parallel = group;
+        out.push_back(c);
+      }
+    }
+  }
+  return out;
+}
+
+// The candidate's own memory check, before anything runs.
+std::string memory_verdict(const PlanCandidate& c, const ModelShape& shape, const HardwareSpec& h,
+                           const PlanRequest& r, DeviceMemoryPlan& memory) {
+  try {
+    const Precision p =
+        make_precision(c.weight_dtype, shape.native_dtype, parse_dtype(c.kv_dtype), h);
+    SimLayout l;
+    l.tensor_parallel = c.tensor_parallel;
+    l.pipeline_parallel = c.pipeline_parallel;
+    l.expert_parallel = c.expert_parallel;
+    const StepCostModel model(shape.config, h, Calibration{}, l, p);
+    memory = plan_device_memory(shape.config, h, l, model.stage_layers(), p, 16, 2048,
+                                r.memory_utilization);
+    return memory.fits ? "" : memory.reason;
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+}
+
+std::vector<std::string> candidate_overrides(const PlanCandidate& c, const PlanRequest& r,
+                                             const Workload& base) {
+  std::vector<std::string> o = r.overrides;
+  for (const std::string& s :
+       {std::string("target.type=simulated"), "target.model=" + r.model,
+        "target.hardware=" + r.hardware,
+        "target.memory_utilization=" + number(r.memory_utilization),
+        "target.weight_dtype=" + c.weight_dtype, "target.engine.kv_cache_dtype=" + c.kv_dtype,
+        "target.engine.tensor_parallel=" + std::to_string(c.tensor_parallel),
+        "target.engine.pipeline_parallel=" + std::to_string(c.pipeline_parallel),
+        "target.engine.expert_parallel=" + std::to_string(c.expert_parallel),
+        std::string("repetitions=1")}) {
+    o.push_back(s);
+  }
+  if (!r.calibration.empty()) o.push_back("target.calibration=" + r.calibration);
+  // Data parallelism: one replica of DP simulated with its share of the load (a router that
+  // balances perfectly); its throughput counts DP times.
+  const int dp = c.data_parallel;
+  if (dp > 1) {
+    const LoadSpec& l = base.load;
+    if (l.mode == "open") o.push_back("load.rate=" + number(l.rate / dp));
+    if (l.mode == "closed") {
+      o.push_back("load.concurrency=" + std::to_string((l.concurrency + dp - 1) / dp));
+    }
+    if (l.num_requests > 0) {
+      o.push_back("load.num_requests=" + std::to_string((l.num_requests + dp - 1) / dp));
+    }
+  }
+  return o;
+}
+
+double stat(const nlohmann::json& summary, const char* name, const char* field) {
+  const nlohmann::json& v = summary.value(name, nlohmann::json::object());
+  return v.is_object() && v.value(field, nlohmann::json()).is_number() ? v[field].get<double>() : 0;
+}
+
+void simulate(PlanCandidate& c, const PlanRequest& r, const Workload& base) {
+  const Workload w = load_workload_file(r.workload, candidate_overrides(c, r, base));
+  RunOptions o;
+  o.quiet = true;
+  o.out_path = (std::filesystem::path(r.out_dir) / (c.label() + ".json")).string();
+  for (char& ch : o.out_path) {
+    if (ch == ' ') ch = '_';
+  }
+  const nlohmann::json results = run_workload(w, o).results;
+  const nlohmann::json& s = results.at("points").at(0).at("summary");
+  const double dp = c.data_parallel;
+  c.results_path = o.out_path;
+  c.goodput_rps = s.value("goodput_rps", 0.0) * dp;
+  c.request_rps = s.value("request_throughput_rps", 0.0) * dp;
+  c.output_tps = s.value("output_throughput_tps", 0.0) * dp;
+  c.ttft_p50_ms = stat(s, "ttft_ms", "p50");
+  c.ttft_p95_ms = stat(s, "ttft_ms", "p95");
+  c.tpot_p50_ms = stat(s, "tpot_ms", "p50");
+  c.tpot_p95_ms = stat(s, "tpot_ms", "p95");
+  if (r.price_per_gpu_hour > 0 && c.output_tps > 0) {
+    c.cost_per_million_tokens = r.price_per_gpu_hour * r.gpus / 3600 / c.output_tps * 1e6;
+  }
+}
+
+}  // namespace
+
+std::string PlanCandidate::label() const {
+  return "TP" + std::to_string(tensor_parallel) + " PP" + std::to_string(pipeline_parallel) +
+         " EP" + std::to_string(expert_parallel) + " DP" + std::to_string(data_parallel) + " " +
+         weight_dtype + " KV " + kv_dtype;
+}
+
+Plan plan_deployment(const PlanRequest& r) {
+  if (r.gpus < 1 || r.gpus > kMaxGpus) {
+    throw std::invalid_argument("plan: --gpus must be in [1, " + std::to_string(kMaxGpus) + "]");
+  }
+  if (!(r.memory_utilization > 0 && r.memory_utilization <= 1)) {
+    throw std::invalid_argument("plan: --memory-utilization must be in (0, 1]");
+  }
+  const ModelShape shape = load_model_shape(r.model);
+  const HardwareSpec hardware = load_hardware_spec(r.hardware);
+  const Workload base = load_workload_file(r.workload, r.overrides);
+  if (base.sweep) {
+    throw std::invalid_argument("plan: " + r.workload + ": the workload sweeps " +
+                                base.sweep->field +
+                                "; give one without a sweep (the plan compares layouts)");
+  }
+  const std::vector<std::string> weights =
+      r.weight_dtypes.empty() ? default_weight_dtypes(hardware) : r.weight_dtypes;
+  const std::string sixteen = hardware.has_dtype("bf16") ? "bf16" : "f16";
+  const std::vector<std::string> kvs =
+      r.kv_dtypes.empty() ? std::vector<std::string>{sixteen, "fp8_e4m3"} : r.kv_dtypes;
+  std::filesystem::create_directories(r.out_dir);
+  Plan plan;
+  for (const PlanCandidate& layout : layouts(shape.config, hardware, r.gpus)) {
+    for (const std::string& w : weights) {
+      for (const std::string& kv : kvs) {
+        PlanCandidate c = layout;
+        c.weight_dtype = w;
+        c.kv_dtype = kv;
+        c.rejected = memory_verdict(c, shape, hardware, r, c.memory);
+        if (c.rejected.empty()) {
+          try {
+            simulate(c, r, base);
+          } catch (const std::exception& e) {
+            c.rejected = e.what();
+          }
+        }
+        (c.rejected.empty() ? plan.ranked : plan.rejected).push_back(c);
+      }
+    }
+  }
+  std::stable_sort(plan.ranked.begin(), plan.ranked.end(),
+                   [](const PlanCandidate& a, const PlanCandidate& b) {
+                     if (a.goodput_rps != b.goodput_rps) return a.goodput_rps > b.goodput_rps;
+                     if (a.cost_per_million_tokens != b.cost_per_million_tokens) {
+                       return a.cost_per_million_tokens < b.cost_per_million_tokens;
+                     }
+                     return a.memory.headroom_bytes() > b.memory.headroom_bytes();
+                   });
+  plan.notes.push_back(
+      "data parallelism: one replica simulated with 1/DP of the load, as a router that balances "
+      "perfectly would give it");
+  plan.notes.push_back("prefill/decode disaggregation layouts are not simulated yet");
+  return plan;
+}
+
+}  // namespace infergate
