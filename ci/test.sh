@@ -33,5 +33,5 @@ fi
 # here from timed engine steps (3 timings per shape), then five held-out workloads run for real
 # and simulated; the table is kept in build/sim-accuracy/accuracy.md (~4 min). The errors are
 # reported, not judged: a shared runner's noise is not the model's.
-CALIBRATE_REPETITIONS=3 WORKLOADS="quickstart chat-short goodput-slo long-prompt shared-system-prompt" \
+CALIBRATE_REPETITIONS=3 LAYOUTS="" WORKLOADS="quickstart chat-short goodput-slo long-prompt shared-system-prompt" \
   bash bench/sim/measure_accuracy.sh build/release build/sim-accuracy

@@ -9,6 +9,8 @@
 #   HARDWARE=NAME      the hardware file the calibration is relative to (epyc-zen4-2core)
 #   CALIBRATE_REPETITIONS=N  timings per step shape when calibrating (default 5)
 #   REAL_REPETITIONS=N       repetitions of each real run, averaged (default 1)
+#   LAYOUTS="tp2 pp2"        also parallel-small over 2 MPI ranks, tensor and pipeline parallel
+#                            (default: both; "" skips)
 # Writes OUT_DIR/accuracy.md and accuracy.json; exit 0 when every figure was computed (the
 # errors are reported, not judged: the table says where the model is wrong), 2 on failure.
 set -euo pipefail
@@ -17,7 +19,7 @@ build="${1:-$root/build/release}"
 out="${2:-$root/out/sim-accuracy}"
 infergate="$build/cli/infergate"
 hardware="${HARDWARE:-epyc-zen4-2core}"
-workloads="${WORKLOADS:-quickstart chat-short gate-decode goodput-slo long-prompt mixed-interference rate-sweep shared-system-prompt static-vs-continuous}"
+workloads="${WORKLOADS:-quickstart chat-short gate-decode goodput-slo long-prompt mixed-interference rate-sweep shared-system-prompt static-vs-continuous parallel-small}"
 mkdir -p "$out"
 lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1 > "$out/cpu.txt"
 
@@ -38,6 +40,24 @@ for name in $workloads; do
     --set "target.calibration=$calibration" > /dev/null
   pairs+=("$name" "$out/$name.real.json" "$out/$name.sim.json")
   echo "measured $name" >&2
+done
+# Multi-rank layouts: the real run under mpirun, one thread per rank (two ranks of two threads
+# each would oversubscribe the cores), the simulated one with the same engine settings.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+for layout in ${LAYOUTS-tp2 pp2}; do
+  case "$layout" in
+    tp2) set_layout=(--set target.engine.tensor_parallel=2 --set target.engine.num_threads=1) ;;
+    pp2) set_layout=(--set target.engine.pipeline_parallel=2 --set target.engine.num_threads=1) ;;
+    *) echo "measure_accuracy: unknown layout '$layout' (tp2, pp2)" >&2; exit 2 ;;
+  esac
+  file="$root/workloads/parallel-small.json"
+  mpirun --oversubscribe -np 2 "$infergate" run "$file" --quiet --out "$out/parallel-$layout.real.json" \
+    "${set_layout[@]}" --set "repetitions=${REAL_REPETITIONS:-1}" > /dev/null
+  "$infergate" run "$file" --quiet --out "$out/parallel-$layout.sim.json" "${set_layout[@]}" \
+    --set target.type=simulated --set "target.hardware=$hardware" \
+    --set "target.calibration=$calibration" > /dev/null
+  pairs+=("parallel-small $layout" "$out/parallel-$layout.real.json" "$out/parallel-$layout.sim.json")
+  echo "measured parallel-small $layout" >&2
 done
 /usr/bin/python3 "$root/bench/sim/accuracy_table.py" --cpu "$(cat "$out/cpu.txt")" \
   --calibration "$calibration" --json "$out/accuracy.json" "${pairs[@]}" > "$out/accuracy.md"

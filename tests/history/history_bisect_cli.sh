@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `infergate history bisect` end to end, with real git, real runs and the real bisect: a
-# throwaway repository of 14 commits whose "build" wraps the real infergate with the commit's
+# throwaway repository of 18 commits whose "build" wraps the real infergate with the commit's
 # decode delay (as tests/gates/bisect_end_to_end.sh does); commit 8 adds 20 ms. The history
-# holds runs of commits 0-6 and 10-13 only (a nightly that skipped some), so detect finds a
+# holds runs of commits 0-6 and 10-17 only (a nightly that skipped some), so detect finds a
 # change point between commits 6 and 10; history bisect hands that range to bisect, which must
 # name commit 8, and the change point must then carry it.
 #   history_bisect_cli.sh INFERGATE WORK_DIR
@@ -41,7 +41,7 @@ WRAPPER
 chmod +x "$BUILD_DIR/cli/infergate"
 EOF2
 declare -a COMMITS DELAYS
-for i in $(seq 0 13); do
+for i in $(seq 0 17); do
   delay=0
   [ "$i" -ge 8 ] && delay=20000
   echo "$delay" >delay_us
@@ -52,7 +52,10 @@ for i in $(seq 0 13); do
 done
 
 # The history: what each stored commit's build measured, labelled with that commit.
-for i in 0 1 2 3 4 5 6 10 11 12 13; do
+# Eight commits after the gap: with only four, the permutation test's smallest p-value (the
+# step's 2 arrangements among C(11, 4) = 330) sits at alpha 0.005, and detect found it or not
+# by the draw.
+for i in 0 1 2 3 4 5 6 10 11 12 13 14 15 16 17; do
   out=$WORK/runs/r$i.json
   "$INFERGATE" run "$WORKLOAD" --repeat 3 --quiet --out "$out" \
     --set target.engine.debug.inject_decode_delay_us="${DELAYS[$i]}" >/dev/null

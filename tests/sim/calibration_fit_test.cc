@@ -34,7 +34,7 @@ MeasuredModel synthetic_measurements(const std::string& name, const HardwareSpec
 
 }  // namespace
 
-TEST_CASE("sim: the calibration fit recovers the step times of a known device") {
+TEST_CASE("the calibration fit recovers the step times of a known device") {
   const HardwareSpec hw = load_hardware_spec("epyc-zen4-2core");
   Calibration truth;
   truth.compute_efficiency = {{1, 0.1}, {8, 0.25}, {64, 0.45}, {512, 0.6}};
@@ -57,7 +57,7 @@ TEST_CASE("sim: the calibration fit recovers the step times of a known device") 
   CHECK(predicted_step_seconds(models[1], hw, fit, unseen) == Approx(want).epsilon(0.05));
 }
 
-TEST_CASE("sim: a calibration keeps its measurements and they read back") {
+TEST_CASE("a calibration keeps its measurements and they read back") {
   const HardwareSpec hw = load_hardware_spec("epyc-zen4-2core");
   const std::vector<MeasuredModel> models = {
       synthetic_measurements("tiny", hw, default_calibration(hw))};

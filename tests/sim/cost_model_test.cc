@@ -31,7 +31,7 @@ StepCostModel model_on(const std::string& model, const std::string& hardware, Si
 
 }  // namespace
 
-TEST_CASE("sim: a 4096^3 bf16 GEMM on an H100 roofline is compute-bound at 139 us") {
+TEST_CASE("a 4096^3 bf16 GEMM on an H100 roofline is compute-bound at 139 us") {
   const HardwareSpec h100 = load_hardware_spec("h100-sxm");
   const Work w = gemm_work(4096, 4096, 4096, 2, 2);
   CHECK(w.flops == Approx(2.0 * 4096 * 4096 * 4096));
@@ -45,7 +45,7 @@ TEST_CASE("sim: a 4096^3 bf16 GEMM on an H100 roofline is compute-bound at 139 u
         Approx(2 * s));
 }
 
-TEST_CASE("sim: a single-token GEMV is memory-bound: the weights at the bandwidth") {
+TEST_CASE("a single-token GEMV is memory-bound: the weights at the bandwidth") {
   const HardwareSpec h100 = load_hardware_spec("h100-sxm");
   const Work w = gemm_work(1, 4096, 4096, 2, 2);
   const double s =
@@ -53,7 +53,7 @@ TEST_CASE("sim: a single-token GEMV is memory-bound: the weights at the bandwidt
   CHECK(s == Approx((4096.0 * 4096 * 2 + 2 * 4096 * 2) / 3.35e12).epsilon(1e-9));
 }
 
-TEST_CASE("sim: an all-reduce of 16 MiB over NVLink among 8 H100s takes the ring's 79 us") {
+TEST_CASE("an all-reduce of 16 MiB over NVLink among 8 H100s takes the ring's 79 us") {
   const HardwareSpec h100 = load_hardware_spec("h100-sxm");
   const LinkSpec& link = h100.link_for(8);
   CHECK(link.name == "NVLink 4");
@@ -66,14 +66,14 @@ TEST_CASE("sim: an all-reduce of 16 MiB over NVLink among 8 H100s takes the ring
   CHECK(h100.link_for(16).name == "InfiniBand NDR 400");
 }
 
-TEST_CASE("sim: attention work counts causal pairs and reads the KV once") {
+TEST_CASE("attention work counts causal pairs and reads the KV once") {
   // 4 new tokens after 10 cached: query i sees 10 + i + 1 keys -> 4 x 10 + 10 pairs.
   const Work w = attention_work(4, 10, 2, 1, 8, 2, 4);
   CHECK(w.flops == Approx(4.0 * 50 * 2 * 8));
   CHECK(w.bytes == Approx(14 * 2 * 1 * 8 * 2 + 4 * 2 * 1 * 8 * 2 + 2 * 4 * 2 * 8 * 4));
 }
 
-TEST_CASE("sim: a 7B model's fp16 KV for 16 sequences of 4,096 tokens is 32 GiB") {
+TEST_CASE("a 7B model's fp16 KV for 16 sequences of 4,096 tokens is 32 GiB") {
   const ModelShape shape = load_model_shape("llama-2-7b");
   const HardwareSpec h100 = load_hardware_spec("h100-sxm");
   const Precision p = make_precision("auto", shape.native_dtype, DType::kF16, h100);
@@ -88,7 +88,7 @@ TEST_CASE("sim: a 7B model's fp16 KV for 16 sequences of 4,096 tokens is 32 GiB"
   CHECK(plan.fits);
 }
 
-TEST_CASE("sim: Llama-3-70B in bf16 does not fit one A100 80GB and says why in numbers") {
+TEST_CASE("Llama-3-70B in bf16 does not fit one A100 80GB and says why in numbers") {
   const ModelShape shape = load_model_shape("llama-3-70b");
   const HardwareSpec a100 = load_hardware_spec("a100-80gb");
   const Precision p = make_precision("auto", shape.native_dtype, DType::kBF16, a100);
@@ -107,7 +107,7 @@ TEST_CASE("sim: Llama-3-70B in bf16 does not fit one A100 80GB and says why in n
                     Catch::Contains("has no fp8 compute"));
 }
 
-TEST_CASE("sim: a batch-1 decode step of Llama-3-8B on an H100 streams its weights") {
+TEST_CASE("a batch-1 decode step of Llama-3-8B on an H100 streams its weights") {
   const StepCostModel m = model_on("llama-3-8b", "h100-sxm", SimLayout{}, ideal());
   const std::vector<SequenceWork> one = {{1, 100, 1}};
   const StepTime t = m.step(one);
@@ -124,7 +124,7 @@ TEST_CASE("sim: a batch-1 decode step of Llama-3-8B on an H100 streams its weigh
   CHECK(t2.seconds > 0.5 * t.seconds);
 }
 
-TEST_CASE("sim: a long prefill is compute-bound and grows with the prompt") {
+TEST_CASE("a long prefill is compute-bound and grows with the prompt") {
   const StepCostModel m = model_on("llama-3-8b", "h100-sxm", SimLayout{}, ideal());
   const std::vector<SequenceWork> p1 = {{1024, 0, 1}};
   const std::vector<SequenceWork> p2 = {{2048, 0, 1}};
@@ -134,7 +134,7 @@ TEST_CASE("sim: a long prefill is compute-bound and grows with the prompt") {
   CHECK(t2 > 2 * t1);  // attention grows with the square
 }
 
-TEST_CASE("sim: pipeline stages run micro-batches as GPipe fills them") {
+TEST_CASE("pipeline stages run micro-batches as GPipe fills them") {
   SimLayout pp2;
   pp2.pipeline_parallel = 2;
   pp2.micro_batches = 2;
@@ -150,7 +150,7 @@ TEST_CASE("sim: pipeline stages run micro-batches as GPipe fills them") {
   CHECK(t.by_operator.at("send_recv") > 0);
 }
 
-TEST_CASE("sim: micro-batches split by tokens keep every sequence once") {
+TEST_CASE("micro-batches split by tokens keep every sequence once") {
   const std::vector<SequenceWork> seqs = {{100, 0, 1}, {1, 5, 1}, {1, 5, 1}, {100, 0, 1}};
   const auto parts = split_micro_batches(seqs, 2);
   REQUIRE(parts.size() == 2);
@@ -159,7 +159,7 @@ TEST_CASE("sim: micro-batches split by tokens keep every sequence once") {
   CHECK(split_micro_batches(seqs, 8).size() == 4);  // never an empty micro-batch
 }
 
-TEST_CASE("sim: MoE steps touch the experts a batch routes to and EP adds all-to-alls") {
+TEST_CASE("MoE steps touch the experts a batch routes to and EP adds all-to-alls") {
   SimLayout ep2;
   ep2.expert_parallel = 2;
   const StepCostModel m = model_on("mixtral-8x7b", "h100-sxm", ep2, ideal());

@@ -32,7 +32,7 @@ const PlanCandidate* find(const std::vector<PlanCandidate>& list, const std::str
 
 }  // namespace
 
-TEST_CASE("sim: plan lays Llama-3-70B out on two A100s and says why the rest does not fit") {
+TEST_CASE("plan lays Llama-3-70B out on two A100s and says why the rest does not fit") {
   infergate::testing::TempDir dir;
   const Plan plan = plan_deployment(seventy_b_on_two_a100s(dir.path().string()));
   // bf16 weights on one device each (data parallelism): 141 GB of weights per 80 GB device.
@@ -60,7 +60,7 @@ TEST_CASE("sim: plan lays Llama-3-70B out on two A100s and says why the rest doe
   }
 }
 
-TEST_CASE("sim: plan refuses what it cannot weigh, naming it") {
+TEST_CASE("plan refuses what it cannot weigh, naming it") {
   infergate::testing::TempDir dir;
   PlanRequest r = seventy_b_on_two_a100s(dir.path().string());
   r.weight_dtypes = {"fp8"};

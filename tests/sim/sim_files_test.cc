@@ -31,7 +31,7 @@ const char* kGood = R"({"name": "x", "kind": "gpu", "memory_gib": 10,
 
 }  // namespace
 
-TEST_CASE("sim: every shipped hardware and model file loads") {
+TEST_CASE("every shipped hardware and model file loads") {
   const auto hardware = sim_catalog_names("hardware");
   CHECK(hardware ==
         std::vector<std::string>{"a100-80gb", "epyc-zen4-2core", "h100-sxm", "h200", "l40s"});
@@ -48,7 +48,7 @@ TEST_CASE("sim: every shipped hardware and model file loads") {
   CHECK(load_model_shape("tiny").native_dtype == DType::kF32);
 }
 
-TEST_CASE("sim: a bad hardware file names the field and the rule") {
+TEST_CASE("a bad hardware file names the field and the rule") {
   CHECK(hardware_error(kGood) == "no error");
   std::string t = kGood;
   CHECK_THAT(hardware_error(std::string(kGood).replace(t.find("\"memory_gib\": 10"), 16,
@@ -72,7 +72,7 @@ TEST_CASE("sim: a bad hardware file names the field and the rule") {
                     Catch::Contains("/nonexistent/hw.json: no such file"));
 }
 
-TEST_CASE("sim: calibration files round-trip and bad curves are refused") {
+TEST_CASE("calibration files round-trip and bad curves are refused") {
   Calibration c = default_calibration(load_hardware_spec("epyc-zen4-2core"));
   c.fit = {{"steps", 12}};
   const Calibration back = parse_calibration(calibration_to_json(c), "c.json");
@@ -95,7 +95,7 @@ TEST_CASE("sim: calibration files round-trip and bad curves are refused") {
   CHECK_THROWS_WITH(parse_calibration(bad, "c.json"), Catch::Contains("c.json: schema: must be"));
 }
 
-TEST_CASE("sim: a model shape from a config.json path, and a missing one named") {
+TEST_CASE("a model shape from a config.json path, and a missing one named") {
   infergate::testing::TempDir dir;
   const std::string path = dir.file("config.json");
   std::ofstream(path) << R"({"architectures": ["LlamaForCausalLM"], "vocab_size": 1000,

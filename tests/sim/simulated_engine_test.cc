@@ -73,7 +73,7 @@ Trace run(Engine& engine) {
 
 }  // namespace
 
-TEST_CASE("sim: the simulated and real executors give the same scheduling decisions") {
+TEST_CASE("the simulated and real executors give the same scheduling decisions") {
   const ModelConfig config = testing::small_test_config();
   Engine real(tight_config(), make_synthetic_model(config, 3));
   const Trace a = run(real);
@@ -131,7 +131,7 @@ nlohmann::json run_once(const std::string& out, const std::vector<std::string>& 
 
 }  // namespace
 
-TEST_CASE("sim: a simulated run is bit-identical run to run and says it was simulated") {
+TEST_CASE("a simulated run is bit-identical run to run and says it was simulated") {
   infergate::testing::TempDir dir;
   const nlohmann::json a = run_once(dir.file("a.json"));
   const nlohmann::json b = run_once(dir.file("b.json"));
@@ -154,7 +154,7 @@ TEST_CASE("sim: a simulated run is bit-identical run to run and says it was simu
   CHECK(rep0["summary"]["peak_memory_bytes"].get<double>() > 60e9);
 }
 
-TEST_CASE("sim: a slower decode step in the code shows in the simulated TPOT exactly") {
+TEST_CASE("a slower decode step in the code shows in the simulated TPOT exactly") {
   infergate::testing::TempDir dir;
   const nlohmann::json base = run_once(dir.file("a.json"));
   const nlohmann::json slow =
@@ -164,7 +164,7 @@ TEST_CASE("sim: a slower decode step in the code shows in the simulated TPOT exa
   CHECK(t1 > t0 + 0.45);
 }
 
-TEST_CASE("sim: a layout that does not fit the device is refused with the numbers") {
+TEST_CASE("a layout that does not fit the device is refused with the numbers") {
   infergate::testing::TempDir dir;
   CHECK_THROWS_WITH(run_once(dir.file("a.json"), {"target.model=llama-3-70b"}),
                     Catch::Contains("bf16 weights: 141.1 GB"));
