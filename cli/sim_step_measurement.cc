@@ -60,13 +60,22 @@ class StepTimer {
   std::optional<MeasuredStep> decode(int batch, int context, int chunk, int repetitions) {
     Engine engine(config_, weights_);
     warm_up(engine);
+    const int prefill_steps = batch * context / config_.max_num_batched_tokens + 1;
+    const int max_tokens = prefill_steps + 2 + repetitions * 2;
+    const int64_t steps_before = engine.stats().num_steps;
     for (int i = 0; i < batch; ++i) {
-      engine.add_request("d" + std::to_string(i), prompt(context, i, vocab()),
-                         fixed(2 + repetitions * 2));
+      engine.add_request("d" + std::to_string(i), prompt(context, i, vocab()), fixed(max_tokens));
     }
-    // Prefill them all and take one decode step, untimed.
+    // Prefill them all and take one decode step, untimed. The first to finish its prefill
+    // decodes while the others still prefill, so each may answer as many tokens as there are
+    // prefill steps before the batch decodes together; should the batch still never decode as
+    // one (or finish first), the shape is dropped rather than waited for.
     while (engine.stats().num_generated_tokens < batch ||
            engine.stats().last_step_tokens != batch) {
+      if (!engine.has_unfinished() ||
+          engine.stats().num_steps - steps_before > max_tokens + prefill_steps) {
+        return std::nullopt;
+      }
       engine.step();
     }
     std::vector<double> times;
