@@ -21,9 +21,10 @@ infergate="$build/cli/infergate"
 hardware="${HARDWARE:-epyc-zen4-2core}"
 workloads="${WORKLOADS:-quickstart chat-short gate-decode goodput-slo long-prompt mixed-interference rate-sweep shared-system-prompt static-vs-continuous parallel-small}"
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"  # workloads resolve relative paths from their own folder
 lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1 > "$out/cpu.txt"
 
-calibration="${CALIBRATION:-$out/calibration.json}"
+calibration="$(realpath -m "${CALIBRATION:-$out/calibration.json}")"
 if [[ -z "${CALIBRATION:-}" ]]; then
   "$infergate" sim calibrate --hardware "$hardware" --repetitions "${CALIBRATE_REPETITIONS:-5}" \
     --out "$calibration" > "$out/calibrate.log"
