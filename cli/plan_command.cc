@@ -44,6 +44,7 @@ nlohmann::json candidate_json(const PlanCandidate& c) {
                       {"pipeline_parallel", c.pipeline_parallel},
                       {"expert_parallel", c.expert_parallel},
                       {"data_parallel", c.data_parallel},
+                      {"prefill_replicas", c.prefill_replicas},
                       {"weight_dtype", c.weight_dtype},
                       {"kv_dtype", c.kv_dtype},
                       {"weights_gb_per_device", c.memory.weights_bytes / 1e9},
@@ -71,9 +72,9 @@ int plan_command(int argc, char** argv) {
   std::string json_out;
   po::options_description desc(
       "infergate plan --model M --hardware H --gpus N --workload W [options]\n"
-      "Every layout of M on N devices of H (tensor, pipeline, expert and data parallelism; weight\n"
-      "and KV formats) that fits one device's memory, simulated on W and ranked by goodput at\n"
-      "W's SLO, then cost; the rejected ones with their reasons");
+      "Every layout of M on N devices of H (tensor, pipeline, expert and data parallelism,\n"
+      "prefill:decode splits; weight and KV formats) that fits one device's memory, simulated on\n"
+      "W and ranked by goodput at W's SLO, then cost; the rejected ones with their reasons");
   desc.add_options()("help,h", "show this help")(
       "model", po::value(&r.model)->required(),
       "a model shape (infergate sim list), a preset or a config.json")(

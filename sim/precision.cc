@@ -4,12 +4,12 @@
 
 namespace infergate {
 
-namespace {
-
 double bytes_per_element(DType dtype) {
   constexpr int64_t kCount = 1 << 16;  // a whole number of every block format's blocks
   return double(dtype_bytes(dtype, kCount)) / double(kCount);
 }
+
+namespace {
 
 // The 16-bit dtype a GPU runs a weight-only format's GEMMs in: bf16 where it has it.
 std::string sixteen_bits(const HardwareSpec& h) { return h.has_dtype("bf16") ? "bf16" : "f16"; }

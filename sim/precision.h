@@ -17,6 +17,9 @@ struct Precision {
   double kv_bytes = 2;  // per K or V element
 };
 
+// Bytes per element, block scales included (q4_0: 18 bytes per 32).
+double bytes_per_element(DType dtype);
+
 // `weight_dtype` as the engine's weight_dtype names it ("auto": `native`), plus "fp8" (weights
 // in fp8 e4m3, as vLLM's fp8 checkpoints). Weight-only formats (q8_0, q4_*) run their GEMMs in
 // 16 bits on a GPU (dequantized in the kernel) and on int8 dot products on a CPU (as this

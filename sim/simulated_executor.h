@@ -29,6 +29,10 @@ class SimulatedExecutor final : public Executor {
   MemoryLedger memory() const override { return memory_; }
   // The simulation's own account: steps, seconds by operator, compute and communication.
   nlohmann::json parallel_stats() const override;
+  // Prefill/decode handoff between simulated engines: KV contents are not simulated, so a block
+  // hands over as bookkeeping only (0 bytes; the transfer's time is the cluster's link model).
+  size_t kv_block_nbytes() const override { return 0; }
+  void write_kv_block(int32_t /*block*/, std::span<const std::byte> /*in*/) override {}
 
   const StepCostModel& model() const { return model_; }
 

@@ -69,11 +69,13 @@ StepCostModel::StepCostModel(ModelConfig model, HardwareSpec hardware, Calibrati
       bandwidth_(hardware_.memory_bandwidth_bytes_s) {
   check_layout(model_, layout_);
   // A CPU's ranks are processes on one host: each runs on its threads' share of the cores
-  // (never more than the cores divided among the ranks), with that share of the bandwidth.
+  // (never more than the cores divided among the host's ranks, replicas' included), with that
+  // share of the bandwidth.
   if (hardware_.kind == "cpu") {
     const double cores = hardware_.cores;
     const double threads = layout_.threads > 0 ? layout_.threads : cores;
-    const double share = std::min(threads, cores / layout_.devices()) / cores;
+    const double ranks = std::max(layout_.devices(), layout_.host_ranks);
+    const double share = std::min(threads, cores / ranks) / cores;
     peak_flops_ *= share;
     bandwidth_ *= share;
   }

@@ -26,6 +26,8 @@ struct SimLayout {
   int expert_parallel = 1;
   int micro_batches = 1;  // a step's batch cut into this many for the pipeline
   int threads = 0;        // cpu: worker threads per rank (0: the host's cores)
+  // cpu: processes sharing the host's cores, this layout's and other replicas' (0: devices()).
+  int host_ranks = 0;
 
   int group() const {
     return tensor_parallel > expert_parallel ? tensor_parallel : expert_parallel;

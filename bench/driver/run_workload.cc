@@ -348,11 +348,11 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
-      RepetitionResult rep =
-          factory.simulated()
-              ? run_simulated_repetition(w, *factory.simulated(), dataset, load, engine, r, o)
-              : run_repetition(w, factory, dataset, load, router, engine, r, o, quality,
-                               trace.get(), progress);
+      RepetitionResult rep = factory.simulated()
+                                 ? run_simulated_repetition(w, *factory.simulated(), dataset, load,
+                                                            router, engine, r, o)
+                                 : run_repetition(w, factory, dataset, load, router, engine, r, o,
+                                                  quality, trace.get(), progress);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));

@@ -15,10 +15,9 @@ constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
 class SimulatedLoad {
  public:
-  SimulatedLoad(Engine& engine, VirtualClock& clock, const std::vector<BenchRequest>& requests,
+  SimulatedLoad(SimulatedCluster& cluster, const std::vector<BenchRequest>& requests,
                 const SimulatedLoadOptions& o)
-      : engine_(engine),
-        clock_(clock),
+      : cluster_(cluster),
         requests_(requests),
         o_(o),
         load_(o.driver.load),
@@ -28,41 +27,43 @@ class SimulatedLoad {
   }
 
   DriverResult run() {
-    start_ns_ = clock_.now_ns();
+    start_ns_ = cluster_.now_ns();
     next_sample_ns_ = start_ns_;
     if (load_.mode == "open") {
       next_open_ns_ = start_ns_;
     } else {
       for (int u = 0; u < load_.concurrency; ++u) ready_.push_back(start_ns_);
     }
-    int idle_steps = 0;
+    int idle_events = 0;
     for (;;) {
       if (o_.driver.stop && o_.driver.stop->load()) break;
-      sample_until(clock_.now_ns());
+      sample_until(cluster_.now_ns());
       admit();
-      if (engine_.has_unfinished()) {
-        const int64_t before = clock_.now_ns();
-        deliver(engine_.step());
-        idle_steps = clock_.now_ns() == before ? idle_steps + 1 : 0;
-        if (idle_steps > 10'000) {
-          throw std::logic_error("simulation: the engine made no progress with " +
-                                 std::to_string(in_flight_) + " requests in flight");
-        }
-        continue;
+      cluster_.start_steps();
+      const int64_t before = cluster_.now_ns();
+      const int64_t next = std::min(cluster_.next_event_ns(), next_arrival());
+      if (next == kNever) {
+        if (cluster_.has_unfinished()) stalled();
+        break;
       }
-      const int64_t next = next_arrival();
-      if (next == kNever) break;
-      clock_.advance_to(next);
+      deliver(cluster_.advance_to(next));
+      idle_events = cluster_.now_ns() == before ? idle_events + 1 : 0;
+      if (idle_events > 10'000) stalled();
     }
     DriverResult r;
     r.records = std::move(records_);
     r.incomplete = o_.driver.stop && o_.driver.stop->load();
     r.start_ns = start_ns_;
-    r.end_ns = clock_.now_ns();
+    r.end_ns = cluster_.now_ns();
     return r;
   }
 
  private:
+  [[noreturn]] void stalled() const {
+    throw std::logic_error("simulation: the workers made no progress with " +
+                           std::to_string(in_flight_) + " requests in flight");
+  }
+
   bool plan_done(uint64_t next_index, int64_t scheduled_ns) const {
     if (planned_ > 0) return int64_t(next_index) >= planned_;
     return double(scheduled_ns - start_ns_) * 1e-9 >= load_.duration_s;
@@ -82,7 +83,7 @@ class SimulatedLoad {
   void admit() {
     for (;;) {
       const int64_t t = next_arrival();
-      if (t == kNever || t > clock_.now_ns()) return;
+      if (t == kNever || t > cluster_.now_ns()) return;
       send(t);
       if (load_.mode == "open") {
         offset_s_ += arrivals_.next_gap_s();
@@ -100,7 +101,7 @@ class SimulatedLoad {
     rec.index = index;
     rec.warmup = int64_t(index) < load_.warmup_requests;
     rec.scheduled_ns = scheduled_ns;
-    rec.sent_ns = clock_.now_ns();
+    rec.sent_ns = cluster_.now_ns();
     rec.input_tokens = int(req.prompt.size());
     SamplingParams params;
     params.max_tokens = req.max_tokens;
@@ -113,14 +114,14 @@ class SimulatedLoad {
     }
     ++in_flight_;
     try {
-      engine_.add_request(std::to_string(index), req.prompt, params);
+      cluster_.submit(index, req.prompt, params);
     } catch (const RequestError& e) {
       finish(rec, RequestStatus::kError, e.what());
     }
   }
 
   void finish(RequestRecord& rec, RequestStatus status, std::string error) {
-    rec.finished_ns = clock_.now_ns();
+    rec.finished_ns = cluster_.now_ns();
     rec.status = status;
     rec.error = std::move(error);
     --in_flight_;
@@ -148,13 +149,12 @@ class SimulatedLoad {
 
   void sample_until(int64_t now) {
     while (o_.on_sample && next_sample_ns_ <= now) {
-      o_.on_sample(next_sample_ns_, engine_);
+      o_.on_sample(next_sample_ns_, cluster_);
       next_sample_ns_ += o_.sample_interval_ns;
     }
   }
 
-  Engine& engine_;
-  VirtualClock& clock_;
+  SimulatedCluster& cluster_;
   const std::vector<BenchRequest>& requests_;
   const SimulatedLoadOptions& o_;
   LoadSpec load_;
@@ -172,13 +172,13 @@ class SimulatedLoad {
 
 }  // namespace
 
-DriverResult run_simulated_load(Engine& engine, VirtualClock& clock,
+DriverResult run_simulated_load(SimulatedCluster& cluster,
                                 const std::vector<BenchRequest>& requests,
                                 const SimulatedLoadOptions& options) {
   if (requests.empty()) {
     throw std::invalid_argument("run_simulated_load: the dataset has no requests");
   }
-  return SimulatedLoad(engine, clock, requests, options).run();
+  return SimulatedLoad(cluster, requests, options).run();
 }
 
 }  // namespace infergate

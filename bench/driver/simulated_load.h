@@ -1,8 +1,9 @@
 // The load driver in virtual time, for simulated targets (docs/simulator.md): the same open and
 // closed loops as run_load() (load_driver.h), the same latency anchoring at scheduled times,
-// but one thread steps the real engine whose simulated executor advances the clock, and
-// requests arrive between steps exactly at their scheduled virtual times. Nothing depends on
-// the wall clock, so the same inputs give bit-identical records.
+// but one thread moves the simulated workers (simulated_cluster.h) from event to event, and
+// requests are sent exactly at their scheduled virtual times (a worker in a step queues them
+// until its step ends, as the engine service does). Nothing depends on the wall clock, so the
+// same inputs give bit-identical records.
 #pragma once
 
 #include <functional>
@@ -10,8 +11,7 @@
 
 #include "bench/dataset/bench_request.h"
 #include "bench/driver/load_driver.h"
-#include "engine/core/engine.h"
-#include "sim/virtual_clock.h"
+#include "bench/driver/simulated_cluster.h"
 
 namespace infergate {
 
@@ -19,13 +19,13 @@ struct SimulatedLoadOptions {
   DriverOptions driver;
   SamplingSpec sampling;
   int64_t sample_interval_ns = 100'000'000;
-  // Called at every sample time of virtual time, with the engine between steps.
-  std::function<void(int64_t now_ns, const Engine& engine)> on_sample;
+  // Called at every sample time of virtual time, with the workers between events.
+  std::function<void(int64_t now_ns, const SimulatedCluster& cluster)> on_sample;
 };
 
-// Throws std::logic_error when the engine stops making progress with requests in flight (a
+// Throws std::logic_error when the workers stop making progress with requests in flight (a
 // simulation bug, never a hang).
-DriverResult run_simulated_load(Engine& engine, VirtualClock& clock,
+DriverResult run_simulated_load(SimulatedCluster& cluster,
                                 const std::vector<BenchRequest>& requests,
                                 const SimulatedLoadOptions& options);
 

@@ -7,12 +7,34 @@
 
 namespace infergate {
 
+namespace {
+
+SimulatedWorkers workers_of(const Workload& w, const RouterTargetSpec& router) {
+  SimulatedWorkers s;
+  if (!w.target.simulated.routed) return s;
+  s.routed = true;
+  s.replicas = router.replicas;
+  s.prefill_replicas = router.prefill_replicas;
+  s.policy = parse_routing_policy(router.policy);
+  s.kv_read_rate_mb_s = router.kv_read_rate_mb_s;
+  return s;
+}
+
+TargetStats cluster_stats(const SimulatedCluster& cluster) {
+  TargetStats s;
+  s.engine = engine_stats_record(cluster.stats());
+  s.router = cluster.router_record();
+  return s;
+}
+
+}  // namespace
+
 RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDeployment& deployment,
                                           const std::vector<BenchRequest>& dataset,
-                                          const LoadSpec& load, const EngineConfig& engine_config,
-                                          int repetition, const RunOptions& o) {
-  VirtualClock clock;
-  std::unique_ptr<Engine> engine = deployment.make_engine(engine_config, clock);
+                                          const LoadSpec& load, const RouterTargetSpec& router,
+                                          const EngineConfig& engine_config, int repetition,
+                                          const RunOptions& o) {
+  SimulatedCluster cluster(deployment, engine_config, workers_of(w, router));
   nlohmann::json timeline = nlohmann::json::array();
   SimulatedLoadOptions options;
   options.driver.load = load;
@@ -20,19 +42,19 @@ RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDepl
   options.driver.stop = o.stop;
   options.sampling = w.sampling;
   options.sample_interval_ns = int64_t(o.sample_interval_ms) * 1'000'000;
-  options.on_sample = [&](int64_t now, const Engine& e) {
+  options.on_sample = [&](int64_t now, const SimulatedCluster& c) {
     TargetStats s;
-    s.engine = engine_stats_record(e.stats());
+    s.engine = engine_stats_record(c.stats());
     timeline.push_back({{"t_ms", double(now) * 1e-6}, {"engine", to_json(s)}});
   };
-  const DriverResult run = run_simulated_load(*engine, clock, dataset, options);
-  TargetStats stats;
-  stats.engine = engine_stats_record(engine->stats());
+  const DriverResult run = run_simulated_load(cluster, dataset, options);
+  const TargetStats stats = cluster_stats(cluster);
 
   RunSummary summary = summarize_run(run.records, w.slo);
   add_engine_counters(summary, stats);
   summary.peak_memory_bytes = double(stats.engine->memory_total_bytes);
-  const double span_ms = double(run.end_ns - run.start_ns) * 1e-6;
+  // The share of the run the workers spent in steps, over every worker.
+  const double span_ms = double(run.end_ns - run.start_ns) * 1e-6 * cluster.workers();
   summary.utilization_pct = span_ms > 0 ? 100 * stats.engine->execute_ms / span_ms : 0;
   summary.error_share_exceeded = summary.error_share > o.max_error_share;
   RepetitionResult r = make_repetition_result(repetition, run, summary, stats, w.record_requests);

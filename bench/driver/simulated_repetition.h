@@ -1,7 +1,9 @@
-// One repetition of a simulated target (docs/simulator.md): a fresh engine on a fresh virtual
-// clock, the workload's load in virtual time, and the same summary, engine statistics, timeline
-// and request records a real repetition writes. Memory and utilization describe the simulated
-// device (its ledger, and the share of the run it spent in steps), not this process.
+// One repetition of a simulated target (docs/simulator.md): fresh workers on fresh virtual
+// clocks (one engine, or `router`'s replicas and prefill workers when the target has a router),
+// the workload's load in virtual time, and the same summary, engine statistics, router record,
+// timeline and request records a real repetition writes. Memory and utilization describe the
+// simulated devices (their ledgers summed, and the share of the run they spent in steps), not
+// this process.
 #pragma once
 
 #include <vector>
@@ -16,7 +18,8 @@ namespace infergate {
 
 RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDeployment& deployment,
                                           const std::vector<BenchRequest>& dataset,
-                                          const LoadSpec& load, const EngineConfig& engine,
-                                          int repetition, const RunOptions& options);
+                                          const LoadSpec& load, const RouterTargetSpec& router,
+                                          const EngineConfig& engine, int repetition,
+                                          const RunOptions& options);
 
 }  // namespace infergate

@@ -42,8 +42,17 @@ std::vector<std::string> default_weight_dtypes(const HardwareSpec& h) {
   return out;
 }
 
+// The layout colocated, then each split of its replicas into prefill and decode workers.
+void add_with_splits(std::vector<PlanCandidate>& out, PlanCandidate c) {
+  out.push_back(c);
+  for (int p = 1; p < c.data_parallel; ++p) {
+    c.prefill_replicas = p;
+    out.push_back(c);
+  }
+}
+
 // Layouts of `gpus` devices: TP x PP x DP (TP within a node), and for a MoE model the same group
-// as expert parallelism.
+// as expert parallelism; with two replicas or more, every prefill:decode split of them too.
 std::vector<PlanCandidate> layouts(const ModelConfig& m, const HardwareSpec& h, int gpus) {
   std::vector<PlanCandidate> out;
   for (int group : divisors(gpus)) {
@@ -54,11 +63,11 @@ std::vector<PlanCandidate> layouts(const ModelConfig& m, const HardwareSpec& h, 
       c.tensor_parallel = group;
       c.pipeline_parallel = pp;
       c.data_parallel = gpus / group / pp;
-      out.push_back(c);
+      add_with_splits(out, c);
       if (m.is_moe() && group > 1) {
         c.tensor_parallel = 1;
         c.expert_parallel = group;
-        out.push_back(c);
+        add_with_splits(out, c);
       }
     }
   }
@@ -99,18 +108,14 @@ std::vector<std::string> candidate_overrides(const PlanCandidate& c, const PlanR
     o.push_back(s);
   }
   if (!r.calibration.empty()) o.push_back("target.calibration=" + r.calibration);
-  // Data parallelism: one replica of DP simulated with its share of the load (a router that
-  // balances perfectly); its throughput counts DP times.
-  const int dp = c.data_parallel;
-  if (dp > 1) {
-    const LoadSpec& l = base.load;
-    if (l.mode == "open") o.push_back("load.rate=" + number(l.rate / dp));
-    if (l.mode == "closed") {
-      o.push_back("load.concurrency=" + std::to_string((l.concurrency + dp - 1) / dp));
-    }
-    if (l.num_requests > 0) {
-      o.push_back("load.num_requests=" + std::to_string((l.num_requests + dp - 1) / dp));
-    }
+  // Replicas behind the simulated router, which balances by requests in flight; disaggregated,
+  // the first ones prefill.
+  if (c.data_parallel > 1) {
+    o.push_back("target.router={\"replicas\": " + std::to_string(c.data_parallel) +
+                ", \"prefill_replicas\": " + std::to_string(c.prefill_replicas) +
+                ", \"policy\": \"least-outstanding\"}");
+  } else if (base.target.simulated.routed) {
+    o.push_back("target.router=null");  // one engine: the workload's own router has no say
   }
   return o;
 }
@@ -130,11 +135,10 @@ void simulate(PlanCandidate& c, const PlanRequest& r, const Workload& base) {
   }
   const nlohmann::json results = run_workload(w, o).results;
   const nlohmann::json& s = results.at("points").at(0).at("summary");
-  const double dp = c.data_parallel;
   c.results_path = o.out_path;
-  c.goodput_rps = s.value("goodput_rps", 0.0) * dp;
-  c.request_rps = s.value("request_throughput_rps", 0.0) * dp;
-  c.output_tps = s.value("output_throughput_tps", 0.0) * dp;
+  c.goodput_rps = s.value("goodput_rps", 0.0);
+  c.request_rps = s.value("request_throughput_rps", 0.0);
+  c.output_tps = s.value("output_throughput_tps", 0.0);
   c.ttft_p50_ms = stat(s, "ttft_ms", "p50");
   c.ttft_p95_ms = stat(s, "ttft_ms", "p95");
   c.tpot_p50_ms = stat(s, "tpot_ms", "p50");
@@ -147,9 +151,13 @@ void simulate(PlanCandidate& c, const PlanRequest& r, const Workload& base) {
 }  // namespace
 
 std::string PlanCandidate::label() const {
+  const std::string replicas = prefill_replicas > 0
+                                   ? "P" + std::to_string(prefill_replicas) + ":D" +
+                                         std::to_string(data_parallel - prefill_replicas)
+                                   : "DP" + std::to_string(data_parallel);
   return "TP" + std::to_string(tensor_parallel) + " PP" + std::to_string(pipeline_parallel) +
-         " EP" + std::to_string(expert_parallel) + " DP" + std::to_string(data_parallel) + " " +
-         weight_dtype + " KV " + kv_dtype;
+         " EP" + std::to_string(expert_parallel) + " " + replicas + " " + weight_dtype + " KV " +
+         kv_dtype;
 }
 
 Plan plan_deployment(const PlanRequest& r) {
@@ -201,9 +209,9 @@ Plan plan_deployment(const PlanRequest& r) {
                      return a.memory.headroom_bytes() > b.memory.headroom_bytes();
                    });
   plan.notes.push_back(
-      "data parallelism: one replica simulated with 1/DP of the load, as a router that balances "
-      "perfectly would give it");
-  plan.notes.push_back("prefill/decode disaggregation layouts are not simulated yet");
+      "replicas (DP, and P:D prefill and decode workers) run behind the simulated router "
+      "(least-outstanding); a prompt's KV reaches its decode worker over " +
+      hardware.link_for(r.gpus).name + " (docs/simulator.md)");
   return plan;
 }
 

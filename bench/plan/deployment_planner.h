@@ -1,7 +1,8 @@
 // `infergate plan` (docs/simulator.md, "The planner"): every layout of a model on N devices of
-// named hardware (tensor, pipeline, expert and data parallelism, weight and KV formats) checked
-// against one device's memory, each that fits simulated on the user's workload, and all ranked
-// by goodput at the SLO, then cost; the rejected ones say why in numbers.
+// named hardware (tensor, pipeline, expert and data parallelism, prefill/decode splits of the
+// replicas, weight and KV formats) checked against one device's memory, each that fits
+// simulated on the user's workload (replicas behind the simulated router), and all ranked by
+// goodput at the SLO, then cost; the rejected ones say why in numbers.
 #pragma once
 
 #include <string>
@@ -25,7 +26,10 @@ struct PlanRequest {
 };
 
 struct PlanCandidate {
+  // data_parallel: engines of this layout behind the router; prefill_replicas of them prefill
+  // and the rest decode when disaggregated (0: every one serves both).
   int tensor_parallel = 1, pipeline_parallel = 1, expert_parallel = 1, data_parallel = 1;
+  int prefill_replicas = 0;
   std::string weight_dtype, kv_dtype;
   std::string rejected;  // why it was not simulated or failed; empty when it ran
   DeviceMemoryPlan memory;
@@ -34,7 +38,8 @@ struct PlanCandidate {
   double cost_per_million_tokens = 0;  // with a price: GPU-hours per million output tokens x price
   std::string results_path;
 
-  std::string label() const;  // "TP2 PP1 EP1 DP1 w8a8 KV fp8_e4m3"
+  // "TP2 PP1 EP1 DP1 w8a8 KV fp8_e4m3"; disaggregated, "TP2 PP1 EP1 P1:D3 ...".
+  std::string label() const;
 };
 
 struct Plan {

@@ -41,14 +41,27 @@ SimulatedDeployment::SimulatedDeployment(const SimulatedTargetSpec& spec)
   calibration_hash_ = fnv1a64_hex(calibration_to_json(calibration_).dump());
 }
 
+int SimulatedDeployment::devices(const EngineConfig& config) const {
+  return layout_of(config).devices();
+}
+
+double SimulatedDeployment::kv_bytes_per_token(const EngineConfig& config) const {
+  const ModelConfig& m = shape_.config;
+  return 2.0 * m.num_layers * m.num_kv_heads * m.head_dim *
+         bytes_per_element(config.kv_cache_dtype);
+}
+
 std::unique_ptr<Engine> SimulatedDeployment::make_engine(const EngineConfig& config,
-                                                         VirtualClock& clock) const {
+                                                         VirtualClock& clock,
+                                                         int host_ranks) const {
   refuse_unmodelled(config);
   const std::string format =
       spec_.weight_dtype.empty() ? weight_dtype_name(config.weight_dtype) : spec_.weight_dtype;
   const Precision precision =
       make_precision(format, shape_.native_dtype, config.kv_cache_dtype, hardware_);
-  StepCostModel model(shape_.config, hardware_, calibration_, layout_of(config), precision);
+  SimLayout layout = layout_of(config);
+  layout.host_ranks = host_ranks;
+  StepCostModel model(shape_.config, hardware_, calibration_, layout, precision);
   const DeviceMemoryPlan plan = plan_device_memory(
       shape_.config, hardware_, model.layout(), model.stage_layers(), precision, config.block_size,
       config.max_num_batched_tokens, spec_.memory_utilization > 0 ? spec_.memory_utilization : 1.0);

@@ -25,7 +25,15 @@ class SimulatedDeployment {
 
   // A fresh engine on `clock` with `config` (its parallel layout, dtypes and pool). Throws
   // std::invalid_argument when the layout does not fit the device ("bf16 weights: ...").
-  std::unique_ptr<Engine> make_engine(const EngineConfig& config, VirtualClock& clock) const;
+  // `host_ranks`: on cpu hardware, the processes sharing the host's cores (every replica's
+  // ranks; 0: this engine's own).
+  std::unique_ptr<Engine> make_engine(const EngineConfig& config, VirtualClock& clock,
+                                      int host_ranks = 0) const;
+  // The devices one engine of `config` spans (pipeline stages x the tensor or expert group).
+  int devices(const EngineConfig& config) const;
+  // One token's KV over the whole model (every layer's K and V, every KV head) in `config`'s
+  // KV dtype: what a prefill worker hands a decode worker per prompt token.
+  double kv_bytes_per_token(const EngineConfig& config) const;
 
   const ModelShape& shape() const { return shape_; }
   const HardwareSpec& hardware() const { return hardware_; }

@@ -66,6 +66,9 @@ struct SimulatedTargetSpec {
   // The weights' format as simulated: any engine weight_dtype, or "fp8" (e4m3 weights, which
   // the CPU engine does not run); "": the engine config's weight_dtype.
   std::string weight_dtype;
+  // With a `router` object: replicas (and prefill workers) behind the router's policies, read
+  // into TargetSpec::router; without one, one engine.
+  bool routed = false;
 };
 
 struct TargetSpec {

@@ -8,6 +8,17 @@ namespace {
 
 using nlohmann::json;
 
+json router_to_json(const RouterTargetSpec& r) {
+  json j = {{"replicas", r.replicas},
+            {"policy", r.policy},
+            {"restart_delay_s", r.restart_delay_s},
+            {"pin_replicas", r.pin_replicas}};
+  // Only when set, so colocated router workloads keep the hash their baselines have.
+  if (r.prefill_replicas > 0) j["prefill_replicas"] = r.prefill_replicas;
+  if (r.kv_read_rate_mb_s > 0) j["kv_read_rate_mb_s"] = r.kv_read_rate_mb_s;
+  return j;
+}
+
 json target_to_json(const TargetSpec& t) {
   if (t.type == "echo") return {{"type", t.type}, {"token_delay_us", t.echo_token_delay_us}};
   if (t.type == "openai") {
@@ -27,6 +38,7 @@ json target_to_json(const TargetSpec& t) {
               {"engine", engine_config_to_json(t.engine)}};
     if (!t.simulated.calibration.empty()) j["calibration"] = t.simulated.calibration;
     if (!t.simulated.weight_dtype.empty()) j["weight_dtype"] = t.simulated.weight_dtype;
+    if (t.simulated.routed) j["router"] = router_to_json(t.router);
     return j;
   }
   json j = {{"type", t.type},
@@ -35,15 +47,7 @@ json target_to_json(const TargetSpec& t) {
   if (t.type == "router") {
     j["api"] = t.api;
     j["timeout_s"] = t.timeout_s;
-    j["router"] = {{"replicas", t.router.replicas},
-                   {"policy", t.router.policy},
-                   {"restart_delay_s", t.router.restart_delay_s},
-                   {"pin_replicas", t.router.pin_replicas}};
-    // Only when set, so colocated router workloads keep the hash their baselines have.
-    if (t.router.prefill_replicas > 0) j["router"]["prefill_replicas"] = t.router.prefill_replicas;
-    if (t.router.kv_read_rate_mb_s > 0) {
-      j["router"]["kv_read_rate_mb_s"] = t.router.kv_read_rate_mb_s;
-    }
+    j["router"] = router_to_json(t.router);
   }
   return j;
 }

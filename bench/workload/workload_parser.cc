@@ -150,12 +150,8 @@ void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
           "must be >= 1 (leave it out to ask the server)");
 }
 
-// `infergate router --replicas N` over engines of the target's model and engine config.
-void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
-  r.allow({"model", "engine"});
-  t.api = r.get_choice("api", t.api, {"completions", "chat"});
-  t.timeout_s = r.get_double("timeout_s", t.timeout_s);
-  JsonObjectReader router = r.child("router");
+// The workers behind the router: a router target's, or a simulated target's (simulated).
+void read_router_workers(JsonObjectReader& router, TargetSpec& t) {
   RouterTargetSpec& s = t.router;
   s.replicas = router.get_int("replicas", s.replicas);
   s.policy =
@@ -165,8 +161,6 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   s.prefill_replicas = router.get_int("prefill_replicas", s.prefill_replicas);
   s.kv_read_rate_mb_s = router.get_double("kv_read_rate_mb_s", s.kv_read_rate_mb_s);
   router.finish();
-  r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size"});
-  r.finish();
   router.check(s.replicas >= 1 && s.replicas <= kMaxRouterReplicas, "replicas",
                "must be in [1, " + std::to_string(kMaxRouterReplicas) + "]");
   router.check(s.restart_delay_s > 0 && s.restart_delay_s <= kMaxTimeoutS, "restart_delay_s",
@@ -177,6 +171,17 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   router.check(s.kv_read_rate_mb_s >= 0 && s.kv_read_rate_mb_s <= kMaxKvReadRateMbS,
                "kv_read_rate_mb_s",
                "must be >= 0 and <= " + number_text(kMaxKvReadRateMbS) + " (MB/s; 0: no cap)");
+}
+
+// `infergate router --replicas N` over engines of the target's model and engine config.
+void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
+  r.allow({"model", "engine"});
+  t.api = r.get_choice("api", t.api, {"completions", "chat"});
+  t.timeout_s = r.get_double("timeout_s", t.timeout_s);
+  JsonObjectReader router = r.child("router");
+  read_router_workers(router, t);
+  r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size"});
+  r.finish();
   r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
           "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
   t.model = read_model(r, base_dir);
@@ -219,8 +224,14 @@ void read_simulated_target(JsonObjectReader& r, TargetSpec& t, const std::string
     s.weight_dtype = r.get_choice("weight_dtype", "", formats);
   }
   r.allow({"model", "engine"});
+  // Replicas behind the router, simulated (docs/simulator.md, "Replicas and disaggregation").
+  s.routed = r.has("router");
+  if (s.routed) {
+    JsonObjectReader router = r.child("router");
+    read_router_workers(router, t);
+  }
   r.set_context("with type \"simulated\"",
-                {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "router"});
+                {"token_delay_us", "url", "api", "timeout_s", "vocab_size"});
   r.finish();
   r.check(s.memory_utilization >= 0 && s.memory_utilization <= 1, "memory_utilization",
           "must be in [0, 1] (0: the engine config's KV pool)");
@@ -527,7 +538,7 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   // The swept field must be the one the load mode uses: a rate means nothing to a closed loop.
   // A router target may sweep its workers instead.
   const std::string field = load.mode == "open" ? "load.rate" : "load.concurrency";
-  const bool router = target.type == "router";
+  const bool router = target.type == "router" || target.simulated.routed;
   const std::vector<std::string> router_fields = {kSweepReplicas, kSweepPrefillReplicas,
                                                   kSweepKvReadRate};
   std::string allowed = field + " (load.mode is " + json_quoted(load.mode) + ")";

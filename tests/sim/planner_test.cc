@@ -75,3 +75,44 @@ TEST_CASE("plan refuses what it cannot weigh, naming it") {
   r.workload = std::string(INFERGATE_SOURCE_DIR) + "/workloads/rate-sweep.json";
   CHECK_THROWS_WITH(plan_deployment(r), Catch::Contains("sweeps load.rate"));
 }
+
+TEST_CASE("plan answers the prefill:decode question with every split of the replicas") {
+  // docs/simulator.md's worked example: Llama-3-70B in fp8 on 8 H100s, 2,000-token prompts and
+  // 500-token answers at 12 requests/s, SLO TTFT 1 s and TPOT 20 ms.
+  infergate::testing::TempDir dir;
+  PlanRequest r;
+  r.workload = std::string(INFERGATE_SOURCE_DIR) + "/workloads/plan-pd.json";
+  r.model = "llama-3-70b";
+  r.hardware = "h100-sxm";
+  r.gpus = 8;
+  r.weight_dtypes = {"fp8"};
+  r.kv_dtypes = {"fp8_e4m3"};
+  r.out_dir = dir.path().string();
+  const Plan plan = plan_deployment(r);
+  const auto tp2 = [&](const std::string& replicas) {
+    const PlanCandidate* c = find(plan.ranked, "TP2 PP1 EP1 " + replicas + " fp8 KV fp8_e4m3");
+    REQUIRE(c != nullptr);
+    return *c;
+  };
+  // Four TP2 workers: colocated, their decodes share steps with 2,000-token prefills and miss
+  // the TPOT SLO; one prefill worker cannot keep up with the prompts; three leave one decode
+  // worker too busy; two and two serve the most within the SLO.
+  const PlanCandidate colocated = tp2("DP4"), one = tp2("P1:D3"), two = tp2("P2:D2"),
+                      three = tp2("P3:D1");
+  CHECK(colocated.tpot_p50_ms > 20);
+  CHECK(one.ttft_p50_ms > 1000);
+  CHECK(three.tpot_p50_ms > 20);
+  CHECK(two.tpot_p95_ms < 20);
+  CHECK(two.goodput_rps > 2 * colocated.goodput_rps);
+  CHECK(two.goodput_rps > one.goodput_rps);
+  CHECK(two.goodput_rps > three.goodput_rps);
+  CHECK(two.data_parallel == 4);
+  CHECK(two.prefill_replicas == 2);
+  // Disaggregated TP4 workers decode faster than colocated ones, at a TTFT price.
+  const PlanCandidate* dp2 = find(plan.ranked, "TP4 PP1 EP1 DP2 fp8 KV fp8_e4m3");
+  const PlanCandidate* pd = find(plan.ranked, "TP4 PP1 EP1 P1:D1 fp8 KV fp8_e4m3");
+  REQUIRE(dp2 != nullptr);
+  REQUIRE(pd != nullptr);
+  CHECK(pd->tpot_p50_ms < dp2->tpot_p50_ms);
+  CHECK(pd->ttft_p50_ms > dp2->ttft_p50_ms);
+}
