@@ -30,9 +30,9 @@ if [ "$status" -ne 0 ] && { [ "$status" -ne 77 ] || [ "${CI:-}" = true ]; }; the
   exit "$status"
 fi
 # The simulator's accuracy recomputed on this machine (docs/simulator.md, "Accuracy"): calibrated
-# here from timed engine steps (3 timings per shape), then five held-out workloads run for real
-# and simulated; the table is kept in build/sim-accuracy/accuracy.md (~4 min; a hang fails after
-# 15). The errors are
-# reported, not judged: a shared runner's noise is not the model's.
-CALIBRATE_REPETITIONS=3 LAYOUTS="" WORKLOADS="quickstart chat-short goodput-slo long-prompt shared-system-prompt" \
+# here from timed engine steps (3 timings per shape), then six held-out workloads run for real
+# and simulated (one of them disaggregated, behind the router); the table is kept in
+# build/sim-accuracy/accuracy.md (~5 min; a hang fails after 15). The errors are reported, not
+# judged: a shared runner's noise is not the model's.
+CALIBRATE_REPETITIONS=3 LAYOUTS="" WORKLOADS="quickstart chat-short goodput-slo long-prompt shared-system-prompt pd-interference" \
   timeout 900 bash bench/sim/measure_accuracy.sh build/release build/sim-accuracy

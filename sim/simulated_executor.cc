@@ -20,6 +20,7 @@ StepTime SimulatedExecutor::simulate(const SchedulerOutput& out) {
         {double(s.num_new_tokens), double(s.seq->num_computed_tokens), double(s.num_logit_rows())});
     decodes = decodes || s.seq->num_computed_tokens >= s.seq->num_prompt_tokens;
   }
+  if (busy_host_ranks_) model_.share_host(*busy_host_ranks_);
   StepTime t = model_.step(work);
   int64_t ns = int64_t(std::llround(t.seconds * 1e9));
   if (decodes) ns += decode_delay_ns_;

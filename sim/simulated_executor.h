@@ -21,6 +21,9 @@ class SimulatedExecutor final : public Executor {
   // busy-wait adds it.
   SimulatedExecutor(StepCostModel model, VirtualClock& clock, MemoryLedger memory,
                     int64_t decode_delay_ns);
+  // cpu: each step first reads how many ranks share the host then (a cluster of workers sets
+  // it; the worker's own ranks at least). Null: the layout's fixed host_ranks.
+  void share_host_with(const int* busy_host_ranks) { busy_host_ranks_ = busy_host_ranks; }
 
   std::vector<float> execute(const SchedulerOutput& out) override;
   bool samples_itself() const override { return true; }
@@ -43,6 +46,7 @@ class SimulatedExecutor final : public Executor {
   VirtualClock& clock_;
   MemoryLedger memory_;
   int64_t decode_delay_ns_;
+  const int* busy_host_ranks_ = nullptr;
   int64_t steps_ = 0;
   StepTime totals_;
 };

@@ -68,21 +68,27 @@ StepCostModel::StepCostModel(ModelConfig model, HardwareSpec hardware, Calibrati
       peak_flops_(hardware_.peak_flops_for(precision_.compute_dtype)),
       bandwidth_(hardware_.memory_bandwidth_bytes_s) {
   check_layout(model_, layout_);
-  // A CPU's ranks are processes on one host: each runs on its threads' share of the cores
-  // (never more than the cores divided among the host's ranks, replicas' included), with that
-  // share of the bandwidth.
-  if (hardware_.kind == "cpu") {
-    const double cores = hardware_.cores;
-    const double threads = layout_.threads > 0 ? layout_.threads : cores;
-    const double ranks = std::max(layout_.devices(), layout_.host_ranks);
-    const double share = std::min(threads, cores / ranks) / cores;
-    peak_flops_ *= share;
-    bandwidth_ *= share;
-  }
+  share_host(layout_.host_ranks);
   const int pp = layout_.pipeline_parallel;
   for (int s = 0; s < pp; ++s) {
     stage_layers_.push_back(model_.num_layers / pp + (s < model_.num_layers % pp ? 1 : 0));
   }
+}
+
+void StepCostModel::share_host(int host_ranks) {
+  layout_.host_ranks = host_ranks;
+  peak_flops_ = hardware_.peak_flops_for(precision_.compute_dtype);
+  bandwidth_ = hardware_.memory_bandwidth_bytes_s;
+  // A CPU's ranks are processes on one host: each runs on its threads' share of the cores
+  // (never more than the cores divided among the host's ranks, replicas' included), with that
+  // share of the bandwidth.
+  if (hardware_.kind != "cpu") return;
+  const double cores = hardware_.cores;
+  const double threads = layout_.threads > 0 ? layout_.threads : cores;
+  const double ranks = std::max(layout_.devices(), layout_.host_ranks);
+  const double share = std::min(threads, cores / ranks) / cores;
+  peak_flops_ *= share;
+  bandwidth_ *= share;
 }
 
 double StepCostModel::op(const Work& work, double tokens) const {

@@ -60,6 +60,8 @@ class StepCostModel {
                 Precision precision);
 
   StepTime step(std::span<const SequenceWork> sequences) const;
+  // cpu: the processes now sharing the host's cores (SimLayout::host_ranks); from the next step.
+  void share_host(int host_ranks);
 
   const ModelConfig& model() const { return model_; }
   const HardwareSpec& hardware() const { return hardware_; }

@@ -89,7 +89,8 @@ SimulatedCluster::SimulatedCluster(const SimulatedDeployment& deployment,
     auto w = std::make_unique<Worker>();
     w->role = i < prefill_count_ ? Role::kPrefill : Role::kServing;
     w->pool_index = i < prefill_count_ ? i : i - prefill_count_;
-    w->engine = deployment.make_engine(config, w->clock, host_ranks);
+    w->engine =
+        deployment.make_engine(config, w->clock, workers.routed ? &busy_host_ranks_ : nullptr);
     workers_.push_back(std::move(w));
   }
   now_ = workers_[0]->clock.now_ns();
@@ -242,8 +243,14 @@ void SimulatedCluster::dispatch_waiting() {
 }
 
 void SimulatedCluster::start_steps() {
+  // On a CPU the workers share the host's cores: a step runs on its share among the workers
+  // stepping when it starts (its own included).
+  const auto starts = [](const Worker& w) { return !w.stepping && w.engine->has_unfinished(); };
+  int busy = 0;
+  for (const std::unique_ptr<Worker>& w : workers_) busy += w->stepping || starts(*w);
+  busy_host_ranks_ = busy * devices_per_worker_;
   for (const std::unique_ptr<Worker>& w : workers_) {
-    if (w->stepping || !w->engine->has_unfinished()) continue;
+    if (!starts(*w)) continue;
     w->clock.advance_to(now_);
     w->outputs = w->engine->step();
     w->step_end_ns = w->clock.now_ns();

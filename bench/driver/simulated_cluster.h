@@ -124,6 +124,7 @@ class SimulatedCluster {
   LinkSpec kv_link_;
   double kv_bandwidth_bytes_s_ = 0;
   int devices_per_worker_ = 1;
+  int busy_host_ranks_ = 0;  // cpu: the ranks of the workers stepping now (each step reads it)
   std::vector<std::unique_ptr<Worker>> workers_;  // prefill workers first
   std::unique_ptr<ReplicaSet> serving_set_, prefill_set_;
   std::unordered_map<uint64_t, Request> requests_;

@@ -53,15 +53,13 @@ double SimulatedDeployment::kv_bytes_per_token(const EngineConfig& config) const
 
 std::unique_ptr<Engine> SimulatedDeployment::make_engine(const EngineConfig& config,
                                                          VirtualClock& clock,
-                                                         int host_ranks) const {
+                                                         const int* busy_host_ranks) const {
   refuse_unmodelled(config);
   const std::string format =
       spec_.weight_dtype.empty() ? weight_dtype_name(config.weight_dtype) : spec_.weight_dtype;
   const Precision precision =
       make_precision(format, shape_.native_dtype, config.kv_cache_dtype, hardware_);
-  SimLayout layout = layout_of(config);
-  layout.host_ranks = host_ranks;
-  StepCostModel model(shape_.config, hardware_, calibration_, layout, precision);
+  StepCostModel model(shape_.config, hardware_, calibration_, layout_of(config), precision);
   const DeviceMemoryPlan plan = plan_device_memory(
       shape_.config, hardware_, model.layout(), model.stage_layers(), precision, config.block_size,
       config.max_num_batched_tokens, spec_.memory_utilization > 0 ? spec_.memory_utilization : 1.0);
@@ -78,11 +76,13 @@ std::unique_ptr<Engine> SimulatedDeployment::make_engine(const EngineConfig& con
   weights.config = shape_.config;
   EngineEnvironment env;
   env.clock = [&clock] { return clock.now_ns(); };
-  env.executor = [model = std::move(model), &clock, ledger, plan, block = c.block_size, delay_ns](
-                     const ModelWeights&, int blocks) mutable {
+  env.executor = [model = std::move(model), &clock, ledger, plan, block = c.block_size, delay_ns,
+                  busy_host_ranks](const ModelWeights&, int blocks) mutable {
     MemoryLedger l = ledger;
     l.kv_cache_bytes = size_t(double(blocks) * block * plan.kv_bytes_per_token);
-    return std::make_unique<SimulatedExecutor>(std::move(model), clock, l, delay_ns);
+    auto executor = std::make_unique<SimulatedExecutor>(std::move(model), clock, l, delay_ns);
+    executor->share_host_with(busy_host_ranks);
+    return executor;
   };
   return std::make_unique<Engine>(c, std::move(weights), std::move(env));
 }

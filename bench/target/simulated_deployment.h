@@ -25,10 +25,10 @@ class SimulatedDeployment {
 
   // A fresh engine on `clock` with `config` (its parallel layout, dtypes and pool). Throws
   // std::invalid_argument when the layout does not fit the device ("bf16 weights: ...").
-  // `host_ranks`: on cpu hardware, the processes sharing the host's cores (every replica's
-  // ranks; 0: this engine's own).
+  // `busy_host_ranks`: on cpu hardware, where each step reads how many processes share the
+  // host's cores then (the workers' ranks that are stepping; null: this engine's own ranks).
   std::unique_ptr<Engine> make_engine(const EngineConfig& config, VirtualClock& clock,
-                                      int host_ranks = 0) const;
+                                      const int* busy_host_ranks = nullptr) const;
   // The devices one engine of `config` spans (pipeline stages x the tensor or expert group).
   int devices(const EngineConfig& config) const;
   // One token's KV over the whole model (every layer's K and V, every KV head) in `config`'s
