@@ -4,7 +4,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "common/results/request_samples.h"
 #include "router/prefix_hashes.h"
 
 namespace infergate {
@@ -42,12 +41,6 @@ std::vector<RouterRecord::Replica> replica_records(const ReplicaSet& set) {
     out.push_back(r);
   }
   return out;
-}
-
-double percentile_of(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return linear_percentile(v, p);
 }
 
 void add_stats(EngineStats& sum, const EngineStats& s) {
@@ -191,7 +184,7 @@ bool SimulatedCluster::route_to_decode(uint64_t index) {
   if (blocks > 0) d.link_free_ns = end;
   reads_.emplace(std::pair(end, read_order_++), KvRead{index, lease->replica, cached, blocks});
   if (r.handoff >= 0) {
-    Handoff& h = handoffs_[size_t(r.handoff)];
+    KvHandoffRecord& h = handoffs_[size_t(r.handoff)];
     h.read = blocks > 0;
     h.bytes = int64_t(bytes);
     h.read_ms = double(end - now_) * 1e-6;
@@ -271,7 +264,7 @@ void SimulatedCluster::note_first_token(Request& r, const RequestOutput& o) {
   if (r.answered || o.token_times_ns.empty()) return;
   r.answered = true;
   if (r.handoff < 0) return;
-  Handoff& h = handoffs_[size_t(r.handoff)];
+  KvHandoffRecord& h = handoffs_[size_t(r.handoff)];
   const double ttft_ms = double(o.token_times_ns.front() - r.sent_ns) * 1e-6;
   if (h.read && ttft_ms > 0) h.ttft_share = h.read_ms / ttft_ms;
 }
@@ -290,7 +283,9 @@ void SimulatedCluster::deliver(Worker& w, std::vector<RequestOutput>& out) {
       prefill_set_->finish(r.prefill, ok);
       if (ok) {
         r.handoff = int(handoffs_.size());
-        handoffs_.push_back({double(now_ - r.prefill_begin_ns) * 1e-6});
+        KvHandoffRecord h;
+        h.prefill_ms = double(now_ - r.prefill_begin_ns) * 1e-6;
+        handoffs_.push_back(h);
       }
       if (!route_to_decode(index)) waiting_decode_.push_back(index);
       room = true;
@@ -370,27 +365,9 @@ EngineStats SimulatedCluster::stats() const {
 }
 
 RouterRecord::Disaggregation SimulatedCluster::handoff_figures() const {
-  RouterRecord::Disaggregation d;
-  d.kv_read_rate_cap_mb_s = spec_.kv_read_rate_mb_s;
+  RouterRecord::Disaggregation d = kv_handoff_figures(handoffs_, spec_.kv_read_rate_mb_s);
   d.prefill = replica_records(*prefill_set_);
-  std::vector<double> read_ms, prefill_ms, shares;
-  double read_s = 0;
-  for (const Handoff& h : handoffs_) {
-    ++d.prefills_exported;
-    prefill_ms.push_back(h.prefill_ms);
-    if (!h.read) continue;
-    ++d.reads;
-    d.kv_bytes += h.bytes;
-    read_s += h.read_ms * 1e-3;
-    read_ms.push_back(h.read_ms);
-    if (h.ttft_share > 0) shares.push_back(h.ttft_share);
-  }
-  if (read_s > 0) d.bandwidth_mb_s = double(d.kv_bytes) / read_s * 1e-6;
-  d.read_ms_p50 = percentile_of(read_ms, 50);
-  d.read_ms_p95 = percentile_of(read_ms, 95);
-  d.prefill_ms_p50 = percentile_of(prefill_ms, 50);
-  d.prefill_ms_p95 = percentile_of(prefill_ms, 95);
-  d.ttft_share_p50 = percentile_of(shares, 50);
+  d.prefills_exported = int64_t(handoffs_.size());
   return d;
 }
 

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bench/target/kv_handoff_figures.h"
 #include "bench/target/simulated_deployment.h"
 #include "common/results/target_stats.h"
 #include "engine/core/engine.h"
@@ -95,13 +96,6 @@ class SimulatedCluster {
     int decode = 0;
     int first_block = 0, num_blocks = 0;
   };
-  struct Handoff {  // one disaggregated request's figures
-    double prefill_ms = 0, read_ms = 0;
-    int64_t bytes = 0;
-    bool read = false;
-    double ttft_share = 0;  // the read's share of its time to first token; 0 until known
-  };
-
   // False when every worker of the pool has its limit in flight (the request then waits).
   bool route(uint64_t index);
   bool route_to_decode(uint64_t index);
@@ -133,7 +127,7 @@ class SimulatedCluster {
   std::vector<RequestOutput> late_;      // requests refused after their submit
   std::multimap<std::pair<int64_t, uint64_t>, KvRead> reads_;  // by (end, order)
   uint64_t read_order_ = 0;
-  std::vector<Handoff> handoffs_;
+  std::vector<KvHandoffRecord> handoffs_;  // one per disaggregated request
   int64_t now_ = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "bench/target/router_target.h"
 
+#include "bench/target/kv_handoff_figures.h"
+
 #include <signal.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <thread>
 
 #include "bench/http/http_get_json.h"
-#include "common/results/request_samples.h"
 #include "common/util/clock.h"
 
 namespace infergate {
@@ -120,12 +121,6 @@ std::vector<RouterRecord::Replica> worker_counters(const nlohmann::json& list,
   return out;
 }
 
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return linear_percentile(v, p);
-}
-
 }  // namespace
 
 RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec,
@@ -200,7 +195,8 @@ void RouterTarget::monitor() {
 
 void RouterTarget::note_handoff(const TargetEvent& e) {
   const KvTransferRecord& k = *e.kv_transfer;
-  Handoff h{k.read_ms, k.prefill_ms, k.bytes, !k.read_fallback.empty(), k.blocks_read > 0, 0};
+  KvHandoffRecord h{k.read_ms, k.prefill_ms, k.bytes, !k.read_fallback.empty(), k.blocks_read > 0,
+                    0};
   if (!e.token_times_ns.empty() && e.sent_ns > 0 && e.token_times_ns.front() > e.sent_ns) {
     h.ttft_share = k.read_ms / (double(e.token_times_ns.front() - e.sent_ns) * 1e-6);
   }
@@ -305,28 +301,8 @@ RouterRecord RouterTarget::read_router() const {
 }
 
 RouterRecord::Disaggregation RouterTarget::handoff_figures() const {
-  RouterRecord::Disaggregation d;
-  d.kv_read_rate_cap_mb_s = workers_.kv_read_rate_mb_s;
-  std::vector<double> read_ms, prefill_ms, shares;
-  double read_s = 0;
   const std::lock_guard lock(mutex_);
-  for (const Handoff& h : handoffs_) {
-    if (h.read_fallback) ++d.read_fallbacks;
-    if (h.prefill_ms > 0) prefill_ms.push_back(h.prefill_ms);
-    if (!h.read) continue;
-    ++d.reads;
-    d.kv_bytes += h.bytes;
-    read_s += h.read_ms * 1e-3;
-    read_ms.push_back(h.read_ms);
-    if (h.ttft_share > 0) shares.push_back(h.ttft_share);
-  }
-  if (read_s > 0) d.bandwidth_mb_s = double(d.kv_bytes) / read_s * 1e-6;
-  d.read_ms_p50 = percentile(read_ms, 50);
-  d.read_ms_p95 = percentile(read_ms, 95);
-  d.prefill_ms_p50 = percentile(prefill_ms, 50);
-  d.prefill_ms_p95 = percentile(prefill_ms, 95);
-  d.ttft_share_p50 = percentile(shares, 50);
-  return d;
+  return kv_handoff_figures(handoffs_, workers_.kv_read_rate_mb_s);
 }
 
 TargetStats RouterTarget::stats() const {

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/target/kv_handoff_figures.h"
 #include "bench/target/openai_target.h"
 #include "bench/workload/workload.h"
 #include "common/http/child_server.h"
@@ -49,13 +50,6 @@ class RouterTarget final : public Target {
   void note_handoff(const TargetEvent& e);
   RouterRecord::Disaggregation handoff_figures() const;
 
-  struct Handoff {
-    double read_ms, prefill_ms;
-    int64_t bytes;
-    bool read_fallback, read;
-    double ttft_share;  // 0: unknown
-  };
-
   std::string policy_;
   RouterTargetSpec workers_;
   std::vector<FaultSpec> faults_;
@@ -70,7 +64,7 @@ class RouterTarget final : public Target {
   std::vector<RouterRecord::Fault> injected_;
   std::optional<RouterRecord> final_;
   std::optional<RouterRecord> live_;  // the last poll's
-  std::vector<Handoff> handoffs_;
+  std::vector<KvHandoffRecord> handoffs_;
   std::thread monitor_thread_;
 };
 
