@@ -9,8 +9,8 @@
 #   HARDWARE=NAME      the hardware file the calibration is relative to (epyc-zen4-2core)
 #   CALIBRATE_REPETITIONS=N  timings per step shape when calibrating (default 5)
 #   REAL_REPETITIONS=N       repetitions of each real run, averaged (default 1)
-#   LAYOUTS="tp2 pp2"        also parallel-small over 2 MPI ranks, tensor and pipeline parallel
-#                            (default: both; "" skips)
+#   LAYOUTS="tp2 pp2 ep2"    also parallel-small over 2 MPI ranks, tensor and pipeline parallel,
+#                            and moe-tiny expert parallel (default: tp2 pp2; "" skips)
 # Writes OUT_DIR/accuracy.md and accuracy.json; exit 0 when every figure was computed (the
 # errors are reported, not judged: the table says where the model is wrong), 2 on failure.
 set -euo pipefail
@@ -49,7 +49,9 @@ for layout in ${LAYOUTS-tp2 pp2}; do
   case "$layout" in
     tp2) set_layout=(--set target.engine.tensor_parallel=2 --set target.engine.num_threads=1) ;;
     pp2) set_layout=(--set target.engine.pipeline_parallel=2 --set target.engine.num_threads=1) ;;
-    *) echo "measure_accuracy: unknown layout '$layout' (tp2, pp2)" >&2; exit 2 ;;
+    ep2) set_layout=(--set target.model.preset=moe-tiny --set target.engine.expert_parallel=2
+                     --set target.engine.num_threads=1) ;;
+    *) echo "measure_accuracy: unknown layout '$layout' (tp2, pp2, ep2)" >&2; exit 2 ;;
   esac
   file="$root/workloads/parallel-small.json"
   mpirun --oversubscribe -np 2 "$infergate" run "$file" --quiet --out "$out/parallel-$layout.real.json" \
