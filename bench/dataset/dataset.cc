@@ -4,6 +4,7 @@
 
 #include "bench/dataset/jsonl_dataset.h"
 #include "bench/dataset/synthetic_dataset.h"
+#include "bench/dataset/trace_dataset.h"
 
 namespace infergate {
 
@@ -19,8 +20,12 @@ std::vector<BenchRequest> make_dataset(const DatasetSpec& spec, int count, uint6
     return load_jsonl_dataset(resolve_dataset_path(spec.path, base_dir), spec.format, count,
                               vocab_size, text);
   }
+  if (spec.type == "trace") {  // the trace decides how many
+    return load_trace_dataset(resolve_dataset_path(spec.path, base_dir), spec, effective_seed,
+                              vocab_size);
+  }
   throw std::invalid_argument("dataset.type: unknown type \"" + spec.type +
-                              "\" (allowed: synthetic, jsonl)");
+                              "\" (allowed: synthetic, jsonl, trace)");
 }
 
 }  // namespace infergate

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <iterator>
@@ -41,13 +42,18 @@ class LoadRun {
   LoadRun(Target& target, const std::vector<BenchRequest>& requests, const DriverOptions& o)
       : target_(target), requests_(requests), o_(o), load_(o.load) {
     if (load_.num_requests > 0) planned_ = load_.warmup_requests + load_.num_requests;
+    if (load_.mode == "trace") planned_ = int64_t(requests.size());
     preallocate_records();
   }
 
   DriverResult run() {
     target_.start([this](TargetEvent&& e) { on_event(std::move(e)); });
     start_ns_ = now_ns() + 1'000'000;  // a millisecond to get the generator going
-    std::thread generator([this] { load_.mode == "open" ? open_loop() : closed_loop(); });
+    std::thread generator([this] {
+      if (load_.mode == "open") return open_loop();
+      if (load_.mode == "trace") return trace_loop();
+      closed_loop();
+    });
     supervise();
     generator.join();
     target_.stop();  // aborts anything still in flight (only after a stop request)
@@ -119,6 +125,17 @@ class LoadRun {
       if (stopped()) break;
       send(i, scheduled);
       offset_s += arrivals.next_gap_s();
+    }
+    finish_generating();
+  }
+
+  // A replayed trace: request i at its own time (trace_dataset.h), whatever the target does.
+  void trace_loop() {
+    for (uint64_t i = 0; i < requests_.size() && !stopped(); ++i) {
+      const int64_t scheduled = start_ns_ + int64_t(std::llround(requests_[i].arrival_s * 1e9));
+      wait_until(scheduled);
+      if (stopped()) break;
+      send(i, scheduled);
     }
     finish_generating();
   }

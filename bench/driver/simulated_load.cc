@@ -1,5 +1,6 @@
 #include "bench/driver/simulated_load.h"
 
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <stdexcept>
@@ -24,6 +25,7 @@ class SimulatedLoad {
         arrivals_(load_.mode == "open" ? ArrivalProcess::from_load(load_, o.driver.seed)
                                        : ArrivalProcess::from_load(LoadSpec{}, 0)) {
     if (load_.num_requests > 0) planned_ = load_.warmup_requests + load_.num_requests;
+    if (load_.mode == "trace") planned_ = int64_t(requests.size());
   }
 
   DriverResult run() {
@@ -31,7 +33,7 @@ class SimulatedLoad {
     next_sample_ns_ = start_ns_;
     if (load_.mode == "open") {
       next_open_ns_ = start_ns_;
-    } else {
+    } else if (load_.mode == "closed") {
       for (int u = 0; u < load_.concurrency; ++u) ready_.push_back(start_ns_);
     }
     int idle_events = 0;
@@ -71,6 +73,10 @@ class SimulatedLoad {
 
   // When the next request may be sent, or kNever when the plan is done.
   int64_t next_arrival() const {
+    if (load_.mode == "trace") {  // each request at its own time
+      if (plan_done(next_index_, 0)) return kNever;
+      return start_ns_ + int64_t(std::llround(requests_[next_index_].arrival_s * 1e9));
+    }
     if (load_.mode == "open") {
       if (plan_done(next_index_, next_open_ns_)) return kNever;
       if (load_.max_concurrency > 0 && in_flight_ >= load_.max_concurrency) return kNever;
@@ -85,6 +91,7 @@ class SimulatedLoad {
       const int64_t t = next_arrival();
       if (t == kNever || t > cluster_.now_ns()) return;
       send(t);
+      if (load_.mode == "trace") continue;
       if (load_.mode == "open") {
         offset_s_ += arrivals_.next_gap_s();
         next_open_ns_ = start_ns_ + int64_t(offset_s_ * 1e9);

@@ -32,14 +32,25 @@ struct SharedPrefixSpec {
   double fraction = 0;    // share of requests that start with one of them
 };
 
+// A replayed trace (dataset type "trace", bench/dataset/trace_dataset.h).
+struct TraceSpec {
+  double speedup = 1;      // trace time / this = run time
+  double start_s = 0;      // the window, in seconds from the trace's first record
+  double end_s = 0;        // 0: to the trace's end
+  int max_requests = 0;    // 0: every record in the window
+  int block_tokens = 512;  // mooncake: the tokens one hash id stands for
+};
+
 struct DatasetSpec {
-  std::string type = "synthetic";  // synthetic | jsonl
+  std::string type = "synthetic";  // synthetic | jsonl | trace
   LengthDistribution input_tokens;
   LengthDistribution output_tokens;
   SharedPrefixSpec shared_prefix;
-  std::string path;               // jsonl: relative to the workload file's folder
-  std::string format = "tokens";  // jsonl: tokens | text | sharegpt
-  std::optional<uint64_t> seed;   // default: the workload seed
+  std::string path;               // jsonl, trace: relative to the workload file's folder
+  std::string format = "tokens";  // jsonl: tokens | text | sharegpt; trace: mooncake | azure |
+                                  // burstgpt
+  TraceSpec trace;
+  std::optional<uint64_t> seed;  // default: the workload seed
 };
 
 // A router target's replicas and router (bench/target/router_target.h, docs/router.md).
@@ -101,7 +112,8 @@ struct FaultSpec {
 };
 
 struct LoadSpec {
-  std::string mode = "closed";      // closed (N users) | open (arrival process)
+  std::string mode = "closed";      // closed (N users) | open (arrival process) | trace (the
+                                    // trace dataset's own times)
   int concurrency = 1;              // closed: simultaneous users
   double rate = 1.0;                // open: requests per second
   std::string arrival = "poisson";  // open: constant | poisson | gamma

@@ -71,6 +71,15 @@ json dataset_to_json(const DatasetSpec& d, uint64_t workload_seed) {
   if (d.type == "jsonl") {
     return {{"type", d.type}, {"path", d.path}, {"format", d.format}, {"seed", seed}};
   }
+  if (d.type == "trace") {
+    const TraceSpec& t = d.trace;
+    json j = {{"type", d.type},       {"path", d.path},       {"format", d.format},
+              {"speedup", t.speedup}, {"start_s", t.start_s}, {"seed", seed}};
+    if (t.end_s > 0) j["end_s"] = t.end_s;
+    if (t.max_requests > 0) j["max_requests"] = t.max_requests;
+    if (d.format == "mooncake") j["block_tokens"] = t.block_tokens;
+    return j;
+  }
   const SharedPrefixSpec& p = d.shared_prefix;
   return {{"type", d.type},
           {"input_tokens", length_distribution_to_json(d.input_tokens)},
@@ -86,6 +95,7 @@ json load_to_json(const LoadSpec& l) {
   json j = {{"mode", l.mode}, {"warmup_requests", l.warmup_requests}};
   if (l.num_requests > 0) j["num_requests"] = l.num_requests;
   if (l.duration_s > 0) j["duration_s"] = l.duration_s;
+  if (l.mode == "trace") return j;  // the trace gives the times and the count
   if (l.mode == "closed") {
     j["concurrency"] = l.concurrency;
     return j;

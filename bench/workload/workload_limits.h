@@ -12,6 +12,8 @@ namespace infergate {
 // every planned request has a record in memory (a few hundred bytes each).
 inline constexpr int64_t kMaxRequests = 1'000'000;
 inline constexpr double kMaxDurationS = 86'400;  // one day
+// How far into a trace its window may start or end (a year of trace time).
+inline constexpr double kMaxTraceSeconds = 365.0 * 86'400;
 // Requests per second: one generator thread cannot keep a schedule finer than a microsecond.
 inline constexpr double kMaxRate = 1'000'000;
 // Gamma shape k: outside [1e-3, 1e3] the gaps are all zero or one huge gap.

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "bench/dataset/trace_reader.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
@@ -383,12 +384,43 @@ SharedPrefixSpec read_shared_prefix(JsonObjectReader& parent) {
   return p;
 }
 
+// A timestamped trace replayed at its own times (bench/dataset/trace_dataset.h).
+void read_trace_dataset(JsonObjectReader& r, DatasetSpec& d, const std::string& base_dir) {
+  TraceSpec& t = d.trace;
+  r.allow({"path"});
+  r.check(r.has("format"), "format", "must be the trace's format: mooncake, azure or burstgpt");
+  d.format = r.get_choice("format", "", trace_format_names());
+  t.speedup = r.get_double("speedup", t.speedup);
+  t.start_s = r.get_double("start_s", t.start_s);
+  t.end_s = r.get_double("end_s", t.end_s);
+  t.max_requests = r.get_int("max_requests", t.max_requests);
+  if (d.format == "mooncake") t.block_tokens = r.get_int("block_tokens", t.block_tokens);
+  r.set_context("with type \"trace\" and format " + json_quoted(d.format),
+                {"input_tokens", "output_tokens", "shared_prefix", "block_tokens"});
+  r.finish();
+  r.check(t.speedup > 0 && t.speedup <= kMaxRate, "speedup",
+          "must be > 0 and <= " + number_text(kMaxRate) + " (trace seconds per run second)");
+  r.check(t.start_s >= 0 && t.start_s <= kMaxTraceSeconds, "start_s",
+          "must be in [0, " + number_text(kMaxTraceSeconds) + "] (seconds into the trace)");
+  r.check(t.end_s == 0 || (t.end_s > t.start_s && t.end_s <= kMaxTraceSeconds), "end_s",
+          "must be 0 (the trace's end) or in (start_s, " + number_text(kMaxTraceSeconds) + "]");
+  r.check(t.max_requests >= 0 && t.max_requests <= kMaxRequests, "max_requests",
+          "must be in [0, " + number_text(kMaxRequests) + "] (0: every record in the window)");
+  r.check(t.block_tokens >= 1 && t.block_tokens <= kMaxRequestTokens, "block_tokens",
+          "must be in [1, " + number_text(int64_t(kMaxRequestTokens)) + "] (tokens per hash id)");
+  d.path = read_existing_path(r, "path", base_dir, /*directory=*/false);
+}
+
 DatasetSpec read_dataset(JsonObjectReader& top, uint64_t workload_seed,
                          const std::string& base_dir) {
   JsonObjectReader r = top.child("dataset");
   DatasetSpec d;
-  d.type = r.get_choice("type", d.type, {"synthetic", "jsonl"});
+  d.type = r.get_choice("type", d.type, {"synthetic", "jsonl", "trace"});
   d.seed = r.get_uint64("seed", workload_seed);
+  if (d.type == "trace") {
+    read_trace_dataset(r, d, base_dir);
+    return d;
+  }
   if (d.type == "jsonl") {
     r.allow({"path"});
     d.format = r.get_choice("format", d.format, {"tokens", "text", "sharegpt"});
@@ -407,6 +439,18 @@ DatasetSpec read_dataset(JsonObjectReader& top, uint64_t workload_seed,
 }
 
 // ---- load and sweep -------------------------------------------------------------------------
+
+// A trace brings its own schedule: load.mode "trace" goes with a trace dataset and nothing else.
+void check_trace_pairing(const JsonObjectReader& top, const DatasetSpec& d, const LoadSpec& l) {
+  if ((d.type == "trace") == (l.mode == "trace")) return;
+  if (d.type == "trace") {
+    throw WorkloadError(top.file(), top.path_of("load") + ".mode", json_quoted(l.mode), "\"trace\"",
+                        "a trace dataset is replayed at its own times: set load.mode \"trace\"");
+  }
+  throw WorkloadError(top.file(), top.path_of("load") + ".mode", json_quoted(l.mode),
+                      "\"open\" or \"closed\"",
+                      "load.mode \"trace\" takes its times from a dataset of type \"trace\"");
+}
 
 void read_request_count(JsonObjectReader& r, LoadSpec& l) {
   l.num_requests = r.get_int("num_requests", 0);
@@ -451,7 +495,17 @@ void read_open_load(JsonObjectReader& r, LoadSpec& l) {
 LoadSpec read_load(JsonObjectReader& top) {
   JsonObjectReader r = top.child("load");
   LoadSpec l;
-  l.mode = r.get_choice("mode", l.mode, {"closed", "open"});
+  l.mode = r.get_choice("mode", l.mode, {"closed", "open", "trace"});
+  if (l.mode == "trace") {  // the trace dataset gives the times and the count
+    l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
+    r.set_context("with mode \"trace\" (the trace gives the times and the count)",
+                  {"num_requests", "duration_s", "rate", "arrival", "burstiness", "concurrency",
+                   "max_concurrency"});
+    r.finish();
+    r.check(l.warmup_requests >= 0 && l.warmup_requests <= kMaxRequests, "warmup_requests",
+            "must be in [0, " + number_text(kMaxRequests) + "] (the trace's first requests)");
+    return l;
+  }
   read_request_count(r, l);
   if (l.mode == "open") {
     read_open_load(r, l);
@@ -537,7 +591,9 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   r.finish();
   // The swept field must be the one the load mode uses: a rate means nothing to a closed loop.
   // A router target may sweep its workers instead.
-  const std::string field = load.mode == "open" ? "load.rate" : "load.concurrency";
+  const std::string field = load.mode == "open"     ? "load.rate"
+                            : load.mode == "closed" ? "load.concurrency"
+                                                    : "no load field";
   const bool router = target.type == "router" || target.simulated.routed;
   const std::vector<std::string> router_fields = {kSweepReplicas, kSweepPrefillReplicas,
                                                   kSweepKvReadRate};
@@ -741,6 +797,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.target = read_target(r, base_dir);
   w.dataset = read_dataset(r, w.seed, base_dir);
   w.load = read_load(r);
+  check_trace_pairing(r, w.dataset, w.load);
   w.sweep = read_sweep(r, w.load, w.target);
   w.faults = read_faults(r, w.target, w.sweep);
   w.slo = read_slo(r);
