@@ -37,6 +37,11 @@ class BlockPool {
   int32_t lookup(uint64_t hash, int32_t parent, std::span<const int32_t> tokens) const;
   // Publishes a full, computed block. False if identical content is cached elsewhere.
   bool cache(int32_t id, uint64_t hash, int32_t parent, std::span<const int32_t> tokens);
+  // The block cached under `hash` (what a lookup of that content reaches), or -1.
+  int32_t cached_block(uint64_t hash) const {
+    const auto it = index_.find(hash);
+    return it == index_.end() ? -1 : it->second;
+  }
 
   // Throws std::logic_error if ref counts, the free queue or the index disagree.
   void check_invariants() const;

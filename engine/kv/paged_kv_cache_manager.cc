@@ -71,7 +71,14 @@ class PagedKvCacheManager final : public KvCacheManager {
       seq.block_hashes.push_back(hash_block(parent_hash, block_tokens(seq, i)));
     }
     for (int i = seq.num_cached_blocks; i < full; ++i) {
-      const int32_t parent = i > 0 ? seq.block_table[size_t(i - 1)] : -1;
+      // The parent is the block a lookup of the previous content reaches: when this sequence
+      // computed a duplicate of a block cached elsewhere (two prompts with one prefix in one
+      // step), that is the other copy, or its later blocks would never be found.
+      int32_t parent = -1;
+      if (i > 0) {
+        parent = pool_.cached_block(seq.block_hashes[size_t(i - 1)]);
+        if (parent < 0) parent = seq.block_table[size_t(i - 1)];
+      }
       pool_.cache(seq.block_table[size_t(i)], seq.block_hashes[size_t(i)], parent,
                   block_tokens(seq, i));
     }

@@ -87,3 +87,25 @@ TEST_CASE("contiguous manager reserves max_model_len per sequence", "[kv]") {
   REQUIRE_THROWS_WITH(make_contiguous_kv_cache_manager(3, 4, 16),
                       Catch::Contains("cannot hold even one max_model_len"));
 }
+
+TEST_CASE("a sequence that computed a duplicate of a cached block keeps its later blocks findable",
+          "[kv]") {
+  // Two prompts with one 8-token prefix, computed in the same step: each holds its own copy of
+  // the prefix; only the first copy is cached. The second prompt's own next block must still be
+  // found after that prefix (a conversation's next turn sends it again).
+  auto kv = make_paged_kv_cache_manager(16, 4, true);
+  Sequence a("a", {1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9}, {}, 1, 0);
+  Sequence b("b", {1, 2, 3, 4, 5, 6, 7, 8, 7, 7, 7, 7}, {}, 2, 0);
+  REQUIRE(kv->allocate_slots(a, 12, kv->find_cached_prefix(a)));
+  REQUIRE(kv->allocate_slots(b, 12, kv->find_cached_prefix(b)));
+  REQUIRE(a.block_table[0] != b.block_table[0]);  // neither was cached yet: two copies
+  a.num_computed_tokens = 12;
+  b.num_computed_tokens = 12;
+  kv->cache_computed_blocks(a);
+  kv->cache_computed_blocks(b);
+  Sequence next("next", {1, 2, 3, 4, 5, 6, 7, 8, 7, 7, 7, 7, 6}, {}, 3, 0);
+  CHECK(kv->find_cached_prefix(next).num_tokens == 12);
+  kv->free(a);
+  kv->free(b);
+  kv->check_invariants();
+}
