@@ -8,7 +8,8 @@
 namespace infergate {
 
 bool dataset_has_text(const DatasetSpec& spec) {
-  return spec.type == "jsonl" && (spec.format == "text" || spec.format == "sharegpt");
+  return (spec.type == "jsonl" && (spec.format == "text" || spec.format == "sharegpt")) ||
+         (spec.type == "sessions" && spec.format == "sharegpt");
 }
 
 DatasetTokenizer byte_dataset_tokenizer(int32_t vocab_size, const std::string& why) {

@@ -9,6 +9,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
+#include <unordered_map>
 
 #include "bench/load/arrival_process.h"
 #include "common/util/clock.h"
@@ -52,6 +54,7 @@ class LoadRun {
     std::thread generator([this] {
       if (load_.mode == "open") return open_loop();
       if (load_.mode == "trace") return trace_loop();
+      if (load_.mode == "sessions") return sessions_loop();
       closed_loop();
     });
     supervise();
@@ -64,6 +67,9 @@ class LoadRun {
     r.incomplete = stopped();
     r.start_ns = start_ns_;
     r.end_ns = now_ns();
+    r.sessions_completed = sessions_completed_;
+    r.sessions_cut = sessions_cut_;
+    r.sessions_cut_reason = sessions_cut_reason_;
     return r;
   }
 
@@ -98,17 +104,115 @@ class LoadRun {
     const BenchRequest& req = requests_[index % requests_.size()];
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (index >= records_.size()) records_.emplace_back();
-      RequestRecord& rec = records_[index];
-      rec.index = index;
-      rec.warmup = int64_t(index) < load_.warmup_requests;
-      rec.scheduled_ns = scheduled_ns;
-      rec.input_tokens = int(req.prompt.size());
-      rec.sent_ns = now_ns();
-      ++sent_;
-      ++in_flight_;
+      record_send(index, scheduled_ns, int(req.prompt.size()));
     }
     target_.submit(index, req.prompt, req.max_tokens);
+  }
+
+  // Under mutex_.
+  RequestRecord& record_send(uint64_t index, int64_t scheduled_ns, int prompt_tokens) {
+    if (index >= records_.size()) records_.emplace_back();
+    RequestRecord& rec = records_[index];
+    rec.index = index;
+    rec.warmup = int64_t(index) < load_.warmup_requests;
+    rec.scheduled_ns = scheduled_ns;
+    rec.input_tokens = prompt_tokens;
+    rec.sent_ns = now_ns();
+    ++sent_;
+    ++in_flight_;
+    return rec;
+  }
+
+  // ---- sessions: each user holds one conversation at a time, turn after turn --------------
+
+  struct User {
+    size_t session = 0;
+    size_t turn = 0;
+    std::vector<int32_t> history;  // every message and answer so far
+    std::vector<int32_t> answer;   // the ids of the turn in flight
+    std::vector<int32_t> prompt;   // what the turn in flight sent (the target may hold it)
+  };
+
+  // Under mutex_: the user takes the next unheld session, ready at `t`; false when none is left.
+  bool next_session(size_t u, int64_t t) {
+    if (next_session_ >= o_.sessions->size()) return false;
+    users_[u] = User{next_session_++, 0, {}, {}, {}};
+    ready_users_.push_back({t, u});
+    return true;
+  }
+
+  void sessions_loop() {
+    const std::vector<BenchSession>& sessions = *o_.sessions;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      users_.resize(size_t(load_.concurrency));
+      for (size_t u = 0; u < users_.size(); ++u) active_users_ += next_session(u, start_ns_);
+    }
+    for (uint64_t i = 0;; ++i) {
+      int64_t ready_at;
+      size_t u;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait(lock, [&] { return !ready_users_.empty() || active_users_ == 0 || stopped(); });
+        if (stopped() || ready_users_.empty()) break;
+        std::tie(ready_at, u) = ready_users_.front();
+        ready_users_.pop_front();
+      }
+      wait_until(ready_at);
+      if (stopped()) break;
+      const BenchTurn* turn;
+      std::vector<int32_t> prompt;  // a copy: a target may answer before submit() returns
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        User& user = users_[u];
+        turn = &sessions[user.session].turns[user.turn];
+        user.prompt = user.history;
+        user.prompt.insert(user.prompt.end(), turn->message.begin(), turn->message.end());
+        user.answer.clear();
+        user_of_.emplace(i, u);
+        RequestRecord& rec = record_send(i, ready_at, int(user.prompt.size()));
+        rec.session = int(user.session);
+        rec.turn = int(user.turn) + 1;
+        prompt = user.prompt;
+      }
+      target_.submit(i, prompt, turn->max_tokens);
+    }
+    finish_generating();
+  }
+
+  // Under mutex_: a turn of a session ended; the user's next turn (or session) becomes ready.
+  void turn_ended(const TargetEvent& e) {
+    const auto it = user_of_.find(e.index);
+    if (it == user_of_.end()) return;
+    const size_t u = it->second;
+    user_of_.erase(it);
+    User& user = users_[u];
+    const BenchSession& session = (*o_.sessions)[user.session];
+    const int expected = session.turns[user.turn].max_tokens;
+    std::string cut;
+    if (e.status != RequestStatus::kOk) cut = "a turn's answer failed";
+    if (cut.empty() && int(user.answer.size()) != expected) {
+      cut = "the target gave " + std::to_string(user.answer.size()) + " token ids for " +
+            std::to_string(expected) +
+            " tokens: the next turn needs the answer's ids (an HTTP server must stream "
+            "token_ids, as infergate serve does and vLLM's return_token_ids)";
+    }
+    const int64_t ready = e.finished_ns + int64_t(load_.think_time_s * 1e9);
+    if (cut.empty() && user.turn + 1 < session.turns.size()) {
+      user.history = std::move(user.prompt);
+      user.history.insert(user.history.end(), user.answer.begin(), user.answer.end());
+      ++user.turn;
+      user.prompt.clear();
+      ready_users_.push_back({ready, u});
+      return;
+    }
+    if (cut.empty()) {
+      ++sessions_completed_;
+    } else {
+      ++sessions_cut_;
+      if (sessions_cut_reason_.empty()) sessions_cut_reason_ = cut;
+    }
+    if (!next_session(u, ready)) --active_users_;
   }
 
   void open_loop() {
@@ -170,6 +274,12 @@ class LoadRun {
   void on_event(TargetEvent&& e) {
     std::lock_guard<std::mutex> lock(mutex_);
     RequestRecord& r = records_[e.index];
+    if (o_.sessions) {
+      if (const auto it = user_of_.find(e.index); it != user_of_.end()) {
+        std::vector<int32_t>& answer = users_[it->second].answer;
+        answer.insert(answer.end(), e.token_ids.begin(), e.token_ids.end());
+      }
+    }
     if (!e.token_times_ns.empty()) {
       if (r.first_token_ns == 0) {
         r.first_token_ns = e.token_times_ns.front();
@@ -192,6 +302,7 @@ class LoadRun {
     --in_flight_;
     ++done_;
     if (load_.mode == "closed") ready_.push_back(e.finished_ns);
+    if (o_.sessions) turn_ended(e);
     cv_.notify_all();
   }
 
@@ -229,6 +340,15 @@ class LoadRun {
   // up to 140 ms at every doubling (measured with workloads/harness-overhead.json).
   std::deque<RequestRecord> records_;
   std::deque<int64_t> ready_;  // closed loop: times at which users became free
+  // Sessions: each user's conversation, the users ready for their next turn (in time order,
+  // as answers end), the request each user has in flight, and how the sessions ended.
+  std::vector<User> users_;
+  std::deque<std::pair<int64_t, size_t>> ready_users_;
+  std::unordered_map<uint64_t, size_t> user_of_;
+  size_t next_session_ = 0;
+  int active_users_ = 0;
+  int64_t sessions_completed_ = 0, sessions_cut_ = 0;
+  std::string sessions_cut_reason_;
   int64_t sent_ = 0;
   int in_flight_ = 0;
   int64_t done_ = 0;
@@ -242,7 +362,12 @@ class LoadRun {
 
 DriverResult run_load(Target& target, const std::vector<BenchRequest>& requests,
                       const DriverOptions& options) {
-  if (requests.empty()) throw std::invalid_argument("run_load: the dataset has no requests");
+  if (requests.empty() && !options.sessions) {
+    throw std::invalid_argument("run_load: the dataset has no requests");
+  }
+  if (options.sessions && options.sessions->empty()) {
+    throw std::invalid_argument("run_load: the dataset has no sessions");
+  }
   return LoadRun(target, requests, options).run();
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/dataset/bench_request.h"
+#include "bench/dataset/session_dataset.h"
 #include "bench/metrics/request_record.h"
 #include "bench/target/target.h"
 #include "bench/workload/workload.h"
@@ -29,16 +30,23 @@ struct DriverOptions {
   uint64_t seed = 0;                                       // arrival process
   std::atomic<bool>* stop = nullptr;                       // set (e.g. by Ctrl-C) to end early
   std::function<void(const DriverProgress&)> on_progress;  // called about every 100 ms
+  // load.mode "sessions": the conversations the users hold (session_dataset.h); the requests
+  // are then built turn by turn from them and the answers.
+  const std::vector<BenchSession>* sessions = nullptr;
 };
 
 struct DriverResult {
   std::vector<RequestRecord> records;  // one per sent request, in index order
   bool incomplete = false;             // stopped before the plan was done
+  // Sessions: those held to their last turn, and those ended early (a failed answer, or a
+  // target that gave no token ids to build the next turn from) with the first reason.
+  int64_t sessions_completed = 0, sessions_cut = 0;
+  std::string sessions_cut_reason;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
 };
 
-// `requests` is cycled if the plan needs more. Warm-up requests come first.
+// `requests` is cycled if the plan needs more (unused with sessions). Warm-up requests come first.
 DriverResult run_load(Target& target, const std::vector<BenchRequest>& requests,
                       const DriverOptions& options);
 

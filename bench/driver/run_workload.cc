@@ -17,6 +17,7 @@
 #include "bench/driver/repetition_result.h"
 #include "bench/driver/simulated_repetition.h"
 #include "bench/metrics/harness_lag.h"
+#include "bench/metrics/session_summary.h"
 #include "bench/metrics/summarize.h"
 #include "bench/quality/workload_quality.h"
 #include "bench/results/manifest.h"
@@ -224,7 +225,8 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
                                 const RouterTargetSpec& router, const EngineConfig& engine,
                                 int repetition, const RunOptions& o,
                                 const std::optional<QualitySummary>& quality,
-                                NvtxTraceRecorder* trace, ProgressPrinter& progress) {
+                                NvtxTraceRecorder* trace, ProgressPrinter& progress,
+                                const std::vector<BenchSession>* sessions) {
   // Freed heap pages go back to the OS, so each repetition's peak RSS starts from the same floor
   // instead of the previous repetition's leftovers (see run_workload).
   ::malloc_trim(0);
@@ -237,6 +239,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   d.seed = w.seed;  // every repetition replays the same arrivals: they differ only by noise
   d.stop = o.stop;
   d.on_progress = [&](const DriverProgress& p) { progress.update(p); };
+  d.sessions = sessions;
   // Traced around the load alone, as the sampler, so both describe the same stretch of work.
   std::unique_ptr<CuptiTracer> cupti;
   if (w.telemetry.cupti) {
@@ -260,6 +263,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   summary.error_share_exceeded = summary.error_share > o.max_error_share;
   RepetitionResult r = make_repetition_result(repetition, run, summary, stats, w.record_requests);
   r.timeline = timeline_json(sampler.samples(), run.start_ns);
+  if (sessions) r.sessions = session_summary(run);
   if (cupti) r.cupti = cupti_results_json(*cupti, run.start_ns, run.end_ns);
   if (trace && cupti) add_gpu_spans(*trace, *cupti);
   if (trace) {
@@ -326,10 +330,22 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     text = factory.dataset_tokenizer();
     std::cerr << "dataset tokenizer: " << text->description << "\n";
   }
+  const bool sessions = w.dataset.type == "sessions";
   const std::vector<BenchRequest> dataset =
-      make_dataset(w.dataset, dataset_request_count(w.load), w.dataset.seed.value_or(w.seed),
-                   factory.vocab_size(), base_dir, text ? &*text : nullptr);
+      sessions
+          ? std::vector<BenchRequest>{}
+          : make_dataset(w.dataset, dataset_request_count(w.load), w.dataset.seed.value_or(w.seed),
+                         factory.vocab_size(), base_dir, text ? &*text : nullptr);
   check_dataset_requests(dataset, w, limit);
+  const std::vector<BenchSession> conversations =
+      sessions ? make_session_dataset(w.dataset, w.dataset.seed.value_or(w.seed),
+                                      factory.vocab_size(), base_dir, text ? &*text : nullptr)
+               : std::vector<BenchSession>{};
+  check_session_lengths(conversations, w, limit);
+  if (sessions && factory.simulated()) {
+    throw std::invalid_argument(
+        "simulated target: multi-turn sessions are not simulated yet (docs/simulator.md)");
+  }
   const std::optional<QualitySummary> quality = score_quality(w, factory);
 
   const std::vector<nlohmann::json> values =
@@ -348,11 +364,12 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
       ProgressPrinter progress(o.quiet, o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
-      RepetitionResult rep = factory.simulated()
-                                 ? run_simulated_repetition(w, *factory.simulated(), dataset, load,
-                                                            router, engine, r, o)
-                                 : run_repetition(w, factory, dataset, load, router, engine, r, o,
-                                                  quality, trace.get(), progress);
+      RepetitionResult rep =
+          factory.simulated()
+              ? run_simulated_repetition(w, *factory.simulated(), dataset, load, router, engine, r,
+                                         o)
+              : run_repetition(w, factory, dataset, load, router, engine, r, o, quality,
+                               trace.get(), progress, sessions ? &conversations : nullptr);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));

@@ -21,7 +21,12 @@ bool non_empty_string(const json& object, const char* key) {
 void read_choice(const json& choice, StreamChunk& c) {
   if (!choice.is_object()) return;
   const auto ids = choice.find("token_ids");
-  if (ids != choice.end() && ids->is_array()) c.token_ids = int(ids->size());
+  if (ids != choice.end() && ids->is_array()) {
+    c.token_ids = int(ids->size());
+    for (const json& id : *ids) {
+      if (id.is_number_integer()) c.ids.push_back(id.get<int32_t>());
+    }
+  }
   c.has_text = non_empty_string(choice, "text");
   const auto delta = choice.find("delta");
   if (delta != choice.end() && delta->is_object()) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bench/metrics/kv_transfer_record.h"
 
@@ -20,6 +21,7 @@ struct StreamChunk {
   // Output tokens the chunk's first choice carries: the length of its `token_ids` (vLLM's
   // return_token_ids, infergate serve always), or -1 when it has no `token_ids`.
   int token_ids = -1;
+  std::vector<int32_t> ids;   // those token ids (integers only)
   bool has_text = false;      // non-empty `text` (completions) or `delta.content` (chat)
   std::string finish_reason;  // "" while the completion goes on
   std::optional<StreamUsage> usage;

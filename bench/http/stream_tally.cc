@@ -6,6 +6,7 @@ namespace infergate {
 
 void StreamTally::add(int64_t t_ns, const StreamChunk& chunk) {
   if (chunk.token_ids >= 0) saw_token_ids_ = true;
+  ids_.insert(ids_.end(), chunk.ids.begin(), chunk.ids.end());
   if (chunk.token_ids > 0 || chunk.has_text) {
     arrivals_.push_back({t_ns, chunk.token_ids, chunk.has_text});
   }
@@ -17,6 +18,7 @@ void StreamTally::add(int64_t t_ns, const StreamChunk& chunk) {
 TallyResult StreamTally::finish(int64_t end_ns) const {
   TallyResult r;
   r.counted_by_ids = saw_token_ids_;
+  r.token_ids = ids_;
   r.kv_transfer = kv_transfer_;
   if (usage_) {
     r.usage_tokens = usage_->completion_tokens;

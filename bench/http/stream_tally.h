@@ -19,6 +19,7 @@ struct TallyResult {
   int streamed_tokens = 0;              // token_ids streamed, or chunks with text
   std::optional<int> usage_tokens;      // usage.completion_tokens, when the server sent usage
   bool counted_by_ids = false;          // the stream carried token_ids
+  std::vector<int32_t> token_ids;       // those ids, in order
   // usage disagrees with the stream: another token_ids total, or fewer tokens than text chunks
   bool mismatch = false;
   std::optional<KvTransferRecord> kv_transfer;  // the stream's, if it carried one
@@ -46,6 +47,7 @@ class StreamTally {
   void by_text_chunks(TallyResult& r, int64_t end_ns) const;
 
   std::vector<Arrival> arrivals_;  // chunks that carried output
+  std::vector<int32_t> ids_;
   bool saw_token_ids_ = false;
   std::optional<StreamUsage> usage_;
   std::optional<KvTransferRecord> kv_transfer_;

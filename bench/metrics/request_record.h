@@ -32,6 +32,7 @@ struct RequestRecord {
   RequestStatus status = RequestStatus::kOk;
   std::string error;                            // for kError
   std::optional<KvTransferRecord> kv_transfer;  // a disaggregated request's handoff
+  int session = -1, turn = -1;                  // load.mode "sessions": which turn of which
 };
 
 }  // namespace infergate

@@ -22,6 +22,10 @@ nlohmann::json record_to_json(const RequestRecord& r, int64_t origin_ns) {
                       {"preemptions", r.preemptions}};
   if (!r.error.empty()) j["error"] = r.error;
   if (r.kv_transfer) j["kv_transfer"] = kv_transfer_to_json(*r.kv_transfer);
+  if (r.session >= 0) {
+    j["session"] = r.session;
+    j["turn"] = r.turn;
+  }
   return j;
 }
 

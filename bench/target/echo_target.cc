@@ -4,6 +4,11 @@
 
 namespace infergate {
 
+// The echo's j-th token for request `index`: any id outside unk, BOS and EOS will do.
+int32_t EchoTarget::echo_token(uint64_t index, int j) const {
+  return 3 + int32_t((index * 7919 + uint64_t(j) * 31) % uint64_t(vocab_size_ - 3));
+}
+
 EchoTarget::EchoTarget(double token_delay_us, int32_t vocab_size)
     : token_delay_us_(token_delay_us), vocab_size_(vocab_size) {}
 
@@ -20,6 +25,7 @@ void EchoTarget::emit_all(uint64_t index, int max_tokens) {
   e.index = index;
   const int64_t t = now_ns();
   e.token_times_ns.assign(size_t(max_tokens), t);
+  for (int j = 0; j < max_tokens; ++j) e.token_ids.push_back(echo_token(index, j));
   e.finished = true;
   e.finished_ns = t;
   sink_(std::move(e));
@@ -53,11 +59,12 @@ void EchoTarget::delay_loop() {
     TargetEvent e;
     e.index = p.index;
     e.token_times_ns.push_back(now_ns());
+    e.token_ids.push_back(echo_token(p.index, p.emitted++));
     e.finished = --p.remaining <= 0;
     e.finished_ns = e.finished ? e.token_times_ns.back() : 0;
     sink_(std::move(e));
     lock.lock();
-    if (p.remaining > 0) pending_.push_back({p.index, p.remaining, p.next_ns + period});
+    if (p.remaining > 0) pending_.push_back({p.index, p.remaining, p.next_ns + period, p.emitted});
   }
   for (const Pending& p : pending_) sink_(end_event(p.index, RequestStatus::kAborted));
   pending_.clear();

@@ -29,7 +29,9 @@ class EchoTarget final : public Target {
     uint64_t index;
     int remaining;
     int64_t next_ns;
+    int emitted = 0;
   };
+  int32_t echo_token(uint64_t index, int j) const;
   void emit_all(uint64_t index, int max_tokens);
   void delay_loop();
 

@@ -18,6 +18,7 @@ TargetEvent target_event(uint64_t index, ServiceEvent&& e) {
   TargetEvent ev;
   ev.index = index;
   ev.token_times_ns = std::move(e.output.token_times_ns);
+  ev.token_ids = std::move(e.output.token_ids);
   ev.finished = o.finished;
   ev.finished_ns =
       o.finished ? (ev.token_times_ns.empty() ? now_ns() : ev.token_times_ns.back()) : 0;

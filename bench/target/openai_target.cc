@@ -213,6 +213,7 @@ class OpenAiTarget::Loop {
     const TallyResult tally = x.tally.finish(x.last_event_ns > 0 ? x.last_event_ns : now_ns());
     TargetEvent e = classify(index, x, tally);
     e.token_times_ns = tally.token_times_ns;
+    e.token_ids = tally.token_ids;
     e.input_tokens = tally.prompt_tokens;
     e.kv_transfer = tally.kv_transfer;
     if (e.status != RequestStatus::kOk) return e;

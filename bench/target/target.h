@@ -17,6 +17,9 @@ namespace infergate {
 struct TargetEvent {
   uint64_t index = 0;
   std::vector<int64_t> token_times_ns;  // tokens that arrived (may be empty)
+  // Their ids, when the target knows them (the engine, the echo, an HTTP server whose stream
+  // carries token_ids); empty otherwise. Multi-turn sessions build the next turn from them.
+  std::vector<int32_t> token_ids;
   bool finished = false;
   int64_t finished_ns = 0;
   RequestStatus status = RequestStatus::kOk;

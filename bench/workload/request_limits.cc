@@ -82,6 +82,17 @@ void check_synthetic_lengths(const Workload& w, const std::string& file,
   }
 }
 
+void check_session_lengths(const std::vector<BenchSession>& sessions, const Workload& w,
+                           const RequestLimit& limit) {
+  if (limit.max_tokens <= 0) return;
+  const int64_t longest = longest_session_tokens(sessions);
+  if (longest <= limit.max_tokens) return;
+  throw WorkloadError(w.source_path, "$.dataset", "", limit.name,
+                      "a session's last turn holds " + n(longest) +
+                          " tokens (every message and answer), more than " + limit.name +
+                          ": ask for fewer turns or shorter messages");
+}
+
 void check_dataset_requests(const std::vector<BenchRequest>& requests, const Workload& w,
                             const RequestLimit& limit) {
   if (limit.max_tokens <= 0) return;

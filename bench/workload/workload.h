@@ -41,8 +41,15 @@ struct TraceSpec {
   int block_tokens = 512;  // mooncake: the tokens one hash id stands for
 };
 
+// Multi-turn conversations (dataset type "sessions", bench/dataset/session_dataset.h).
+struct SessionsSpec {
+  int num_sessions = 16;                 // synthetic: conversations
+  LengthDistribution turns{.value = 4};  // synthetic: turns a conversation has
+  int system_prompt_tokens = 0;          // synthetic: one system prompt every session starts with
+};
+
 struct DatasetSpec {
-  std::string type = "synthetic";  // synthetic | jsonl | trace
+  std::string type = "synthetic";  // synthetic | jsonl | trace | sessions
   LengthDistribution input_tokens;
   LengthDistribution output_tokens;
   SharedPrefixSpec shared_prefix;
@@ -50,6 +57,7 @@ struct DatasetSpec {
   std::string format = "tokens";  // jsonl: tokens | text | sharegpt; trace: mooncake | azure |
                                   // burstgpt
   TraceSpec trace;
+  SessionsSpec sessions;
   std::optional<uint64_t> seed;  // default: the workload seed
 };
 
@@ -113,7 +121,8 @@ struct FaultSpec {
 
 struct LoadSpec {
   std::string mode = "closed";      // closed (N users) | open (arrival process) | trace (the
-                                    // trace dataset's own times)
+                                    // trace dataset's own times) | sessions (N users, each
+                                    // holding conversations of a sessions dataset)
   int concurrency = 1;              // closed: simultaneous users
   double rate = 1.0;                // open: requests per second
   std::string arrival = "poisson";  // open: constant | poisson | gamma
@@ -122,6 +131,7 @@ struct LoadSpec {
   double duration_s = 0;            // or: send for this long
   int warmup_requests = 0;          // sent first, excluded from statistics
   int max_concurrency = 0;          // open: cap on in-flight requests; 0 = none
+  double think_time_s = 0;          // sessions: from an answer's end to the next turn's send
 };
 
 inline constexpr const char* kSweepReplicas = "target.router.replicas";

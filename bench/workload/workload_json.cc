@@ -71,6 +71,20 @@ json dataset_to_json(const DatasetSpec& d, uint64_t workload_seed) {
   if (d.type == "jsonl") {
     return {{"type", d.type}, {"path", d.path}, {"format", d.format}, {"seed", seed}};
   }
+  if (d.type == "sessions") {
+    const SessionsSpec& s = d.sessions;
+    json j = {
+        {"type", d.type}, {"format", d.format}, {"num_sessions", s.num_sessions}, {"seed", seed}};
+    if (d.format == "sharegpt") {
+      j["path"] = d.path;
+      return j;
+    }
+    j["turns"] = length_distribution_to_json(s.turns);
+    j["input_tokens"] = length_distribution_to_json(d.input_tokens);
+    j["output_tokens"] = length_distribution_to_json(d.output_tokens);
+    j["system_prompt_tokens"] = s.system_prompt_tokens;
+    return j;
+  }
   if (d.type == "trace") {
     const TraceSpec& t = d.trace;
     json j = {{"type", d.type},       {"path", d.path},       {"format", d.format},
@@ -96,6 +110,11 @@ json load_to_json(const LoadSpec& l) {
   if (l.num_requests > 0) j["num_requests"] = l.num_requests;
   if (l.duration_s > 0) j["duration_s"] = l.duration_s;
   if (l.mode == "trace") return j;  // the trace gives the times and the count
+  if (l.mode == "sessions") {
+    j["concurrency"] = l.concurrency;
+    j["think_time_s"] = l.think_time_s;
+    return j;
+  }
   if (l.mode == "closed") {
     j["concurrency"] = l.concurrency;
     return j;

@@ -411,14 +411,46 @@ void read_trace_dataset(JsonObjectReader& r, DatasetSpec& d, const std::string& 
   d.path = read_existing_path(r, "path", base_dir, /*directory=*/false);
 }
 
+// Multi-turn conversations (bench/dataset/session_dataset.h).
+void read_sessions_dataset(JsonObjectReader& r, DatasetSpec& d, const std::string& base_dir) {
+  SessionsSpec& s = d.sessions;
+  d.format = r.get_choice("format", "synthetic", {"synthetic", "sharegpt"});
+  s.num_sessions = r.get_int("num_sessions", s.num_sessions);
+  if (d.format == "sharegpt") {
+    r.allow({"path"});
+    r.set_context(
+        "with type \"sessions\" and format \"sharegpt\"",
+        {"turns", "input_tokens", "output_tokens", "system_prompt_tokens", "shared_prefix"});
+    r.finish();
+    d.path = read_existing_path(r, "path", base_dir, /*directory=*/false);
+  } else {
+    s.system_prompt_tokens = r.get_int("system_prompt_tokens", s.system_prompt_tokens);
+    r.allow({"turns", "input_tokens", "output_tokens"});
+    r.set_context("with type \"sessions\" and format \"synthetic\"", {"path", "shared_prefix"});
+    r.finish();
+    s.turns = read_length(r, "turns", s.turns);
+    d.input_tokens = read_length(r, "input_tokens", d.input_tokens);
+    d.output_tokens = read_length(r, "output_tokens", d.output_tokens);
+    r.check(s.system_prompt_tokens >= 0 && s.system_prompt_tokens <= kMaxRequestTokens,
+            "system_prompt_tokens",
+            "must be in [0, " + number_text(int64_t(kMaxRequestTokens)) + "] (0: none)");
+  }
+  r.check(s.num_sessions >= 1 && s.num_sessions <= kMaxRequests, "num_sessions",
+          "must be in [1, " + number_text(kMaxRequests) + "] (sharegpt: the file's first ones)");
+}
+
 DatasetSpec read_dataset(JsonObjectReader& top, uint64_t workload_seed,
                          const std::string& base_dir) {
   JsonObjectReader r = top.child("dataset");
   DatasetSpec d;
-  d.type = r.get_choice("type", d.type, {"synthetic", "jsonl", "trace"});
+  d.type = r.get_choice("type", d.type, {"synthetic", "jsonl", "trace", "sessions"});
   d.seed = r.get_uint64("seed", workload_seed);
   if (d.type == "trace") {
     read_trace_dataset(r, d, base_dir);
+    return d;
+  }
+  if (d.type == "sessions") {
+    read_sessions_dataset(r, d, base_dir);
     return d;
   }
   if (d.type == "jsonl") {
@@ -440,16 +472,27 @@ DatasetSpec read_dataset(JsonObjectReader& top, uint64_t workload_seed,
 
 // ---- load and sweep -------------------------------------------------------------------------
 
-// A trace brings its own schedule: load.mode "trace" goes with a trace dataset and nothing else.
-void check_trace_pairing(const JsonObjectReader& top, const DatasetSpec& d, const LoadSpec& l) {
-  if ((d.type == "trace") == (l.mode == "trace")) return;
-  if (d.type == "trace") {
-    throw WorkloadError(top.file(), top.path_of("load") + ".mode", json_quoted(l.mode), "\"trace\"",
-                        "a trace dataset is replayed at its own times: set load.mode \"trace\"");
+// A trace brings its own schedule and sessions their own turns: load.mode "trace" goes with a
+// trace dataset, "sessions" with a sessions dataset, and each with nothing else.
+void check_dataset_pairing(const JsonObjectReader& top, const DatasetSpec& d, const LoadSpec& l) {
+  struct Pair {
+    const char* kind;
+    const char* needs_mode;  // the dataset's word when the mode is another
+    const char* needs_dataset;
+  };
+  for (const Pair& p :
+       {Pair{"trace", "a trace dataset is replayed at its own times: set load.mode \"trace\"",
+             "load.mode \"trace\" takes its times from a dataset of type \"trace\""},
+        Pair{"sessions",
+             "a sessions dataset is held by users turn by turn: set load.mode \"sessions\"",
+             "load.mode \"sessions\" takes its conversations from a dataset of type "
+             "\"sessions\""}}) {
+    if ((d.type == p.kind) == (l.mode == p.kind)) continue;
+    const bool dataset_is = d.type == p.kind;
+    throw WorkloadError(top.file(), top.path_of("load") + ".mode", json_quoted(l.mode),
+                        dataset_is ? json_quoted(p.kind) : "the mode of the dataset's type",
+                        dataset_is ? p.needs_mode : p.needs_dataset);
   }
-  throw WorkloadError(top.file(), top.path_of("load") + ".mode", json_quoted(l.mode),
-                      "\"open\" or \"closed\"",
-                      "load.mode \"trace\" takes its times from a dataset of type \"trace\"");
 }
 
 void read_request_count(JsonObjectReader& r, LoadSpec& l) {
@@ -495,7 +538,23 @@ void read_open_load(JsonObjectReader& r, LoadSpec& l) {
 LoadSpec read_load(JsonObjectReader& top) {
   JsonObjectReader r = top.child("load");
   LoadSpec l;
-  l.mode = r.get_choice("mode", l.mode, {"closed", "open", "trace"});
+  l.mode = r.get_choice("mode", l.mode, {"closed", "open", "trace", "sessions"});
+  if (l.mode == "sessions") {  // users hold conversations; the dataset gives their count
+    l.concurrency = r.get_int("concurrency", l.concurrency);
+    l.think_time_s = r.get_double("think_time_s", l.think_time_s);
+    l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
+    r.set_context(
+        "with mode \"sessions\" (the dataset's sessions give the count)",
+        {"num_requests", "duration_s", "rate", "arrival", "burstiness", "max_concurrency"});
+    r.finish();
+    r.check(l.concurrency >= 1 && l.concurrency <= kMaxConcurrency, "concurrency",
+            "must be in [1, " + number_text(int64_t(kMaxConcurrency)) + "] (users)");
+    r.check(l.think_time_s >= 0 && l.think_time_s <= kMaxDurationS, "think_time_s",
+            "must be in [0, " + number_text(kMaxDurationS) + "] (seconds)");
+    r.check(l.warmup_requests >= 0 && l.warmup_requests <= kMaxRequests, "warmup_requests",
+            "must be in [0, " + number_text(kMaxRequests) + "] (the first requests sent)");
+    return l;
+  }
   if (l.mode == "trace") {  // the trace dataset gives the times and the count
     l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
     r.set_context("with mode \"trace\" (the trace gives the times and the count)",
@@ -591,9 +650,10 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   r.finish();
   // The swept field must be the one the load mode uses: a rate means nothing to a closed loop.
   // A router target may sweep its workers instead.
-  const std::string field = load.mode == "open"     ? "load.rate"
-                            : load.mode == "closed" ? "load.concurrency"
-                                                    : "no load field";
+  const bool users = load.mode == "closed" || load.mode == "sessions";
+  const std::string field = load.mode == "open" ? "load.rate"
+                            : users             ? "load.concurrency"
+                                                : "no load field";
   const bool router = target.type == "router" || target.simulated.routed;
   const std::vector<std::string> router_fields = {kSweepReplicas, kSweepPrefillReplicas,
                                                   kSweepKvReadRate};
@@ -797,7 +857,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.target = read_target(r, base_dir);
   w.dataset = read_dataset(r, w.seed, base_dir);
   w.load = read_load(r);
-  check_trace_pairing(r, w.dataset, w.load);
+  check_dataset_pairing(r, w.dataset, w.load);
   w.sweep = read_sweep(r, w.load, w.target);
   w.faults = read_faults(r, w.target, w.sweep);
   w.slo = read_slo(r);

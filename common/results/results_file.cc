@@ -306,6 +306,7 @@ RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& so
   check_against_records(r, source, path);
   if (j.contains("errors")) r.errors = checked_errors(j["errors"], r, source, path + ".errors");
   if (j.contains("cupti")) r.cupti = member(j, "cupti", source, path, T::object);
+  if (j.contains("sessions")) r.sessions = member(j, "sessions", source, path, T::object);
   return r;
 }
 
@@ -338,6 +339,7 @@ nlohmann::json repetition_to_json(const RepetitionResult& r) {
                         {"engine", r.engine},    {"timeline", r.timeline}};
   if (!r.requests.empty()) rep["requests"] = r.requests;
   if (!r.cupti.is_null()) rep["cupti"] = r.cupti;
+  if (!r.sessions.is_null()) rep["sessions"] = r.sessions;
   return rep;
 }
 

@@ -35,6 +35,7 @@ struct RepetitionResult {
   nlohmann::json timeline = nlohmann::json::array();  // resource samples
   nlohmann::json requests = nlohmann::json::array();  // empty unless recorded
   nlohmann::json cupti;                               // null unless CUPTI tracing was asked for
+  nlohmann::json sessions;  // load.mode "sessions": per-turn figures; null otherwise
 };
 
 struct PointResult {
