@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/dataset/bounded_line.h"
 #include "bench/dataset/dataset_error.h"
 #include "bench/workload/workload_limits.h"
 #include "common/io/json_excerpt.h"
@@ -143,22 +144,6 @@ class RecordParser {
   std::optional<DatasetTokenizer> tokenizer_;  // text and sharegpt
 };
 
-// std::getline, refusing a line longer than kMaxLineBytes before it is read whole.
-bool read_line(std::istream& in, std::string& line, const Location& at) {
-  line.clear();
-  for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
-    if (c == '\n') return true;
-    if (line.size() >= kMaxLineBytes) {
-      at.fail("line longer than " + std::to_string(kMaxLineBytes) +
-              " bytes (the limit per record)");
-    }
-    line.push_back(char(c));
-  }
-  return !line.empty();
-}
-
-bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
-
 }  // namespace
 
 std::string resolve_dataset_path(const std::string& path, const std::string& base_dir) {
@@ -175,9 +160,10 @@ std::vector<BenchRequest> load_jsonl_dataset(const std::string& file, const std:
   if (!in) throw DatasetError(file, 0, "cannot open the dataset file");
   std::vector<BenchRequest> records;
   std::string line;
-  for (int n = 1;
-       read_line(in, line, Location{file, n}) && static_cast<int>(records.size()) < count; ++n) {
-    if (blank(line)) continue;
+  for (int n = 1; read_bounded_line(in, line, kMaxLineBytes, file, n, "record") &&
+                  static_cast<int>(records.size()) < count;
+       ++n) {
+    if (blank_line(line)) continue;
     if (auto r = parser.parse(line, Location{file, n})) records.push_back(std::move(*r));
   }
   if (in.bad()) throw DatasetError(file, 0, "read error");

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "bench/dataset/bounded_line.h"
 #include "bench/dataset/dataset_error.h"
 #include "bench/dataset/jsonl_dataset.h"
 #include "bench/dataset/length_sampler.h"
@@ -105,33 +106,25 @@ std::vector<BenchSession> sharegpt_sessions(const std::string& file, const Datas
   std::vector<BenchSession> out;
   std::string line;
   int64_t total = 0;
-  for (int n = 1; int(out.size()) < max_sessions; ++n) {
-    line.clear();
-    int c;
-    while ((c = in.get()) != std::char_traits<char>::eof() && c != '\n') {
-      if (line.size() >= kMaxLineBytes) {
-        throw DatasetError(file, n, "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
-      }
-      line.push_back(char(c));
+  for (int n = 1; int(out.size()) < max_sessions &&
+                  read_bounded_line(in, line, kMaxLineBytes, file, n, "conversation");
+       ++n) {
+    if (blank_line(line)) continue;
+    nlohmann::json record;
+    try {
+      record = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception& e) {
+      throw DatasetError(file, n, std::string("bad JSON: ") + e.what());
     }
-    if (line.find_first_not_of(" \t\r") != std::string::npos) {
-      nlohmann::json record;
-      try {
-        record = nlohmann::json::parse(line);
-      } catch (const nlohmann::json::exception& e) {
-        throw DatasetError(file, n, std::string("bad JSON: ") + e.what());
-      }
-      BenchSession s = sharegpt_session(record, tok, file, n);
-      for (const BenchTurn& t : s.turns) total += int64_t(t.message.size());
-      if (total > kMaxDatasetTokens) {
-        throw DatasetError(file, n,
-                           "the sessions hold more than " + std::to_string(kMaxDatasetTokens) +
-                               " message tokens (the dataset limit); set "
-                               "dataset.num_sessions lower");
-      }
-      if (!s.turns.empty()) out.push_back(std::move(s));
+    BenchSession s = sharegpt_session(record, tok, file, n);
+    for (const BenchTurn& t : s.turns) total += int64_t(t.message.size());
+    if (total > kMaxDatasetTokens) {
+      throw DatasetError(file, n,
+                         "the sessions hold more than " + std::to_string(kMaxDatasetTokens) +
+                             " message tokens (the dataset limit); set "
+                             "dataset.num_sessions lower");
     }
-    if (c == std::char_traits<char>::eof()) break;
+    if (!s.turns.empty()) out.push_back(std::move(s));
   }
   if (out.empty()) throw DatasetError(file, 0, "no conversation with a human turn answered");
   return out;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "bench/dataset/bounded_line.h"
 #include "bench/dataset/dataset_error.h"
 #include "bench/workload/workload_limits.h"
 #include "common/io/json_excerpt.h"
@@ -28,22 +29,6 @@ struct At {
     throw DatasetError(file, line, problem);
   }
 };
-
-// One line, refusing one longer than kMaxTraceLineBytes before it is read whole.
-bool read_line(std::istream& in, std::string& line, const At& at) {
-  line.clear();
-  for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
-    if (c == '\n') return true;
-    if (line.size() >= kMaxTraceLineBytes) {
-      at.fail("line longer than " + std::to_string(kMaxTraceLineBytes) +
-              " bytes (the limit per trace record)");
-    }
-    line.push_back(char(c));
-  }
-  return !line.empty();
-}
-
-bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
 
 std::string_view trim(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t\r\"");
@@ -241,9 +226,9 @@ TraceReadCounts read_trace(const std::string& file, const std::string& format,
   TraceReadCounts counts;
   std::optional<double> previous;
   std::string line;
-  for (int n = 1; read_line(in, line, At{file, n}); ++n) {
+  for (int n = 1; read_bounded_line(in, line, kMaxTraceLineBytes, file, n, "trace record"); ++n) {
     const At at{file, n};
-    if (blank(line)) continue;
+    if (blank_line(line)) continue;
     if (!have_header) {
       csv->header(line, at);
       have_header = true;
