@@ -106,9 +106,10 @@ int main(int argc, char** argv) {
 #endif
 #ifdef INFERGATE_HAVE_PARALLEL
   // Under mpirun, rank 0 runs the command and the other ranks serve its engines' steps
-  // (docs/distributed.md); bench-comm runs the same command on every rank instead.
+  // (docs/distributed.md); bench-comm runs the same command on every rank instead, and run
+  // decides once it has read the workload (an engine's ranks, or load ranks).
   std::unique_ptr<infergate::ParallelJob> job;
-  if (command != "bench-comm" && infergate::launched_under_mpi()) {
+  if (command != "bench-comm" && command != "run" && infergate::launched_under_mpi()) {
     job = std::make_unique<infergate::ParallelJob>(&argc, &argv);
     if (job->is_worker()) return job->run_worker();
   }

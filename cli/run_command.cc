@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "bench/driver/run_workload.h"
@@ -16,6 +17,12 @@
 #include "cli/command_line.h"
 #include "common/io/json_file.h"
 #include "common/util/time_stamp.h"
+#include "engine/dist/communicator.h"
+#ifdef INFERGATE_HAVE_PARALLEL
+#include "engine/dist/mpi_communicator.h"
+#include "engine/dist/mpi_session.h"
+#include "engine/parallel/parallel_job.h"
+#endif
 #include "gates/baseline/safe_file_name.h"
 #include "history/history_store.h"
 
@@ -42,6 +49,45 @@ bool some_point_failed_entirely(const nlohmann::json& results) {
   }
   return false;
 }
+
+// Under mpirun: the ranks of a multi-rank engine (rank 0 runs the workload, the others serve
+// its steps), or load ranks that split the load (an openai or echo target: docs/distributed.md,
+// "Load from many hosts"). Every rank reads the same workload, so all decide alike.
+class MpiRoles {
+ public:
+  explicit MpiRoles(const Workload& w) {
+#ifdef INFERGATE_HAVE_PARALLEL
+    if (!launched_under_mpi()) return;
+    if (w.target.type == "openai" || w.target.type == "echo") {
+      session_ = std::make_unique<MpiSession>(nullptr, nullptr);
+      // A rank waits at the end of each repetition for the slowest one's requests to drain.
+      load_ranks_ = std::make_unique<MpiCommunicator>(CommOptions{2 * w.target.timeout_s + 600});
+    } else {
+      job_ = std::make_unique<ParallelJob>(nullptr, nullptr);
+    }
+#else
+    (void)w;
+#endif
+  }
+
+  // An engine's rank other than 0: serves rank 0's steps, then returns the exit status.
+  std::optional<int> serve_engine_steps() {
+#ifdef INFERGATE_HAVE_PARALLEL
+    if (job_ && job_->is_worker()) return job_->run_worker();
+#endif
+    return std::nullopt;
+  }
+  Communicator* load_ranks() { return load_ranks_.get(); }
+  // Rank 0 of load ranks (or no MPI): prints and writes the results.
+  bool reports() const { return !load_ranks_ || load_ranks_->rank() == 0; }
+
+ private:
+#ifdef INFERGATE_HAVE_PARALLEL
+  std::unique_ptr<ParallelJob> job_;
+  std::unique_ptr<MpiSession> session_;
+#endif
+  std::unique_ptr<Communicator> load_ranks_;
+};
 
 }  // namespace
 
@@ -87,12 +133,17 @@ int run_command(int argc, char** argv) {
   if (vm.count("requests")) sets.push_back("record_requests=true");
   if (vm.count("cupti")) sets.push_back("telemetry.cupti=true");
   const Workload workload = load_workload_file(workload_path, sets);
+  MpiRoles mpi(workload);
+  if (const std::optional<int> status = mpi.serve_engine_steps()) return *status;
 
   RunOptions options;
   options.out_path = out.empty() ? default_out_path(workload) : out;
   options.trace_path = trace;
-  check_writable(options.out_path);  // now, not after the whole run
-  if (!trace.empty()) check_writable(trace);
+  options.load_ranks = mpi.load_ranks();
+  if (mpi.reports()) {
+    check_writable(options.out_path);  // now, not after the whole run
+    if (!trace.empty()) check_writable(trace);
+  }
   options.quiet = vm.count("quiet") > 0;
   options.progress_is_tty = isatty(STDERR_FILENO);
   options.stop = &g_stop;
@@ -101,10 +152,11 @@ int run_command(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) options.command_line += std::string(" ") + argv[i];
   // Opened (created, migrated) before the run, so a bad database fails now, not after it.
   std::optional<HistoryStore> store;
-  if (!history.empty()) store.emplace(history);
+  if (!history.empty() && mpi.reports()) store.emplace(history);
   std::signal(SIGINT, on_sigint);
   std::signal(SIGTERM, on_sigint);
   const RunOutcome outcome = run_workload(workload, options);
+  if (!mpi.reports()) return outcome.incomplete ? 130 : 0;
   print_summary_table(std::cout, outcome.results);
   std::cout << "results: " << options.out_path << (outcome.incomplete ? " (incomplete)" : "")
             << "\n";

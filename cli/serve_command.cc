@@ -1,6 +1,8 @@
 #include "cli/serve_command.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -43,6 +45,7 @@ const std::set<std::string> kServerFlags = {"workload",
                                             "idle-timeout-s",
                                             "served-model-name",
                                             "role",
+                                            "metrics-prefix",
                                             "kv-max-exported-mb",
                                             "kv-export-ttl-s",
                                             "kv-read-timeout-s",
@@ -86,6 +89,20 @@ void check_range(const std::string& flag, double value, double low, double high,
   }
 }
 
+// A Prometheus metric name's first part: [a-zA-Z_][a-zA-Z0-9_]*, at most 64 characters.
+void check_metrics_prefix(const std::string& prefix) {
+  const bool ok = !prefix.empty() && prefix.size() <= 64 &&
+                  !std::isdigit(static_cast<unsigned char>(prefix[0])) &&
+                  std::all_of(prefix.begin(), prefix.end(), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                  });
+  if (!ok) {
+    throw std::invalid_argument("--metrics-prefix \"" + prefix.substr(0, 70) +
+                                "\" must be 1 to 64 letters, digits or '_', not starting with a "
+                                "digit (e.g. vllm)");
+  }
+}
+
 // The flags boost cannot check by type alone.
 void check_server_flags(const po::variables_map& vm, int port, const ServerOptions& o) {
   if (port < 0 || port > 65535) {
@@ -106,6 +123,7 @@ void check_server_flags(const po::variables_map& vm, int port, const ServerOptio
   if (o.role != "colocated" && o.role != "prefill" && o.role != "decode") {
     throw std::invalid_argument("--role " + o.role + " is not one of colocated, prefill, decode");
   }
+  check_metrics_prefix(o.metrics_prefix);
   check_range("kv-export-ttl-s", o.kv_transport.export_ttl_s, 0, kMaxTimeoutSeconds, true);
   check_range("kv-read-timeout-s", o.kv_read_timeout_s, 0, kMaxTimeoutSeconds, true);
   if (o.kv_read_timeout_s >= o.kv_transport.export_ttl_s) {
@@ -182,6 +200,8 @@ int serve_command(int argc, char** argv) {
       "role", po::value(&options.role)->default_value(options.role),
       "colocated, prefill or decode: a prefill worker exports prompt KV, a decode worker reads "
       "it (docs/disaggregation.md)")(
+      "metrics-prefix", po::value(&options.metrics_prefix)->default_value(options.metrics_prefix),
+      "GET /metrics names as PREFIX:name, e.g. vllm for vLLM's names (docs/server.md)")(
       "kv-max-exported-mb", po::value(&kv_max_exported_mb)->default_value(kv_max_exported_mb),
       "prefill: KV held for decode workers; beyond, requests get no export")(
       "kv-export-ttl-s",

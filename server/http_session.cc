@@ -59,9 +59,11 @@ std::optional<HttpResponse> answer_directly(const HttpRequest& req, ServerContex
   if (path == "/metrics") {
     const KvTransportStats transport_stats =
         ctx.kv_transport ? ctx.kv_transport->stats() : KvTransportStats{};
-    return text_response(req, "text/plain; version=0.0.4; charset=utf-8",
-                         ctx.metrics.render(ctx.model.name, ctx.service.stats(),
-                                            ctx.kv_transport ? &transport_stats : nullptr));
+    return text_response(
+        req, "text/plain; version=0.0.4; charset=utf-8",
+        with_metrics_prefix(ctx.metrics.render(ctx.model.name, ctx.service.stats(),
+                                               ctx.kv_transport ? &transport_stats : nullptr),
+                            ctx.options.metrics_prefix));
   }
   if (path == "/v1/models") return json_response(req, http::status::ok, models_json(ctx));
   return std::nullopt;

@@ -29,6 +29,9 @@ struct ServerOptions : HttpReadLimits {
   // Prefill/decode disaggregation (docs/disaggregation.md): "colocated" (neither), "prefill"
   // (exports prompt KV) or "decode" (reads it). The last two start a UCX transport.
   std::string role = "colocated";
+  // /metrics names' prefix: "infergate" (infergate:num_requests_running, ...) or another, e.g.
+  // "vllm", so tools that know only vLLM's names read this server (docs/server.md).
+  std::string metrics_prefix = "infergate";
   KvTransportOptions kv_transport;
   double kv_read_timeout_s = 5;  // a decode worker's read; beyond, it computes the prompt
 };

@@ -1,5 +1,7 @@
 #include "server/server_metrics.h"
 
+#include <string_view>
+
 namespace infergate {
 
 namespace {
@@ -168,6 +170,28 @@ std::string ServerMetrics::render(const std::string& model, const EngineStats& s
                         kv_blocks_imported_});
   }
   return e.text;
+}
+
+std::string with_metrics_prefix(const std::string& text, const std::string& prefix) {
+  static const std::string kOwn = "infergate:";
+  if (prefix + ":" == kOwn) return text;
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    end = end == std::string::npos ? text.size() : end + 1;
+    const std::string_view line(text.data() + begin, end - begin);
+    size_t name = 0;
+    if (line.substr(0, 7) == "# HELP " || line.substr(0, 7) == "# TYPE ") name = 7;
+    if (line.substr(name, kOwn.size()) == kOwn) {
+      out.append(line.substr(0, name)).append(prefix + ":").append(line.substr(name + kOwn.size()));
+    } else {
+      out.append(line);
+    }
+    begin = end;
+  }
+  return out;
 }
 
 }  // namespace infergate

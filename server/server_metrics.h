@@ -44,4 +44,8 @@ class ServerMetrics {
                        kv_read_microseconds_ = 0, kv_blocks_imported_ = 0;
 };
 
+// `text` (render()'s) with every "infergate:" metric name under "PREFIX:" instead, in samples
+// and in HELP and TYPE comments.
+std::string with_metrics_prefix(const std::string& text, const std::string& prefix);
+
 }  // namespace infergate

@@ -7,12 +7,14 @@
 #include <deque>
 #include <iterator>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
 
 #include "bench/load/arrival_process.h"
+#include "bench/load/ramp_schedule.h"
 #include "common/util/clock.h"
 
 namespace infergate {
@@ -43,6 +45,10 @@ class LoadRun {
  public:
   LoadRun(Target& target, const std::vector<BenchRequest>& requests, const DriverOptions& o)
       : target_(target), requests_(requests), o_(o), load_(o.load) {
+    if (load_.ramp) {  // the stages give the length
+      ramp_.emplace(*load_.ramp);
+      load_.duration_s = ramp_->duration_s();
+    }
     if (load_.num_requests > 0) planned_ = load_.warmup_requests + load_.num_requests;
     if (load_.mode == "trace") planned_ = int64_t(requests.size());
     preallocate_records();
@@ -50,7 +56,8 @@ class LoadRun {
 
   DriverResult run() {
     target_.start([this](TargetEvent&& e) { on_event(std::move(e)); });
-    start_ns_ = now_ns() + 1'000'000;  // a millisecond to get the generator going
+    // A millisecond to get the generator going, or the start the load ranks agreed on.
+    start_ns_ = o_.start_ns > 0 ? o_.start_ns : now_ns() + 1'000'000;
     std::thread generator([this] {
       if (load_.mode == "open") return open_loop();
       if (load_.mode == "trace") return trace_loop();
@@ -61,7 +68,7 @@ class LoadRun {
     generator.join();
     target_.stop();  // aborts anything still in flight (only after a stop request)
     DriverResult r;
-    records_.resize(size_t(sent_));  // drop preallocated records never sent
+    drop_unsent_records();
     r.records.assign(std::make_move_iterator(records_.begin()),
                      std::make_move_iterator(records_.end()));
     r.incomplete = stopped();
@@ -70,14 +77,34 @@ class LoadRun {
     r.sessions_completed = sessions_completed_;
     r.sessions_cut = sessions_cut_;
     r.sessions_cut_reason = sessions_cut_reason_;
+    r.stage_judgements = std::move(judgements_);
+    r.saturated_stage = saturated_stage_;
     return r;
   }
 
  private:
   bool stopped() const { return o_.stop && o_.stop->load(); }
+  // This rank's share of the global schedule (DriverOptions::rank).
+  bool owns(uint64_t index) const { return int(index % uint64_t(o_.ranks)) == o_.rank; }
+  // The global index of this rank's k-th request (closed loops and sessions).
+  uint64_t global_index(uint64_t k) const { return k * uint64_t(o_.ranks) + uint64_t(o_.rank); }
+
+  void drop_unsent_records() {
+    if (o_.ranks == 1) {  // indices 0 .. sent_ - 1
+      records_.resize(size_t(sent_));
+      return;
+    }
+    std::deque<RequestRecord> sent;
+    for (RequestRecord& r : records_) {
+      if (r.sent_ns > 0) sent.push_back(std::move(r));
+    }
+    records_ = std::move(sent);
+  }
+  // No more sends: stopped, or a ramp's stage saturated the target.
+  bool halted() const { return stopped() || saturated_.load(); }
   bool plan_done(uint64_t next_index, int64_t scheduled_ns) const {
     if (planned_ > 0) return int64_t(next_index) >= planned_;
-    return double(scheduled_ns - start_ns_) * 1e-9 >= load_.duration_s;
+    return scheduled_ns - start_ns_ >= std::llround(load_.duration_s * 1e9);
   }
 
   // Records (and their token-time buffers) for every request the plan is expected to send
@@ -86,12 +113,18 @@ class LoadRun {
   void preallocate_records() {
     int64_t expected = planned_;
     if (expected == 0 && load_.mode == "open") {
-      expected = load_.warmup_requests + int64_t(load_.rate * load_.duration_s * 1.1) + 16;
+      const double offered =
+          ramp_ ? ramp_->cumulative(load_.duration_s) : load_.rate * load_.duration_s;
+      expected = load_.warmup_requests + int64_t(offered * 1.1) + 16;
     }
     // The token-time reservations share one budget; a request beyond it, or longer than its
     // share, grows its buffer as tokens arrive rather than reserving max_tokens up front.
     int64_t budget = kPreallocatedTokenTimes;
     for (int64_t i = 0; i < expected; ++i) {
+      if (!owns(uint64_t(i))) {  // another rank's
+        records_.emplace_back();
+        continue;
+      }
       const int64_t want = requests_[size_t(i) % requests_.size()].max_tokens;
       const int64_t reserve =
           std::clamp<int64_t>(want, 0, std::min(budget, kMaxReservedPerRequest));
@@ -111,7 +144,7 @@ class LoadRun {
 
   // Under mutex_.
   RequestRecord& record_send(uint64_t index, int64_t scheduled_ns, int prompt_tokens) {
-    if (index >= records_.size()) records_.emplace_back();
+    while (index >= records_.size()) records_.emplace_back();
     RequestRecord& rec = records_[index];
     rec.index = index;
     rec.warmup = int64_t(index) < load_.warmup_requests;
@@ -133,10 +166,14 @@ class LoadRun {
     std::vector<int32_t> prompt;   // what the turn in flight sent (the target may hold it)
   };
 
+  // This rank's share of `users` (users u with u % ranks == rank).
+  int users_of_rank(int users) const { return (users - o_.rank + o_.ranks - 1) / o_.ranks; }
+
   // Under mutex_: the user takes the next unheld session, ready at `t`; false when none is left.
   bool next_session(size_t u, int64_t t) {
     if (next_session_ >= o_.sessions->size()) return false;
-    users_[u] = User{next_session_++, 0, {}, {}, {}};
+    users_[u] = User{next_session_, 0, {}, {}, {}};
+    next_session_ += size_t(o_.ranks);  // the other ranks hold the sessions in between
     ready_users_.push_back({t, u});
     return true;
   }
@@ -145,10 +182,12 @@ class LoadRun {
     const std::vector<BenchSession>& sessions = *o_.sessions;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      users_.resize(size_t(load_.concurrency));
+      next_session_ = size_t(o_.rank);
+      users_.resize(size_t(users_of_rank(load_.concurrency)));
       for (size_t u = 0; u < users_.size(); ++u) active_users_ += next_session(u, start_ns_);
     }
-    for (uint64_t i = 0;; ++i) {
+    for (uint64_t k = 0;; ++k) {
+      const uint64_t i = global_index(k);
       int64_t ready_at;
       size_t u;
       {
@@ -216,17 +255,25 @@ class LoadRun {
   }
 
   void open_loop() {
-    ArrivalProcess arrivals = ArrivalProcess::from_load(load_, o_.seed);
+    // A ramp maps a unit-rate process onto its own rate (RampSchedule::offset_of_cumulative).
+    LoadSpec process = load_;
+    if (ramp_) process.rate = 1;
+    ArrivalProcess arrivals = ArrivalProcess::from_load(process, o_.seed);
     double offset_s = 0;
     for (uint64_t i = 0;; ++i) {
-      const int64_t scheduled = start_ns_ + int64_t(offset_s * 1e9);
-      if (plan_done(i, scheduled) || stopped()) break;
+      const double at_s = ramp_ ? ramp_->offset_of_cumulative(offset_s) : offset_s;
+      const int64_t scheduled = start_ns_ + std::llround(at_s * 1e9);
+      if (plan_done(i, scheduled) || halted()) break;
+      if (!owns(i)) {  // another load rank sends it
+        offset_s += arrivals.next_gap_s();
+        continue;
+      }
       wait_until(scheduled);
       if (load_.max_concurrency > 0) {
         std::unique_lock<std::mutex> lock(mutex_);
         cv_.wait(lock, [&] { return in_flight_ < load_.max_concurrency || stopped(); });
       }
-      if (stopped()) break;
+      if (halted()) break;
       send(i, scheduled);
       offset_s += arrivals.next_gap_s();
     }
@@ -236,6 +283,7 @@ class LoadRun {
   // A replayed trace: request i at its own time (trace_dataset.h), whatever the target does.
   void trace_loop() {
     for (uint64_t i = 0; i < requests_.size() && !stopped(); ++i) {
+      if (!owns(i)) continue;  // another load rank sends it
       const int64_t scheduled = start_ns_ + int64_t(std::llround(requests_[i].arrival_s * 1e9));
       wait_until(scheduled);
       if (stopped()) break;
@@ -247,22 +295,79 @@ class LoadRun {
   void closed_loop() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      for (int u = 0; u < load_.concurrency; ++u) ready_.push_back(start_ns_);
+      if (ramp_) {  // this rank's share of the joins
+        const std::vector<double> joins = ramp_->user_joins_s();
+        for (size_t j = 0; j < joins.size(); ++j) {
+          if (owns(j)) joins_.push_back(joins[j]);
+        }
+      } else {
+        for (int u = 0; u < users_of_rank(load_.concurrency); ++u) ready_.push_back(start_ns_);
+      }
     }
     wait_until(start_ns_);
-    for (uint64_t i = 0;; ++i) {
-      int64_t ready_at;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        cv_.wait(lock, [&] { return !ready_.empty() || stopped(); });
-        if (stopped()) break;
-        ready_at = ready_.front();
-        ready_.pop_front();
-      }
+    int64_t ready_at;
+    for (uint64_t k = 0; next_ready_user(ready_at); ++k) {
+      const uint64_t i = global_index(k);
       if (plan_done(i, ready_at)) break;
-      send(i, ready_at);  // a user sends the moment its previous request ended
+      send(i, ready_at);  // a user sends the moment its previous request ended (or it joined)
     }
     finish_generating();
+  }
+
+  // The next user to send: a ramp's user whose time to join has come, else one whose request
+  // ended; false once halted.
+  bool next_ready_user(int64_t& ready_at) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      if (halted()) return false;
+      const int64_t join = next_join_ < joins_.size()
+                               ? start_ns_ + int64_t(std::llround(joins_[next_join_] * 1e9))
+                               : 0;
+      if (join > 0 && now_ns() >= join) {
+        ++next_join_;
+        ready_at = join;
+        return true;
+      }
+      if (!ready_.empty()) {
+        ready_at = ready_.front();
+        ready_.pop_front();
+        return true;
+      }
+      if (join == 0 && in_flight_ == 0) return false;  // no user of this rank is left
+      if (join > 0) {
+        cv_.wait_for(lock, std::chrono::nanoseconds(join - now_ns()));
+      } else {
+        cv_.wait(lock);
+      }
+    }
+  }
+
+  // Under mutex_: each ramp stage that has ended is judged once (when the run is over, the
+  // rest too) until one is past a bound of load.stop_when, which stops the sends.
+  void judge_ended_stages(bool running) {
+    const int64_t now = now_ns();
+    while (saturated_stage_ < 0 && int(judgements_.size()) < ramp_->stages()) {
+      const int stage = int(judgements_.size());
+      const int64_t end = start_ns_ + std::llround(ramp_->stage_start_s(stage + 1) * 1e9);
+      if (running && now < end) return;
+      judgements_.push_back(judge_stage(stage_records(stage), now, load_.stop_when));
+      if (saturated_stage_ < 0 && judgements_.back().saturated) {
+        saturated_stage_ = stage;
+        saturated_ = true;
+        cv_.notify_all();  // the generator stops sending
+      }
+    }
+  }
+
+  // Under mutex_: the measured requests scheduled in a ramp's stage.
+  std::vector<const RequestRecord*> stage_records(int stage) const {
+    std::vector<const RequestRecord*> out;
+    for (int64_t i = 0; i < sent_; ++i) {
+      const RequestRecord& r = records_[size_t(i)];
+      const double at_s = double(r.scheduled_ns - start_ns_) * 1e-9;
+      if (!r.warmup && r.scheduled_ns > 0 && ramp_->stage_of(at_s) == stage) out.push_back(&r);
+    }
+    return out;
   }
 
   void finish_generating() {
@@ -324,6 +429,7 @@ class LoadRun {
         cv_.notify_all();  // wake the generator so it sees the stop
         return;
       }
+      if (ramp_ && !load_.stop_when.empty()) judge_ended_stages(generating_ || in_flight_ > 0);
       if (!generating_ && in_flight_ == 0) return;
     }
   }
@@ -332,6 +438,7 @@ class LoadRun {
   const std::vector<BenchRequest>& requests_;
   const DriverOptions& o_;
   LoadSpec load_;
+  std::optional<RampSchedule> ramp_;
   int64_t planned_ = 0;
   int64_t start_ns_ = 0;
   std::mutex mutex_;
@@ -340,6 +447,11 @@ class LoadRun {
   // up to 140 ms at every doubling (measured with workloads/harness-overhead.json).
   std::deque<RequestRecord> records_;
   std::deque<int64_t> ready_;  // closed loop: times at which users became free
+  std::vector<double> joins_;  // a closed ramp: when each user joins (s from the start)
+  size_t next_join_ = 0;
+  std::vector<StageJudgement> judgements_;  // a ramp's ended stages, judged
+  int saturated_stage_ = -1;
+  std::atomic<bool> saturated_ = false;
   // Sessions: each user's conversation, the users ready for their next turn (in time order,
   // as answers end), the request each user has in flight, and how the sessions ended.
   std::vector<User> users_;

@@ -1,6 +1,7 @@
 // Sends a dataset's requests to a target on the workload's schedule and records what happened
 // to each. Open loop: request i is *scheduled* at t0 + offset_i whatever the target is doing;
-// closed loop: each of N users schedules its next request the moment its previous one ends.
+// closed loop: each of N users schedules its next request the moment its previous one ends;
+// a ramp raises the rate or the users stage by stage (bench/load/ramp_schedule.h).
 // Latency is measured from the scheduled time, so a slow target cannot slow the clock down
 // (no coordinated omission).
 #pragma once
@@ -13,6 +14,7 @@
 #include "bench/dataset/bench_request.h"
 #include "bench/dataset/session_dataset.h"
 #include "bench/metrics/request_record.h"
+#include "bench/metrics/saturation_check.h"
 #include "bench/target/target.h"
 #include "bench/workload/workload.h"
 
@@ -33,6 +35,13 @@ struct DriverOptions {
   // load.mode "sessions": the conversations the users hold (session_dataset.h); the requests
   // are then built turn by turn from them and the answers.
   const std::vector<BenchSession>* sessions = nullptr;
+  // One of `ranks` load ranks (load_ranks.h): this one sends request i of the global schedule
+  // when i % ranks == rank; closed loops and sessions split their users (and sessions) so, and
+  // number their requests k x ranks + rank. start_ns: the agreed start on this rank's clock
+  // (0: a millisecond from now).
+  int rank = 0;
+  int ranks = 1;
+  int64_t start_ns = 0;
 };
 
 struct DriverResult {
@@ -42,6 +51,10 @@ struct DriverResult {
   // target that gave no token ids to build the next turn from) with the first reason.
   int64_t sessions_completed = 0, sessions_cut = 0;
   std::string sessions_cut_reason;
+  // A ramp with load.stop_when: each ended stage's judgement, in stage order, and the stage
+  // whose judgement stopped the load (-1: none did).
+  std::vector<StageJudgement> stage_judgements;
+  int saturated_stage = -1;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
 };

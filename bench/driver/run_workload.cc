@@ -13,10 +13,13 @@
 #include "bench/dataset/dataset.h"
 #include "bench/dataset/dataset_tokenizer.h"
 #include "bench/driver/load_driver.h"
+#include "bench/driver/load_ranks.h"
 #include "bench/driver/progress_printer.h"
 #include "bench/driver/repetition_result.h"
+#include "bench/driver/server_observation.h"
 #include "bench/driver/simulated_repetition.h"
 #include "bench/metrics/harness_lag.h"
+#include "bench/metrics/ramp_summary.h"
 #include "bench/metrics/session_summary.h"
 #include "bench/metrics/summarize.h"
 #include "bench/quality/workload_quality.h"
@@ -123,6 +126,26 @@ class TargetFactory {
   std::unique_ptr<SimulatedDeployment> simulated_;
 };
 
+// Whether this process writes the results: always, but for load ranks other than 0.
+bool reports(const RunOptions& o) { return !o.load_ranks || o.load_ranks->rank() == 0; }
+
+// Several load ranks send to one server (openai) or each to its own echo; the others targets
+// would start a router or an engine per rank.
+void check_load_ranks(const Workload& w, const RunOptions& o) {
+  if (!o.load_ranks || o.load_ranks->size() == 1) return;
+  const std::string ranks =
+      "several load ranks (mpirun -np " + std::to_string(o.load_ranks->size()) + ")";
+  if (w.target.type != "openai" && w.target.type != "echo") {
+    throw std::invalid_argument(ranks + " send to an openai or echo target, not " + w.target.type +
+                                " (docs/distributed.md, \"Load from many hosts\")");
+  }
+  if (!w.load.stop_when.empty() || w.load.max_concurrency > 0) {
+    throw std::invalid_argument(ranks +
+                                ": load.stop_when and load.max_concurrency judge or cap "
+                                "the whole load and are not split over ranks yet");
+  }
+}
+
 LoadSpec load_for_point(const Workload& w, const nlohmann::json& value) {
   LoadSpec load = w.load;
   if (!w.sweep) return load;
@@ -156,10 +179,12 @@ void add_telemetry(RunSummary& s, const ResourceSampler& sampler, const TargetSt
     if (x.gpu_utilization_pct) gpu += *x.gpu_utilization_pct, ++gpu_n;
   }
   s.cpu_utilization_pct = samples.empty() ? 0 : cpu / double(samples.size());
+  s.harness_cpu_utilization_pct = s.cpu_utilization_pct;
   const double cores = double(std::max(1u, std::thread::hardware_concurrency()));
   // Without a GPU, utilization is the process's share of all CPU cores.
   s.utilization_pct = gpu_n ? gpu / gpu_n : s.cpu_utilization_pct / cores;
   s.peak_memory_bytes = sampler.peak_rss_bytes();
+  s.harness_peak_memory_bytes = s.peak_memory_bytes;
   s.peak_gpu_memory_bytes = sampler.peak_gpu_memory_bytes();
 }
 
@@ -246,17 +271,27 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
     cupti = std::make_unique<CuptiTracer>();
     cupti->start();  // unavailable (no GPU, no CUPTI): said in the results, the run goes on
   }
+  // An openai target's server, observed over the same stretch (null for the other targets).
+  const std::unique_ptr<ServerObservation> server =
+      reports(o) ? ServerObservation::for_target(w.target) : nullptr;
+  if (server) server->start();
   sampler.start();
-  DriverResult run = run_load(*target, dataset, d);
+  nlohmann::json rank_report;
+  DriverResult run = o.load_ranks ? LoadRanks(*o.load_ranks).run(*target, dataset, d, rank_report)
+                                  : run_load(*target, dataset, d);
   sampler.stop();
+  if (server) server->stop();
   if (cupti) cupti->stop();
   progress.finish();
   const TargetStats stats = target->stats();
   target.reset();
+  if (!reports(o)) return {};  // a load rank other than 0: rank 0 has its records
 
   RunSummary summary = summarize_run(run.records, w.slo);
   add_telemetry(summary, sampler, stats);
   if (quality) add_quality(summary, *quality);
+  const nlohmann::json server_side =
+      server ? server->finish(summary, run.records, run.start_ns) : nlohmann::json();
   // Lag held back on purpose by max_concurrency is the load model, not the harness failing.
   summary.harness_limited =
       !(load.mode == "open" && load.max_concurrency > 0) && send_lag_grew(run.records);
@@ -264,6 +299,9 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   RepetitionResult r = make_repetition_result(repetition, run, summary, stats, w.record_requests);
   r.timeline = timeline_json(sampler.samples(), run.start_ns);
   if (sessions) r.sessions = session_summary(run);
+  r.server = server_side;
+  if (load.ramp) r.ramp = ramp_summary(run, load, w.slo);
+  r.load_ranks = rank_report;
   if (cupti) r.cupti = cupti_results_json(*cupti, run.start_ns, run.end_ns);
   if (trace && cupti) add_gpu_spans(*trace, *cupti);
   if (trace) {
@@ -320,6 +358,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     trace = std::make_unique<NvtxTraceRecorder>();
     trace->start();
   }
+  check_load_ranks(w, o);
   const TargetFactory factory(w);
   const std::string base_dir = std::filesystem::path(w.source_path).parent_path().string();
   // Model files are read only now: their max_model_len is checked before the first request.
@@ -346,6 +385,10 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     throw std::invalid_argument(
         "simulated target: multi-turn sessions are not simulated yet (docs/simulator.md)");
   }
+  if (w.load.ramp && factory.simulated()) {
+    throw std::invalid_argument(
+        "simulated target: load.ramp is not simulated yet (docs/simulator.md)");
+  }
   const std::optional<QualitySummary> quality = score_quality(w, factory);
 
   const std::vector<nlohmann::json> values =
@@ -362,7 +405,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     point.sweep = w.sweep ? nlohmann::json{{"field", w.sweep->field}, {"value", value}}
                           : nlohmann::json(nullptr);
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
-      ProgressPrinter progress(o.quiet, o.progress_is_tty,
+      ProgressPrinter progress(o.quiet || !reports(o), o.progress_is_tty,
                                w.name + point_label(w, value, r, w.repetitions));
       RepetitionResult rep =
           factory.simulated()
@@ -391,6 +434,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
       {"workload_dir", w.source_path.empty()
                            ? std::string()
                            : std::filesystem::absolute(w.source_path).parent_path().string()}};
+  if (!reports(o)) return outcome;
   outcome.results = results_to_json(results);
   write_json_atomically(outcome.results, o.out_path);
   if (trace) {

@@ -11,6 +11,8 @@
 
 namespace infergate {
 
+class Communicator;
+
 struct RunOptions {
   std::string out_path;
   std::string trace_path;  // empty: no trace
@@ -22,6 +24,9 @@ struct RunOptions {
   // A repetition whose share of failed requests is above this is flagged in its summary
   // (error_share_exceeded) and warned about by `infergate run --max-error-share`.
   double max_error_share = 0.01;
+  // Under `mpirun -np N`, the load ranks' communicator (bench/driver/load_ranks.h): every rank
+  // sends its share of each repetition's load and rank 0 alone writes the results file.
+  Communicator* load_ranks = nullptr;
 };
 
 struct RunOutcome {

@@ -23,11 +23,13 @@ struct GetResult {
   std::string failure;  // transport failure, "" if none
   HttpResponseRead response;
   std::string body;
+  bool too_long = false;  // the body passed max_body_bytes
 };
 
 // `request` by value: the coroutine runs after the caller's full-expression has ended.
 net::awaitable<void> get(net::io_context& io, const HttpUrl& url, std::string request,
-                         std::chrono::steady_clock::time_point deadline, GetResult& out) {
+                         std::chrono::steady_clock::time_point deadline, size_t max_body_bytes,
+                         GetResult& out) {
   boost::beast::error_code ec;
   net::ip::tcp::resolver resolver(io);
   const auto endpoints = resolver.resolve(url.host, std::to_string(url.port), ec);
@@ -46,20 +48,32 @@ net::awaitable<void> get(net::io_context& io, const HttpUrl& url, std::string re
     out.failure = ec.message();
     co_return;
   }
-  out.response =
-      co_await read_http_response(c, [&](std::string_view piece, int64_t) { out.body += piece; });
-  if (out.response.ec) out.failure = out.response.ec.message();
+  out.response = co_await read_http_response(c, [&](std::string_view piece, int64_t) {
+    if (out.too_long) return;
+    if (piece.size() > max_body_bytes - out.body.size()) {
+      out.too_long = true;
+      c.stream.close();  // the next read fails: nothing more is read
+      return;
+    }
+    out.body += piece;
+  });
+  if (out.too_long) {
+    out.failure = "the body exceeds the limit of " + std::to_string(max_body_bytes) + " bytes";
+  } else if (out.response.ec) {
+    out.failure = out.response.ec.message();
+  }
 }
 
 }  // namespace
 
 std::string http_get_text(const HttpUrl& url, std::string_view path, const std::string& api_key,
-                          double timeout_s) {
+                          double timeout_s, size_t max_body_bytes) {
   net::io_context io(1);
   GetResult result;
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(timeout_s * 1e6));
-  net::co_spawn(io, get(io, url, http_get(url, path, api_key), deadline, result), net::detached);
+  net::co_spawn(io, get(io, url, http_get(url, path, api_key), deadline, max_body_bytes, result),
+                net::detached);
   io.run();
   const std::string what = "GET " + url.text() + std::string(path);
   if (!result.failure.empty()) throw std::runtime_error(what + ": " + result.failure);

@@ -251,7 +251,10 @@ net::awaitable<void> session(tcp::socket socket, const EchoServerOptions& o,
         co_await write_stream(stream, p, o, keep, ec);
       }
     } else {
-      co_await write_text(stream, error_response({404, "no route for " + target}, keep), ec);
+      // Built before the co_await: GCC 12 destroys a braced temporary inside a co_await
+      // expression twice (a double free on every 404).
+      const std::string not_found = error_response({404, "no route for " + target}, keep);
+      co_await write_text(stream, not_found, ec);
     }
     if (ec || !keep) break;
   }

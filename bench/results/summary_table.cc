@@ -84,6 +84,36 @@ void print_quality(std::ostream& out, const nlohmann::json& s) {
   out << buf;
 }
 
+void print_row(std::ostream& out, const std::string& label, const nlohmann::json& summary) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%-18s", label.c_str());
+  out << buf;
+  for (const Column& c : columns()) {
+    std::snprintf(buf, sizeof(buf), " %12s", cell(summary, c).c_str());
+    out << buf;
+  }
+  out << "\n";
+}
+
+// A ramp's stages (of the point's first repetition), a row each with the offered rate or
+// users, and where the load stopped at saturation.
+void print_ramp(std::ostream& out, const nlohmann::json& point) {
+  const nlohmann::json& reps = point.at("repetitions");
+  if (reps.empty() || !reps[0].contains("ramp")) return;
+  const nlohmann::json& ramp = reps[0]["ramp"];
+  const bool rate = ramp.value("field", std::string()) == "load.rate";
+  char label[64];
+  for (const nlohmann::json& stage : ramp.at("stages")) {
+    std::snprintf(label, sizeof(label), rate ? " stage %d @%.3g/s" : " stage %d @%.3g u",
+                  stage.value("stage", 0), stage.value("offered", 0.0));
+    print_row(out, label, stage.at("summary"));
+  }
+  if (ramp.value("saturated_stage", nlohmann::json()).is_number()) {
+    out << "saturated at stage " << ramp["saturated_stage"].get<int>() << ": "
+        << ramp.value("saturation_reason", std::string()) << "; the load stopped there\n";
+  }
+}
+
 }  // namespace
 
 std::vector<LabelledPointErrors> errors_by_point(const nlohmann::json& results) {
@@ -108,7 +138,7 @@ void print_summary_table(std::ostream& out, const nlohmann::json& results) {
   const bool sweep = !points[0]["sweep"].is_null();
   char buf[64];
   std::string header = sweep ? points[0]["sweep"]["field"].get<std::string>() : "point";
-  std::snprintf(buf, sizeof(buf), "%-14s", header.c_str());
+  std::snprintf(buf, sizeof(buf), "%-18s", header.c_str());
   out << "\n" << buf;
   for (const Column& c : columns()) {
     std::snprintf(buf, sizeof(buf), " %12s", c.header);
@@ -116,14 +146,8 @@ void print_summary_table(std::ostream& out, const nlohmann::json& results) {
   }
   out << "\n";
   for (const nlohmann::json& p : points) {
-    const std::string label = sweep ? p["sweep"]["value"].dump() : "all";
-    std::snprintf(buf, sizeof(buf), "%-14s", label.c_str());
-    out << buf;
-    for (const Column& c : columns()) {
-      std::snprintf(buf, sizeof(buf), " %12s", cell(p["summary"], c).c_str());
-      out << buf;
-    }
-    out << "\n";
+    print_row(out, sweep ? p["sweep"]["value"].dump() : "all", p["summary"]);
+    print_ramp(out, p);
   }
   const nlohmann::json& s = points[0]["summary"];
   print_quality(out, s);

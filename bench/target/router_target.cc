@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "bench/http/http_get_json.h"
+#include "bench/telemetry/prometheus_text.h"
 #include "common/util/clock.h"
 
 namespace infergate {
@@ -22,21 +23,6 @@ constexpr double kStartTimeoutS = 600;   // a replica loads its model before it 
 constexpr double kAskTimeoutS = 10;      // the router's own /health and /metrics
 constexpr double kPollIntervalS = 0.25;  // the replicas' load, for the timeline
 constexpr double kKillWaitS = 2;         // the longest a fault waits for a busy replica
-
-// Prometheus text as "name{labels}" -> value (comments skipped).
-std::map<std::string, double> prometheus_values(const std::string& text) {
-  std::map<std::string, double> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    const size_t space = line.rfind(' ');
-    if (line.empty() || line[0] == '#' || space == std::string::npos) continue;
-    try {
-      out[line.substr(0, space)] = std::stod(line.substr(space + 1));
-    } catch (const std::exception&) {
-    }
-  }
-  return out;
-}
 
 double value_of(const std::map<std::string, double>& m, const std::string& key) {
   const auto it = m.find(key);
@@ -272,7 +258,9 @@ void RouterTarget::stop() {
 }
 
 RouterRecord RouterTarget::read_router() const {
-  const auto m = prometheus_values(http_get_text(router_->url(), "/metrics", "", kAskTimeoutS));
+  const std::string metrics_url = router_->url().text() + "/metrics";
+  const auto m = prometheus_value_map(parse_prometheus_text(
+      http_get_text(router_->url(), "/metrics", "", kAskTimeoutS), metrics_url));
   const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
   const std::string p = "infergate_router:";
   RouterRecord r;

@@ -22,6 +22,15 @@ struct NvmlUtilization {
   unsigned int gpu;
   unsigned int memory;
 };
+// nvmlProcessInfo_v2_t, which the _v2 and _v3 process queries both fill.
+struct NvmlProcessInfo {
+  unsigned int pid;
+  unsigned long long used_gpu_memory;  // kNvmlValueNotAvailable when the driver cannot tell
+  unsigned int gpu_instance_id;
+  unsigned int compute_instance_id;
+};
+constexpr unsigned long long kNvmlValueNotAvailable = ~0ull;
+constexpr unsigned int kMaxGpuProcesses = 1024;
 
 // dlsym's object pointer to a function pointer, the POSIX-sanctioned way.
 template <typename F>
@@ -43,8 +52,9 @@ struct Nvml::Api {
   int (*utilization)(NvmlDevice, NvmlUtilization*) = nullptr;
   int (*driver_version)(char*, unsigned int) = nullptr;
   int (*nvml_version)(char*, unsigned int) = nullptr;
-  int (*device_name)(NvmlDevice, char*, unsigned int) = nullptr;  // optional
-  const char* (*error_string)(int) = nullptr;                     // optional
+  int (*device_name)(NvmlDevice, char*, unsigned int) = nullptr;                    // optional
+  int (*compute_processes)(NvmlDevice, unsigned int*, NvmlProcessInfo*) = nullptr;  // optional
+  const char* (*error_string)(int) = nullptr;                                       // optional
 
   std::string error(const char* call, int rc) const {
     return std::string(call) +
@@ -86,6 +96,9 @@ bool Nvml::load(const std::string& library) {
   Api& a = *api_;
   resolve(library_, "nvmlDeviceGetName", &a.device_name);
   resolve(library_, "nvmlErrorString", &a.error_string);
+  if (!resolve(library_, "nvmlDeviceGetComputeRunningProcesses_v3", &a.compute_processes)) {
+    resolve(library_, "nvmlDeviceGetComputeRunningProcesses_v2", &a.compute_processes);
+  }
   const bool ok = resolve(library_, "nvmlInit_v2", &a.init) &&
                   resolve(library_, "nvmlShutdown", &a.shutdown) &&
                   resolve(library_, "nvmlDeviceGetCount_v2", &a.device_count) &&
@@ -137,6 +150,24 @@ std::optional<GpuReading> Nvml::read(int index) const {
     reading.utilization_pct = utilization.gpu;
   }
   return reading;
+}
+
+std::optional<double> Nvml::process_gpu_memory_bytes(int pid) const {
+  if (!available() || api_->compute_processes == nullptr) return std::nullopt;
+  double total = 0;
+  std::vector<NvmlProcessInfo> processes(kMaxGpuProcesses);
+  for (NvmlDevice device : devices_) {
+    unsigned int count = kMaxGpuProcesses;
+    const int rc = api_->compute_processes(device, &count, processes.data());
+    if (rc != kNvmlSuccess) return std::nullopt;  // also: over 1024 processes on one GPU
+    for (unsigned int i = 0; i < count && i < kMaxGpuProcesses; ++i) {
+      const NvmlProcessInfo& p = processes[i];
+      if (int(p.pid) == pid && p.used_gpu_memory != kNvmlValueNotAvailable) {
+        total += double(p.used_gpu_memory);
+      }
+    }
+  }
+  return total;
 }
 
 }  // namespace infergate

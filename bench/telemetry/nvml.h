@@ -38,6 +38,10 @@ class Nvml {
   std::optional<std::string> device_name(int index) const;
   // Memory in use and utilization now; nullopt if the device does not answer. Thread-safe.
   std::optional<GpuReading> read(int index) const;
+  // GPU memory process `pid` uses, summed over the GPUs where it runs compute work
+  // (nvmlDeviceGetComputeRunningProcesses): 0 when it uses none; nullopt when NVML is
+  // unavailable or cannot list processes (an old driver, a MIG setup hiding them). Thread-safe.
+  std::optional<double> process_gpu_memory_bytes(int pid) const;
 
  private:
   struct Api;

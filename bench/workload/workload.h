@@ -90,6 +90,20 @@ struct SimulatedTargetSpec {
   bool routed = false;
 };
 
+// An openai target's server observed during the run (docs/workload-schema.md): its Prometheus
+// /metrics scraped into a timeline, and its process (when it runs on this host) sampled.
+struct ServerMetricsSpec {
+  bool scrape = true;             // scrape `path`; a server without one is said unavailable
+  std::string path = "/metrics";  // below the target's URL prefix
+  int interval_ms = 500;          // between scrapes (and process samples)
+  std::string dialect = "auto";   // auto | infergate | vllm | sglang | llamacpp
+  int pid = 0;                    // 0: the process listening on a loopback URL's port
+
+  bool is_default() const {
+    return scrape && path == "/metrics" && interval_ms == 500 && dialect == "auto" && pid == 0;
+  }
+};
+
 struct TargetSpec {
   std::string type = "engine";  // engine | echo (zero-cost, for measuring the harness) |
                                 // openai (an OpenAI-compatible server over HTTP) |
@@ -106,6 +120,8 @@ struct TargetSpec {
   std::string api = "completions";  // completions | chat
   double timeout_s = 600;           // per request; an unfinished request is an error after it
   int32_t vocab_size = 0;           // 0: the server's (GET /v1/models)
+  // openai: the server's side of the run (its /metrics and process).
+  ServerMetricsSpec server_metrics;
   // router: the model and engine above are each replica's; api and timeout_s as openai's.
   RouterTargetSpec router;
 };
@@ -117,6 +133,32 @@ struct FaultSpec {
   int kill_replica = 0;
   double at_s = 0;         // > 0, or 0 when after_requests is given
   int after_requests = 0;  // >= 1, or 0 when at_s is given
+};
+
+// A load that rises within one run (docs/workload-schema.md, "Ramps"): load.rate (open) or
+// load.concurrency (closed) goes from `from` to `to` over `stages` stages of `stage_s` seconds.
+// "steps" holds stage i at from + (to - from) * i / (stages - 1); "linear" rises continuously
+// (a closed loop: one user more every stages * stage_s / (to - from + 1) seconds). Metrics are
+// kept per stage.
+struct RampSpec {
+  std::string shape = "steps";  // steps | linear
+  double from = 1;
+  double to = 1;
+  int stages = 2;
+  double stage_s = 10;
+
+  double duration_s() const { return stages * stage_s; }
+};
+
+// The over-saturation stop of a ramp (docs/metrics.md, "Ramps and saturation"): as each stage
+// ends, its requests are judged (those still unfinished by their age so far, a lower bound);
+// past any bound, no further request is sent and the run records which stage saturated.
+struct SaturationStopSpec {
+  std::optional<double> ttft_p95_ms;
+  std::optional<double> e2e_p95_ms;
+  std::optional<double> error_share;
+
+  bool empty() const { return !ttft_p95_ms && !e2e_p95_ms && !error_share; }
 };
 
 struct LoadSpec {
@@ -132,6 +174,8 @@ struct LoadSpec {
   int warmup_requests = 0;          // sent first, excluded from statistics
   int max_concurrency = 0;          // open: cap on in-flight requests; 0 = none
   double think_time_s = 0;          // sessions: from an answer's end to the next turn's send
+  std::optional<RampSpec> ramp;     // open and closed: the rate or users rise in stages
+  SaturationStopSpec stop_when;     // with a ramp only
 };
 
 inline constexpr const char* kSweepReplicas = "target.router.replicas";

@@ -28,6 +28,16 @@ json target_to_json(const TargetSpec& t) {
               {"api", t.api},
               {"timeout_s", t.timeout_s}};
     if (t.vocab_size > 0) j["vocab_size"] = t.vocab_size;  // absent: the server's
+    // Only when not the default, so openai workloads keep the hash their baselines have (a
+    // scrape every 500 ms costs the server well under 1% of a core).
+    const ServerMetricsSpec& m = t.server_metrics;
+    if (!m.is_default()) {
+      j["server_metrics"] = {{"scrape", m.scrape},
+                             {"path", m.path},
+                             {"interval_ms", m.interval_ms},
+                             {"dialect", m.dialect},
+                             {"pid", m.pid}};
+    }
     return j;
   }
   if (t.type == "simulated") {
@@ -105,6 +115,22 @@ json dataset_to_json(const DatasetSpec& d, uint64_t workload_seed) {
           {"seed", seed}};
 }
 
+json ramp_to_json(const RampSpec& r) {
+  return {{"shape", r.shape},
+          {"from", r.from},
+          {"to", r.to},
+          {"stages", r.stages},
+          {"stage_s", r.stage_s}};
+}
+
+json saturation_stop_to_json(const SaturationStopSpec& s) {
+  json j = json::object();
+  if (s.ttft_p95_ms) j["ttft_p95_ms"] = *s.ttft_p95_ms;
+  if (s.e2e_p95_ms) j["e2e_p95_ms"] = *s.e2e_p95_ms;
+  if (s.error_share) j["error_share"] = *s.error_share;
+  return j;
+}
+
 json load_to_json(const LoadSpec& l) {
   json j = {{"mode", l.mode}, {"warmup_requests", l.warmup_requests}};
   if (l.num_requests > 0) j["num_requests"] = l.num_requests;
@@ -115,11 +141,15 @@ json load_to_json(const LoadSpec& l) {
     j["think_time_s"] = l.think_time_s;
     return j;
   }
+  if (l.ramp) {  // the ramp gives the rate or the users, stage by stage
+    j["ramp"] = ramp_to_json(*l.ramp);
+    if (!l.stop_when.empty()) j["stop_when"] = saturation_stop_to_json(l.stop_when);
+  }
   if (l.mode == "closed") {
-    j["concurrency"] = l.concurrency;
+    if (!l.ramp) j["concurrency"] = l.concurrency;
     return j;
   }
-  j["rate"] = l.rate;
+  if (!l.ramp) j["rate"] = l.rate;
   j["arrival"] = l.arrival;
   if (l.arrival == "gamma") j["burstiness"] = l.burstiness;
   j["max_concurrency"] = l.max_concurrency;

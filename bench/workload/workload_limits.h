@@ -4,6 +4,7 @@
 // 64-bit nanoseconds.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace infergate {
@@ -22,9 +23,17 @@ inline constexpr double kMaxBurstiness = 1e3;
 // Closed-loop users, an open loop's max_concurrency and concurrency sweep points.
 inline constexpr int kMaxConcurrency = 65'536;
 inline constexpr int kMaxRepetitions = 1'000;
+// A ramp's stages: each is a summary in every repetition of the results file.
+inline constexpr int kMaxRampStages = 1'000;
 // The echo target's per-token delay (one second) and an HTTP request's timeout (one day).
 inline constexpr double kMaxTokenDelayUs = 1'000'000;
 inline constexpr double kMaxTimeoutS = 86'400;
+// An openai target's server_metrics: scrape interval, path length, an explicit pid (the
+// kernel's largest pid_max).
+inline constexpr int kMinScrapeIntervalMs = 50;
+inline constexpr int kMaxScrapeIntervalMs = 60'000;
+inline constexpr size_t kMaxServerMetricsPathBytes = 256;
+inline constexpr int kMaxPid = 4'194'304;
 // A router target's replicas, each a process with its own engine on this machine.
 inline constexpr int kMaxRouterReplicas = 64;
 inline constexpr size_t kMaxFaults = 64;

@@ -113,8 +113,8 @@ ModelSource read_model(JsonObjectReader& target, const std::string& base_dir) {
 
 void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
   r.allow({"model", "engine"});
-  r.set_context("with type \"engine\"",
-                {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "router"});
+  r.set_context("with type \"engine\"", {"token_delay_us", "url", "api", "timeout_s", "vocab_size",
+                                         "router", "server_metrics"});
   r.finish();
   t.model = read_model(r, base_dir);
   JsonObjectReader engine = r.child("engine");
@@ -123,11 +123,36 @@ void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
 
 void read_echo_target(JsonObjectReader& r, TargetSpec& t) {
   t.echo_token_delay_us = r.get_double("token_delay_us", t.echo_token_delay_us);
-  r.set_context("with type \"echo\"",
-                {"model", "engine", "url", "api", "timeout_s", "vocab_size", "router"});
+  r.set_context("with type \"echo\"", {"model", "engine", "url", "api", "timeout_s", "vocab_size",
+                                       "router", "server_metrics"});
   r.finish();
   r.check(t.echo_token_delay_us >= 0 && t.echo_token_delay_us <= kMaxTokenDelayUs, "token_delay_us",
           "must be in [0, " + number_text(kMaxTokenDelayUs) + "] (microseconds per token)");
+}
+
+// An openai target's server_metrics (docs/workload-schema.md, "The server's side").
+void read_server_metrics(JsonObjectReader& r, ServerMetricsSpec& m) {
+  m.scrape = r.get_bool("scrape", m.scrape);
+  m.path = r.get_string("path", m.path);
+  m.interval_ms = r.get_int("interval_ms", m.interval_ms);
+  m.dialect =
+      r.get_choice("dialect", m.dialect, {"auto", "infergate", "vllm", "sglang", "llamacpp"});
+  m.pid = r.get_int("pid", m.pid);
+  r.finish();
+  const bool printable = std::all_of(m.path.begin(), m.path.end(),
+                                     [](char c) { return c > ' ' && c < 127 && c != '#'; });
+  r.check(m.path.size() >= 2 && m.path.size() <= kMaxServerMetricsPathBytes && m.path[0] == '/' &&
+              printable,
+          "path",
+          "must be a path such as \"/metrics\": \"/\" then up to " +
+              std::to_string(kMaxServerMetricsPathBytes - 1) + " printable characters, no spaces");
+  r.check(m.interval_ms >= kMinScrapeIntervalMs && m.interval_ms <= kMaxScrapeIntervalMs,
+          "interval_ms",
+          "must be in [" + std::to_string(kMinScrapeIntervalMs) + ", " +
+              std::to_string(kMaxScrapeIntervalMs) + "] (milliseconds)");
+  r.check(m.pid >= 0 && m.pid <= kMaxPid, "pid",
+          "must be in [0, " + std::to_string(kMaxPid) +
+              "] (0: the process listening on a loopback URL's port)");
 }
 
 void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
@@ -136,6 +161,8 @@ void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
   t.api = r.get_choice("api", t.api, {"completions", "chat"});
   t.timeout_s = r.get_double("timeout_s", t.timeout_s);
   t.vocab_size = r.get_int("vocab_size", t.vocab_size);
+  JsonObjectReader server_metrics = r.child("server_metrics");
+  read_server_metrics(server_metrics, t.server_metrics);
   r.set_context("with type \"openai\"", {"engine", "token_delay_us", "router"});
   r.finish();
   r.check(!t.url.empty(), "url", "must be a non-empty URL, e.g. http://localhost:8000");
@@ -181,7 +208,7 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   t.timeout_s = r.get_double("timeout_s", t.timeout_s);
   JsonObjectReader router = r.child("router");
   read_router_workers(router, t);
-  r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size"});
+  r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size", "server_metrics"});
   r.finish();
   r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
           "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
@@ -232,7 +259,7 @@ void read_simulated_target(JsonObjectReader& r, TargetSpec& t, const std::string
     read_router_workers(router, t);
   }
   r.set_context("with type \"simulated\"",
-                {"token_delay_us", "url", "api", "timeout_s", "vocab_size"});
+                {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "server_metrics"});
   r.finish();
   r.check(s.memory_utilization >= 0 && s.memory_utilization <= 1, "memory_utilization",
           "must be in [0, 1] (0: the engine config's KV pool)");
@@ -524,8 +551,8 @@ void read_open_load(JsonObjectReader& r, LoadSpec& l) {
   l.arrival = r.get_choice("arrival", l.arrival, {"constant", "poisson", "gamma"});
   if (l.arrival == "gamma") l.burstiness = r.get_double("burstiness", l.burstiness);
   l.max_concurrency = r.get_int("max_concurrency", l.max_concurrency);
-  r.set_context("with mode \"open\" and arrival " + json_quoted(l.arrival),
-                {"concurrency", "burstiness"});
+  r.set_context("with mode \"open\" and arrival " + json_quoted(l.arrival) + " without a ramp",
+                {"concurrency", "burstiness", "stop_when"});
   r.finish();
   r.check(l.rate > 0 && l.rate <= kMaxRate, "rate",
           "must be > 0 and <= " + number_text(kMaxRate) + " (requests/s)");
@@ -535,17 +562,84 @@ void read_open_load(JsonObjectReader& r, LoadSpec& l) {
           "must be in [0, " + number_text(int64_t(kMaxConcurrency)) + "] (0: no cap)");
 }
 
+// A ramp's stages, checked: a closed loop's users are whole numbers.
+RampSpec read_ramp(JsonObjectReader& load, const std::string& mode) {
+  JsonObjectReader r = load.child("ramp");
+  RampSpec p;
+  p.shape = r.get_choice("shape", p.shape, {"steps", "linear"});
+  const bool users = mode == "closed";
+  p.from = users ? r.get_int("from", 1) : r.get_double("from", 0);
+  p.to = users ? r.get_int("to", 1) : r.get_double("to", 0);
+  p.stages = r.get_int("stages", p.stages);
+  p.stage_s = r.get_double("stage_s", p.stage_s);
+  r.finish();
+  const std::string what = users ? "users (load.concurrency)" : "requests/s (load.rate)";
+  const double max = users ? double(kMaxConcurrency) : kMaxRate;
+  const double min = users ? 1 : 0;
+  const std::string range = std::string(users ? ">= 1" : "> 0") + " and <= " + number_text(max);
+  r.check(p.from >= min && p.from > 0 && p.from <= max, "from", "must be " + range + " " + what);
+  r.check(p.to >= min && p.to > 0 && p.to <= max, "to", "must be " + range + " " + what);
+  r.check(!users || p.to >= p.from, "to", "must be >= from: a closed loop's users only join");
+  r.check(p.stages >= 2 && p.stages <= kMaxRampStages, "stages",
+          "must be in [2, " + number_text(int64_t(kMaxRampStages)) + "]");
+  r.check(p.stage_s > 0 && p.duration_s() <= kMaxDurationS, "stage_s",
+          "must be > 0 with stages x stage_s <= " + number_text(kMaxDurationS) + " (seconds)");
+  // Every planned request has its record: the busiest rate over the whole ramp bounds them.
+  r.check(users || std::max(p.from, p.to) * p.duration_s() <= double(kMaxRequests), "stage_s",
+          "the ramp's requests (at most max(from, to) x stages x stage_s) must be <= " +
+              number_text(kMaxRequests));
+  return p;
+}
+
+SaturationStopSpec read_stop_when(JsonObjectReader& load) {
+  JsonObjectReader r = load.child("stop_when");
+  SaturationStopSpec s;
+  s.ttft_p95_ms = r.get_optional_double("ttft_p95_ms");
+  s.e2e_p95_ms = r.get_optional_double("e2e_p95_ms");
+  s.error_share = r.get_optional_double("error_share");
+  r.finish();
+  r.check(!s.ttft_p95_ms || *s.ttft_p95_ms > 0, "ttft_p95_ms", "must be > 0 (milliseconds)");
+  r.check(!s.e2e_p95_ms || *s.e2e_p95_ms > 0, "e2e_p95_ms", "must be > 0 (milliseconds)");
+  r.check(!s.error_share || (*s.error_share >= 0 && *s.error_share < 1), "error_share",
+          "must be in [0, 1) (the stage's share of failed requests)");
+  r.check(!s.empty(), "ttft_p95_ms",
+          "stop_when needs at least one bound: ttft_p95_ms, e2e_p95_ms or error_share");
+  return s;
+}
+
+// load.ramp: the stages give the rate (open) or the users (closed) and the run's length.
+LoadSpec read_ramp_load(JsonObjectReader& r, LoadSpec l) {
+  l.ramp = read_ramp(r, l.mode);
+  if (r.has("stop_when")) l.stop_when = read_stop_when(r);
+  l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
+  if (l.mode == "open") {
+    l.arrival = r.get_choice("arrival", l.arrival, {"constant", "poisson", "gamma"});
+    if (l.arrival == "gamma") l.burstiness = r.get_double("burstiness", l.burstiness);
+  }
+  r.set_context("with a ramp (its stages give the " +
+                    std::string(l.mode == "open" ? "rate" : "users") + " and the length)",
+                {"num_requests", "duration_s", "rate", "concurrency", "max_concurrency", "arrival",
+                 "burstiness"});
+  r.finish();
+  r.check(l.burstiness >= kMinBurstiness && l.burstiness <= kMaxBurstiness, "burstiness",
+          "must be in [" + number_text(kMinBurstiness) + ", " + number_text(kMaxBurstiness) + "]");
+  r.check(l.warmup_requests >= 0 && l.warmup_requests <= kMaxRequests, "warmup_requests",
+          "must be in [0, " + number_text(kMaxRequests) + "] (the first requests sent)");
+  return l;
+}
+
 LoadSpec read_load(JsonObjectReader& top) {
   JsonObjectReader r = top.child("load");
   LoadSpec l;
   l.mode = r.get_choice("mode", l.mode, {"closed", "open", "trace", "sessions"});
+  if ((l.mode == "open" || l.mode == "closed") && r.has("ramp")) return read_ramp_load(r, l);
   if (l.mode == "sessions") {  // users hold conversations; the dataset gives their count
     l.concurrency = r.get_int("concurrency", l.concurrency);
     l.think_time_s = r.get_double("think_time_s", l.think_time_s);
     l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
-    r.set_context(
-        "with mode \"sessions\" (the dataset's sessions give the count)",
-        {"num_requests", "duration_s", "rate", "arrival", "burstiness", "max_concurrency"});
+    r.set_context("with mode \"sessions\" (the dataset's sessions give the count)",
+                  {"num_requests", "duration_s", "rate", "arrival", "burstiness", "max_concurrency",
+                   "ramp", "stop_when"});
     r.finish();
     r.check(l.concurrency >= 1 && l.concurrency <= kMaxConcurrency, "concurrency",
             "must be in [1, " + number_text(int64_t(kMaxConcurrency)) + "] (users)");
@@ -559,7 +653,7 @@ LoadSpec read_load(JsonObjectReader& top) {
     l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
     r.set_context("with mode \"trace\" (the trace gives the times and the count)",
                   {"num_requests", "duration_s", "rate", "arrival", "burstiness", "concurrency",
-                   "max_concurrency"});
+                   "max_concurrency", "ramp", "stop_when"});
     r.finish();
     r.check(l.warmup_requests >= 0 && l.warmup_requests <= kMaxRequests, "warmup_requests",
             "must be in [0, " + number_text(kMaxRequests) + "] (the trace's first requests)");
@@ -570,7 +664,8 @@ LoadSpec read_load(JsonObjectReader& top) {
     read_open_load(r, l);
   } else {
     l.concurrency = r.get_int("concurrency", l.concurrency);
-    r.set_context("with mode \"closed\"", {"rate", "arrival", "burstiness", "max_concurrency"});
+    r.set_context("with mode \"closed\" without a ramp",
+                  {"rate", "arrival", "burstiness", "max_concurrency", "stop_when"});
     r.finish();
     r.check(l.concurrency >= 1 && l.concurrency <= kMaxConcurrency, "concurrency",
             "must be in [1, " + number_text(int64_t(kMaxConcurrency)) + "]");
@@ -651,9 +746,10 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   // The swept field must be the one the load mode uses: a rate means nothing to a closed loop.
   // A router target may sweep its workers instead.
   const bool users = load.mode == "closed" || load.mode == "sessions";
-  const std::string field = load.mode == "open" ? "load.rate"
-                            : users             ? "load.concurrency"
-                                                : "no load field";
+  const std::string field = load.ramp             ? "no load field (load.ramp gives it)"
+                            : load.mode == "open" ? "load.rate"
+                            : users               ? "load.concurrency"
+                                                  : "no load field";
   const bool router = target.type == "router" || target.simulated.routed;
   const std::vector<std::string> router_fields = {kSweepReplicas, kSweepPrefillReplicas,
                                                   kSweepKvReadRate};

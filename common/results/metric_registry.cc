@@ -15,7 +15,7 @@ using S = RunSummary;
 constexpr bool kPacedByArrivals = true, kFree = false;
 
 // name, unit, improves, shape, per_request, member, paced by arrivals
-const std::array<MetricInfo, 38> kRunSummaryMetrics = {{
+const std::array<MetricInfo, 40> kRunSummaryMetrics = {{
     {"num_requests", "", kNeither, kCount, false, &S::num_requests, kFree},
     {"num_completed", "", kNeither, kCount, false, &S::num_completed, kFree},
     {"num_errors", "", kNeither, kCount, false, &S::num_errors, kFree},
@@ -43,6 +43,10 @@ const std::array<MetricInfo, 38> kRunSummaryMetrics = {{
     {"peak_gpu_memory_bytes", "bytes", kLower, kOptional, false, &S::peak_gpu_memory_bytes, kFree},
     {"utilization_pct", "%", kNeither, kNumber, false, &S::utilization_pct, kFree},
     {"cpu_utilization_pct", "%", kNeither, kNumber, false, &S::cpu_utilization_pct, kFree},
+    {"harness_peak_memory_bytes", "bytes", kLower, kNumber, false, &S::harness_peak_memory_bytes,
+     kFree},
+    {"harness_cpu_utilization_pct", "%", kNeither, kNumber, false, &S::harness_cpu_utilization_pct,
+     kFree},
     {"prefix_cache_hit_rate", "", kNeither, kFraction, false, &S::prefix_cache_hit_rate, kFree},
     {"preemptions", "", kNeither, kCount, false, &S::preemptions, kFree},
     {"engine_cpu_ms_per_decode_token", "ms", kLower, kOptional, false,

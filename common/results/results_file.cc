@@ -307,6 +307,9 @@ RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& so
   if (j.contains("errors")) r.errors = checked_errors(j["errors"], r, source, path + ".errors");
   if (j.contains("cupti")) r.cupti = member(j, "cupti", source, path, T::object);
   if (j.contains("sessions")) r.sessions = member(j, "sessions", source, path, T::object);
+  if (j.contains("server")) r.server = member(j, "server", source, path, T::object);
+  if (j.contains("ramp")) r.ramp = member(j, "ramp", source, path, T::object);
+  if (j.contains("load_ranks")) r.load_ranks = member(j, "load_ranks", source, path, T::array);
   return r;
 }
 
@@ -340,6 +343,9 @@ nlohmann::json repetition_to_json(const RepetitionResult& r) {
   if (!r.requests.empty()) rep["requests"] = r.requests;
   if (!r.cupti.is_null()) rep["cupti"] = r.cupti;
   if (!r.sessions.is_null()) rep["sessions"] = r.sessions;
+  if (!r.server.is_null()) rep["server"] = r.server;
+  if (!r.ramp.is_null()) rep["ramp"] = r.ramp;
+  if (!r.load_ranks.is_null()) rep["load_ranks"] = r.load_ranks;
   return rep;
 }
 

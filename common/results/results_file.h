@@ -35,7 +35,10 @@ struct RepetitionResult {
   nlohmann::json timeline = nlohmann::json::array();  // resource samples
   nlohmann::json requests = nlohmann::json::array();  // empty unless recorded
   nlohmann::json cupti;                               // null unless CUPTI tracing was asked for
-  nlohmann::json sessions;  // load.mode "sessions": per-turn figures; null otherwise
+  nlohmann::json sessions;    // load.mode "sessions": per-turn figures; null otherwise
+  nlohmann::json server;      // an openai target's server side (/metrics, process); null otherwise
+  nlohmann::json ramp;        // load.ramp: per-stage figures and the saturation; null otherwise
+  nlohmann::json load_ranks;  // under mpirun -np N: a row per load rank; null otherwise
 };
 
 struct PointResult {

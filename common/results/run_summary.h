@@ -48,6 +48,10 @@ struct RunSummary {
   std::optional<double> peak_gpu_memory_bytes;  // peak NVML memory in use; absent without NVML
   double utilization_pct = 0;
   double cpu_utilization_pct = 0;
+  // The four above describe the server's process when an openai target's server runs on this
+  // host (the repetition's server.resource_source says which); the harness's own are these.
+  double harness_peak_memory_bytes = 0;
+  double harness_cpu_utilization_pct = 0;
   double prefix_cache_hit_rate = 0;
   int64_t preemptions = 0;
   // The engine threads' CPU time per token in decode-only and prefill-only steps (warm-up

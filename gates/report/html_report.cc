@@ -13,6 +13,7 @@
 #include "gates/report/report_figures.h"
 #include "gates/report/report_series.h"
 #include "gates/report/reproduce_command.h"
+#include "gates/report/server_side_section.h"
 
 namespace infergate {
 
@@ -193,6 +194,7 @@ void add_chart_sections(const std::vector<ReportSide>& sides, std::vector<HtmlSe
   s.push_back(
       {"communication", "Communication (multi-rank engines)", communication_section(sides)});
   s.push_back({"replicas", "Replicas (router targets)", replica_section(sides)});
+  s.push_back({"server", "Client and server (HTTP targets)", server_side_section(sides)});
 }
 
 std::string lowercase_label(const Comparison& c) {

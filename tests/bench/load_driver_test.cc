@@ -1,5 +1,6 @@
 // The load driver against real targets: the zero-cost echo and the in-process engine.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "bench/driver/load_driver.h"
 #include "bench/metrics/harness_lag.h"
@@ -142,4 +143,91 @@ TEST_CASE("harness-limited means the send lag grew, not that it was ever high", 
   }
   REQUIRE_FALSE(send_lag_grew(steady));
   REQUIRE(send_lag_grew(falling_behind));
+}
+
+namespace {
+
+LoadSpec ramp_load(const std::string& mode, double from, double to, int stages, double stage_s) {
+  LoadSpec l;
+  l.mode = mode;
+  l.arrival = "constant";
+  RampSpec r;
+  r.from = from;
+  r.to = to;
+  r.stages = stages;
+  r.stage_s = stage_s;
+  l.ramp = r;
+  return l;
+}
+
+std::vector<int> sent_per_stage(const DriverResult& r, double stage_s, int stages) {
+  std::vector<int> sent(size_t(stages), 0);
+  for (const RequestRecord& rec : r.records) {
+    ++sent[size_t((rec.scheduled_ns - r.start_ns) / std::llround(stage_s * 1e9))];
+  }
+  return sent;
+}
+
+}  // namespace
+
+TEST_CASE("an open ramp offers each stage's rate for its length", "[bench][driver][ramp]") {
+  EchoTarget echo;
+  DriverOptions o;
+  o.load = ramp_load("open", 100, 300, 3, 0.2);  // 100, 200, 300 requests/s
+  const DriverResult r = run_load(echo, fixed_requests(8, 8, 2), o);
+  REQUIRE_FALSE(r.incomplete);
+  CHECK(sent_per_stage(r, 0.2, 3) == std::vector<int>{20, 40, 60});
+  CHECK(r.saturated_stage == -1);
+  CHECK(r.stage_judgements.empty());  // no stop_when: nothing judged
+}
+
+TEST_CASE("a closed ramp adds users stage by stage", "[bench][driver][ramp]") {
+  EchoTarget echo(/*token_delay_us=*/2000);  // 4 tokens: about 8 ms a request
+  DriverOptions o;
+  o.load = ramp_load("closed", 1, 3, 3, 0.3);
+  const DriverResult r = run_load(echo, fixed_requests(8, 8, 4), o);
+  // In flight at once: at most the users of the stage a request was scheduled in.
+  const RunSummary s = summarize_run(r.records, {});
+  CHECK(s.peak_concurrency <= 3);
+  const std::vector<int> sent = sent_per_stage(r, 0.3, 3);
+  CHECK(sent[1] > sent[0] * 3 / 2);  // two users send about twice as often as one
+  CHECK(sent[2] > sent[1]);
+}
+
+TEST_CASE("a ramp stops at the stage that saturates the target", "[bench][driver][ramp]") {
+  std::unique_ptr<EngineTarget> engine = small_engine_target();
+  DriverOptions o;
+  // The CPU engine answers some hundreds of these a second: the last stages cannot be met.
+  o.load = ramp_load("open", 20, 5000, 4, 0.5);
+  o.load.stop_when.ttft_p95_ms = 100;
+  const DriverResult r = run_load(*engine, fixed_requests(32, 32, 16), o);
+  REQUIRE(r.saturated_stage >= 0);
+  CHECK(r.saturated_stage < 3);
+  CHECK_FALSE(r.incomplete);  // a saturation stop is the plan, not an interruption
+  REQUIRE(r.stage_judgements.size() == size_t(r.saturated_stage) + 1);
+  const StageJudgement& j = r.stage_judgements.back();
+  CHECK(j.saturated);
+  CHECK(j.ttft_p95_ms > 100);
+  // Nothing was scheduled after the stage that saturated (plus the 100 ms of judging).
+  const double stop_s = 0.5 * (r.saturated_stage + 1) + 0.2;
+  for (const RequestRecord& rec : r.records) {
+    CHECK(double(rec.scheduled_ns - r.start_ns) * 1e-9 < stop_s);
+  }
+  // Every request sent was answered: the load stopped, the target drained.
+  CHECK(summarize_run(r.records, {}).num_completed == int64_t(r.records.size()));
+}
+
+TEST_CASE("a ramp the target keeps up with is judged stage by stage and not stopped",
+          "[bench][driver][ramp]") {
+  EchoTarget echo;
+  DriverOptions o;
+  o.load = ramp_load("open", 50, 100, 3, 0.2);
+  o.load.stop_when.ttft_p95_ms = 1000;
+  o.load.stop_when.error_share = 0.5;
+  const DriverResult r = run_load(echo, fixed_requests(8, 8, 2), o);
+  CHECK(r.saturated_stage == -1);
+  REQUIRE(r.stage_judgements.size() == 3);
+  CHECK(r.stage_judgements[0].requests == 10);
+  CHECK(r.stage_judgements[2].requests == 20);
+  for (const StageJudgement& j : r.stage_judgements) CHECK_FALSE(j.saturated);
 }

@@ -30,6 +30,7 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   s.perplexity = 34;
   s.spec_acceptance_rate = 0.35, s.spec_tokens_per_target_pass = 36;
   s.harness_limited = true, s.error_share_exceeded = false;
+  s.harness_peak_memory_bytes = 37, s.harness_cpu_utilization_pct = 38;
   const nlohmann::json w = summary_to_json(s);
   const std::pair<const char*, double> scalars[] = {{"num_requests", 1},
                                                     {"num_completed", 2},
@@ -59,7 +60,9 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
                                                     {"top1_agreement", 0.33},
                                                     {"perplexity", 34},
                                                     {"spec_acceptance_rate", 0.35},
-                                                    {"spec_tokens_per_target_pass", 36}};
+                                                    {"spec_tokens_per_target_pass", 36},
+                                                    {"harness_peak_memory_bytes", 37},
+                                                    {"harness_cpu_utilization_pct", 38}};
   for (const auto& [key, value] : scalars) {
     INFO(key);
     CHECK(w.at(key) == value);

@@ -76,5 +76,67 @@ TEST_CASE("openai fields are refused on the other target types") {
                     Catch::Contains("$.target.vocab_size: not used with type \"echo\""));
 }
 
+TEST_CASE("openai targets: server_metrics fields, their resolved form and hash") {
+  const Workload w = parse_workload(openai_doc({{"server_metrics",
+                                                 {{"scrape", false},
+                                                  {"path", "/prom"},
+                                                  {"interval_ms", 50},
+                                                  {"dialect", "sglang"},
+                                                  {"pid", 4242}}}}),
+                                    "w.json");
+  const ServerMetricsSpec& m = w.target.server_metrics;
+  CHECK_FALSE(m.scrape);
+  CHECK(m.path == "/prom");
+  CHECK(m.interval_ms == 50);
+  CHECK(m.dialect == "sglang");
+  CHECK(m.pid == 4242);
+  CHECK(w.resolved["target"]["server_metrics"]["dialect"] == "sglang");
+  CHECK(parse_workload(w.resolved, "resolved.json").resolved == w.resolved);
+  CHECK(w.hash != parse_workload(openai_doc(json::object()), "w.json").hash);
+  // Only what is given changes; the rest keeps its default.
+  const Workload vllm =
+      parse_workload(openai_doc({{"server_metrics", {{"dialect", "vllm"}}}}), "w.json");
+  CHECK(vllm.target.server_metrics.scrape);
+  CHECK(vllm.target.server_metrics.interval_ms == 500);
+  CHECK(vllm.resolved["target"]["server_metrics"]["scrape"] == true);
+  // The defaults leave the resolved form, and so the hash, as it was before scraping existed.
+  const Workload defaults = parse_workload(
+      openai_doc({{"server_metrics", {{"scrape", true}, {"interval_ms", 500}}}}), "w.json");
+  CHECK_FALSE(defaults.resolved["target"].contains("server_metrics"));
+  CHECK(defaults.hash == parse_workload(openai_doc(json::object()), "w.json").hash);
+}
+
+TEST_CASE("openai targets: bad server_metrics fields are refused at their JSON path") {
+  const std::vector<std::pair<json, std::vector<std::string>>> cases = {
+      {{{"interval_ms", 10}},
+       {"w.json: $.target.server_metrics.interval_ms: 10 is out of range",
+        "[50, 60000] (milliseconds)"}},
+      {{{"interval_ms", 1e6}}, {"$.target.server_metrics.interval_ms:"}},
+      {{{"interval_ms", 0.5}}, {"$.target.server_metrics.interval_ms: expected an integer"}},
+      {{{"dialect", "tgi"}},
+       {"$.target.server_metrics.dialect: \"tgi\" is not allowed",
+        "auto, infergate, vllm, sglang, llamacpp"}},
+      {{{"path", "metrics"}}, {"$.target.server_metrics.path:", "must be a path such as"}},
+      {{{"path", "/a b"}}, {"$.target.server_metrics.path:", "no spaces"}},
+      {{{"path", "/" + std::string(300, 'm')}}, {"$.target.server_metrics.path:", "up to 255"}},
+      {{{"pid", -1}}, {"$.target.server_metrics.pid: -1 is out of range", "[0, 4194304]"}},
+      {{{"scrape", "yes"}}, {"$.target.server_metrics.scrape: expected true or false"}},
+      {{{"every_ms", 5}}, {"$.target.server_metrics.every_ms"}},
+  };
+  for (const auto& [patch, expected] : cases) {
+    INFO(patch.dump());
+    try {
+      parse_workload(openai_doc({{"server_metrics", patch}}), "w.json");
+      FAIL("accepted");
+    } catch (const WorkloadError& e) {
+      for (const std::string& part : expected) CHECK_THAT(e.what(), Catch::Contains(part));
+    }
+  }
+  json engine = openai_doc(json::object());
+  engine["target"] = {{"type", "engine"}, {"server_metrics", {{"scrape", true}}}};
+  CHECK_THROWS_WITH(parse_workload(engine, "w.json"),
+                    Catch::Contains("$.target.server_metrics: not used with type \"engine\""));
+}
+
 }  // namespace
 }  // namespace infergate

@@ -18,6 +18,7 @@ class ServerProcess {
   ~ServerProcess();  // SIGKILL if still running
 
   const std::string& url() const { return url_; }
+  pid_t pid() const { return pid_; }
   // SIGTERM, then the exit status (128 + N when killed by signal N).
   int terminate();
   // The exit status once it exits by itself, or -1 if it is still running after timeout_s.
