@@ -269,7 +269,15 @@ struct EchoServer::State {
 
   void accept() {
     acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, tcp::socket s) {
-      if (ec) return;
+      if (ec == net::error::operation_aborted) return;  // stopping
+      if (ec) {
+        // Out of file descriptors (or another passing error) under an overload: accept again
+        // shortly. Returning would stop accepting for good, and every later client would see
+        // its connect time out against a server that looks alive.
+        retry.expires_after(std::chrono::milliseconds(10));
+        retry.async_wait([this](beast::error_code) { accept(); });
+        return;
+      }
       const auto executor = s.get_executor();
       net::co_spawn(executor, session(std::move(s), options, next_id), net::detached);
       accept();
@@ -279,6 +287,7 @@ struct EchoServer::State {
   EchoServerOptions options;
   net::io_context io;
   tcp::acceptor acceptor;
+  net::steady_timer retry{io};
   net::signal_set signals;
   std::atomic<uint64_t> next_id{0};
 };

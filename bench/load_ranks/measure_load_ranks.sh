@@ -29,7 +29,8 @@ done
 # run RANKS RATE FILE: one run of bench/http/client-rate.json (3 s of requests).
 run() {
   local cmd=("$infergate" run "$root/bench/http/client-rate.json" --quiet --out "$3"
-             --set "target.url=$url" --set "load.rate=$2" --set "load.num_requests=$(($2 * 3))")
+             --set "target.url=$url" --set "load.rate=$2" --set "load.num_requests=$(($2 * 3))"
+             --set target.timeout_s=10)
   if [ "$1" = 1 ]; then "${cmd[@]}"; else "${mpirun[@]}" -np "$1" "${cmd[@]}"; fi >/dev/null 2>&1
 }
 

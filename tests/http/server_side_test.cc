@@ -85,7 +85,7 @@ TEST_CASE("server side: vLLM's names (serve --metrics-prefix vllm) are detected 
   CHECK(server->terminate() == 0);
 }
 
-TEST_CASE("server side: a server without /metrics is said unavailable once; the run passes") {
+TEST_CASE("server side: a server without /metrics is said unavailable once and the run passes") {
   auto echo = start_echo();
   const json results = run_and_read_back(http_workload(
       echo->url(),
