@@ -12,6 +12,7 @@
 #include "cli/bisect_command.h"
 #include "cli/calibrate_command.h"
 #include "cli/compare_command.h"
+#include "cli/diagnose_command.h"
 #include "cli/eval_command.h"
 #include "cli/export_command.h"
 #include "cli/generate_command.h"
@@ -59,6 +60,8 @@ const Command kCommands[] = {
      "judge a candidate results file against a baseline (the gate)"},
     {"ab", infergate::ab_command,
      "paired, interleaved A/B of two builds on this machine, judged while it runs"},
+    {"diagnose", infergate::diagnose_command,
+     "name a run's dominant symptom and its remedies (--set lines); --verify measures them"},
     {"baseline", infergate::baseline_command, "store, show and list the baselines under results/"},
     {"history", infergate::history_command,
      "store every results file in a database (SQLite), list and export it"},

@@ -225,7 +225,7 @@ std::string html_report(const Comparison& c, const ResultsFile& baseline,
   return html_document("infergate compare: " + c.workload_name, header, sections);
 }
 
-std::string html_run_report(const ResultsFile& r) {
+std::string html_run_report(const ResultsFile& r, const std::vector<HtmlSection>& leading) {
   const std::vector<ReportSide> sides = {{"run", kBaselineColor, &r}};
   const std::string banner = r.workload_name + ": " + std::to_string(r.points.size()) +
                              " point(s), " + std::to_string(r.num_repetitions()) +
@@ -233,7 +233,7 @@ std::string html_run_report(const ResultsFile& r) {
   const std::string header = std::string("<div class=\"banner ") +
                              (r.incomplete ? "inconclusive" : "run") + "\">RUN " +
                              escape_markup(banner) + "</div>\n";
-  std::vector<HtmlSection> sections;
+  std::vector<HtmlSection> sections = leading;
   sections.push_back({"summary", "Summary", summary_table(r)});
   sections.push_back({"runs", "Run", runs_table(sides)});
   add_chart_sections(sides, sections);

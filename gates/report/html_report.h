@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/results/results_file.h"
+#include "gates/report/html_page.h"
 #include "gates/verdict/comparison.h"
 
 namespace infergate {
@@ -15,7 +16,9 @@ namespace infergate {
 // comparison was made from (the charts are drawn from them).
 std::string html_report(const Comparison& comparison, const ResultsFile& baseline,
                         const ResultsFile& candidate);
-// One run, no verdicts: its headline numbers per point and the same charts for one side.
-std::string html_run_report(const ResultsFile& results);
+// One run, no verdicts: its headline numbers per point and the same charts for one side;
+// `leading` sections come first (diagnose's "Diagnosis").
+std::string html_run_report(const ResultsFile& results,
+                            const std::vector<HtmlSection>& leading = {});
 
 }  // namespace infergate

@@ -54,6 +54,6 @@ expect 2 "unknown action 'nope' \(allowed: calibrate, list\)" -- "$infergate" si
 printf '{"schema": "infergate.sim-calibration/v1"}' >cal.json
 expect 2 "cal.json: compute_efficiency: missing" -- "$infergate" sim calibrate --refit cal.json --out c2.json
 # An unknown command lists every command the dispatcher knows.
-expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, eval, compare, ab, baseline, history, plan, sim, calibrate, report, bisect, bench-comm\)" -- \
+expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, eval, compare, ab, diagnose, baseline, history, plan, sim, calibrate, report, bisect, bench-comm\)" -- \
   "$infergate" nope
 exit $status

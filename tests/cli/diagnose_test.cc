@@ -1,0 +1,177 @@
+// `infergate diagnose` end to end (docs/diagnose.md): each planted symptom's workload run by the
+// real binary on the tiny model, then diagnosed from its results file; --verify's paired runs on
+// two of them; bad inputs refused naming the file and the JSON path.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBinary = INFERGATE_EXECUTABLE;
+const std::string kSource = INFERGATE_SOURCE_DIR;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+fs::path scratch() {
+  const fs::path dir =
+      fs::temp_directory_path() / ("infergate-diagnose-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+Outcome run(const std::string& args) {
+  const fs::path log = scratch() / "command.log";
+  const std::string command = kBinary + " " + args + " > " + log.string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// Runs workloads/diagnose-NAME.json and returns its results file.
+std::string run_workload(const std::string& name) {
+  const std::string out = (scratch() / (name + ".json")).string();
+  const Outcome o =
+      run("run " + kSource + "/workloads/diagnose-" + name + ".json --quiet --out " + out);
+  INFO(o.output);
+  REQUIRE(o.exit_code == 0);
+  return out;
+}
+
+nlohmann::json diagnose(const std::string& results, const std::string& options = "") {
+  const std::string json = results + ".diagnosis.json";
+  const Outcome o = run("diagnose " + results + " --json " + json + " " + options);
+  INFO(o.output);
+  REQUIRE(o.exit_code == 0);
+  const nlohmann::json d = read_json(json);
+  CHECK(d["schema"] == "infergate.diagnosis/v1");
+  return d;
+}
+
+void check_dominant(const std::string& workload, const std::string& rule) {
+  const nlohmann::json d = diagnose(run_workload(workload));
+  INFO(d.dump(2));
+  REQUIRE_FALSE(d["healthy"].get<bool>());
+  CHECK(d["dominant"] == rule);
+  const nlohmann::json& first = d["findings"][0];
+  CHECK_FALSE(first["evidence"].get<std::string>().empty());
+  REQUIRE_FALSE(first["remedies"].empty());
+}
+
+}  // namespace
+
+TEST_CASE("diagnose names compute-bound prefill first for long prompts") {
+  check_dominant("long-prompt", "long-prompt");
+}
+
+TEST_CASE("diagnose names the shared prefix with the prefix cache off first") {
+  check_dominant("shared-prefix", "shared-prefix-cache-off");
+}
+
+TEST_CASE("diagnose names the KV memory wall first when the pool forces preemption") {
+  check_dominant("kv-preemption", "kv-memory-wall");
+}
+
+TEST_CASE("diagnose names prefill interference first when long prefills run among decodes") {
+  check_dominant("prefill-interference", "prefill-interference");
+}
+
+TEST_CASE("diagnose names the harness first when the echo run outpaces it") {
+  check_dominant("harness-limited", "harness-limited");
+}
+
+TEST_CASE("diagnose proposes speculation when TPOT is at its batch-1 floor") {
+  check_dominant("repetitive", "speculation-floor");
+}
+
+TEST_CASE("diagnose finds nothing to fix in a healthy run and says so") {
+  const std::string results = run_workload("healthy");
+  const nlohmann::json d = diagnose(results);
+  INFO(d.dump(2));
+  CHECK(d["healthy"].get<bool>());
+  CHECK(d["summary"] == "nothing to fix");
+  const Outcome text = run("diagnose " + results);
+  CHECK(text.output.find("nothing to fix") != std::string::npos);
+  // The HTML report of the run, with the diagnosis as its first section.
+  const fs::path html = scratch() / "healthy.html";
+  REQUIRE(run("diagnose " + results + " --html " + html.string()).exit_code == 0);
+  std::ifstream in(html);
+  std::stringstream page;
+  page << in.rdbuf();
+  CHECK(page.str().find("Diagnosis") < page.str().find("Summary"));
+  CHECK(page.str().find("Nothing to fix") != std::string::npos);
+}
+
+// The remedy's effect measured in paired runs: prefix caching cuts TTFT P50 of prompts that share
+// a system prompt, and an int8 KV cache (4x the blocks) cuts the preemptions' TTFT P95.
+TEST_CASE("diagnose --verify confirms prefix caching on the shared-prefix workload", "[verify]") {
+  const std::string results = run_workload("shared-prefix");
+  const nlohmann::json d = diagnose(
+      results, "--verify --budget 1.5 --out-dir " + (scratch() / "verify-shared-prefix").string());
+  INFO(d.dump(2));
+  REQUIRE_FALSE(d["healthy"].get<bool>());
+  const nlohmann::json& remedy = d["findings"][0]["remedies"][0];
+  REQUIRE(remedy["verification"].is_object());
+  CHECK(remedy["verification"]["outcome"] == "confirmed");
+  CHECK(remedy["verification"]["ratio"].get<double>() < 1.0);
+}
+
+TEST_CASE("diagnose --verify confirms the KV remedy on the kv-preemption workload", "[verify]") {
+  const std::string results = run_workload("kv-preemption");
+  const nlohmann::json d =
+      diagnose(results, "--verify --budget 1.5 --out-dir " + (scratch() / "verify-kv").string());
+  INFO(d.dump(2));
+  REQUIRE_FALSE(d["healthy"].get<bool>());
+  REQUIRE(d["dominant"] == "kv-memory-wall");
+  const nlohmann::json& remedy = d["findings"][0]["remedies"][0];
+  REQUIRE(remedy["verification"].is_object());
+  CHECK(remedy["verification"]["outcome"] == "confirmed");
+  CHECK(remedy["verification"]["ratio"].get<double>() < 1.0);
+}
+
+TEST_CASE("diagnose refuses a file that is not a results file, naming it") {
+  const std::string workload = kSource + "/workloads/diagnose-healthy.json";
+  const Outcome o = run("diagnose " + workload);
+  INFO(o.output);
+  CHECK(o.exit_code == 2);
+  CHECK(o.output.find(workload) != std::string::npos);
+  CHECK(o.output.find("$.") != std::string::npos);
+  const Outcome missing = run("diagnose " + (scratch() / "no-such.json").string());
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.output.find("no-such.json") != std::string::npos);
+}
+
+TEST_CASE("diagnose refuses a results file without the latency statistics it reads") {
+  nlohmann::json doc = read_json(run_workload("harness-limited"));
+  // A results file of another kind (bench-comm's carry metrics of their own): no TTFT anywhere.
+  doc["summary"].erase("ttft_ms");
+  for (auto& point : doc["points"]) {
+    point["summary"].erase("ttft_ms");
+    for (auto& rep : point["repetitions"]) rep["summary"].erase("ttft_ms");
+  }
+  const fs::path path = scratch() / "no-ttft.json";
+  std::ofstream(path) << doc.dump();
+  const Outcome o = run("diagnose " + path.string());
+  INFO(o.output);
+  CHECK(o.exit_code == 2);
+  CHECK(o.output.find(path.string()) != std::string::npos);
+  CHECK(o.output.find("ttft_ms") != std::string::npos);
+}
