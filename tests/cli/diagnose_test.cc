@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "../temp_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -24,11 +26,10 @@ struct Outcome {
   std::string output;  // stdout and stderr
 };
 
-fs::path scratch() {
-  const fs::path dir =
-      fs::temp_directory_path() / ("infergate-diagnose-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  return dir;
+// One folder for the process's files, removed with them when the tests end.
+const fs::path& scratch() {
+  static const infergate::testing::TempDir dir("infergate-diagnose");
+  return dir.path();
 }
 
 Outcome run(const std::string& args) {
