@@ -25,7 +25,9 @@ ResultsFile run_once(const AbSettings& s, const AbSide& side, int pair) {
   sets.insert(sets.end(), side.sets.begin(), side.sets.end());
   const std::string stem =
       (fs::path(s.out_dir) / "runs" / (side.name + "-" + std::to_string(pair))).string();
-  return run_workload_process(side.binary, s.workload_path, sets, stem, s.working_dir).results;
+  return run_workload_process(side.binary, s.workload_path, sets, stem, s.working_dir,
+                              s.record_requests)
+      .results;
 }
 
 void add_run(ResultsFile& side, ResultsFile run, const std::string& path) {

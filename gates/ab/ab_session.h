@@ -25,10 +25,11 @@ struct AbSettings {
   std::vector<std::string> sets;  // --set overrides for both sides
   AbSide baseline{"baseline", "", {}}, candidate{"candidate", "", {}};
   AbDesign design;
-  std::string out_dir;        // runs/, baseline.json, candidate.json (absolute)
-  std::string working_dir;    // where the runs start (empty: ours)
-  CompareOptions compare;     // paired is forced on
-  bool allow_errors = false;  // judge sides whose requests failed beyond the rules' limit
+  std::string out_dir;          // runs/, baseline.json, candidate.json (absolute)
+  std::string working_dir;      // where the runs start (empty: ours)
+  CompareOptions compare;       // paired is forced on
+  bool allow_errors = false;    // judge sides whose requests failed beyond the rules' limit
+  bool record_requests = true;  // runs keep per-request records (--requests)
   std::function<void(const std::string&)> progress;  // one line per pair and per look
 };
 
@@ -42,7 +43,7 @@ struct AbOutcome {
   std::vector<std::string> failed_requests;
 };
 
-// Runs pairs until next_step() says stop. Each run is `BINARY run WORKLOAD --repeat 1 --requests
+// Runs pairs until next_step() says stop. Each run is `BINARY run WORKLOAD --repeat 1 [--requests]
 // --quiet --out FILE` with the common and the side's sets; exit 0 and 5 (no request succeeded:
 // the error-share check then stops the session) are results, any other exit throws
 // std::runtime_error naming the command and its log. Throws Interrupted on Ctrl-C, after the

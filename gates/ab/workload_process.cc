@@ -11,11 +11,11 @@ namespace infergate {
 
 WorkloadRun run_workload_process(const std::string& binary, const std::string& workload_path,
                                  const std::vector<std::string>& sets, const std::string& stem,
-                                 const std::string& working_dir) {
+                                 const std::string& working_dir, bool record_requests) {
   std::filesystem::create_directories(std::filesystem::path(stem).parent_path());
   ProcessSpec spec;
-  spec.argv = {binary,       "run",     workload_path, "--repeat",    "1",
-               "--requests", "--quiet", "--out",       stem + ".json"};
+  spec.argv = {binary, "run", workload_path, "--repeat", "1", "--quiet", "--out", stem + ".json"};
+  if (record_requests) spec.argv.push_back("--requests");
   for (const std::string& set : sets) {
     spec.argv.push_back("--set");
     spec.argv.push_back(set);
