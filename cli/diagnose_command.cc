@@ -26,6 +26,7 @@ struct DiagnoseArguments {
   std::string results, workload, json_out, html_out, out_dir;
   bool verify = false;
   double budget_minutes = 10;
+  int max_remedies = 0;  // 0: every remedy the budget holds
 };
 
 std::optional<DiagnoseArguments> parse(int argc, char** argv) {
@@ -42,6 +43,8 @@ std::optional<DiagnoseArguments> parse(int argc, char** argv) {
       "verify", "run the workload with and without each remedy, in pairs, within --budget")(
       "budget", po::value(&a.budget_minutes)->default_value(a.budget_minutes),
       "minutes --verify may spend, split over the remedies")(
+      "remedies", po::value(&a.max_remedies),
+      "verify only the first N remedies in rank order (1..100; default: all the budget holds)")(
       "out-dir", po::value(&a.out_dir), "--verify's runs (default out/diagnose-TIME)")(
       "json", po::value(&a.json_out), "write the diagnosis as JSON (infergate.diagnosis/v1)")(
       "html", po::value(&a.html_out), "write the run's HTML report with the diagnosis first");
@@ -52,6 +55,9 @@ std::optional<DiagnoseArguments> parse(int argc, char** argv) {
   if (a.results.empty()) throw po::error("give RESULTS");
   if (!(a.budget_minutes > 0 && a.budget_minutes <= 24 * 60)) {
     throw po::error("--budget: more than 0, at most 1440 minutes");
+  }
+  if (vm->count("remedies") && !(a.max_remedies >= 1 && a.max_remedies <= 100)) {
+    throw po::error("--remedies: from 1 to 100");
   }
   a.verify = vm->count("verify") > 0;
   if (a.out_dir.empty()) a.out_dir = "out/diagnose-" + local_compact_now();
@@ -96,6 +102,7 @@ void verify(Diagnosis& d, const DiagnoseArguments& a, const ResultsFile& r) {
   s.binary = fs::read_symlink("/proc/self/exe").string();
   s.out_dir = fs::absolute(a.out_dir).string();
   s.budget_seconds = a.budget_minutes * 60;
+  s.max_remedies = a.max_remedies;
   s.seconds_per_run_guess = seconds_per_run(r);
   s.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   d.workload_path = s.workload_path;

@@ -78,6 +78,7 @@ RemedyCheck run_remedy(const Remedy& r, const std::string& point, const VerifySe
   ab.design.max_pairs = max_pairs;
   ab.out_dir = dir;
   ab.compare.allow_env_diff = true;
+  ab.record_requests = false;  // the judgement reads summaries; records can pass the input limit
   ab.progress = s.progress;
   RemedyCheck c;
   c.out_dir = dir;
@@ -116,6 +117,8 @@ void verify_remedies(Diagnosis& d, const VerifySettings& s) {
     for (Remedy& r : f.remedies) {
       if (r.sets.empty()) {
         r.check = not_run("not a workload override: run it by hand");
+      } else if (s.max_remedies > 0 && int(todo.size()) >= s.max_remedies) {
+        r.check = not_run("past --remedies " + std::to_string(s.max_remedies));
       } else {
         todo.emplace_back(&f, &r);
       }

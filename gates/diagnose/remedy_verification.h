@@ -16,6 +16,7 @@ struct VerifySettings {
   std::string binary;         // the infergate executable both sides run
   std::string out_dir;        // a folder per remedy (absolute)
   double budget_seconds = 600;
+  int max_remedies = 0;  // verify the first N overrides in rank order; 0: all the budget holds
   // Seconds one run of the workload takes, start-up included, before any was measured here
   // (from the results' own duration); pairs are counted from it until a remedy has run.
   double seconds_per_run_guess = 10;

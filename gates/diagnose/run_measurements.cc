@@ -149,6 +149,7 @@ RunMeasurements measure_point(const ResultsFile& r, size_t index) {
     missing(r, path + ".num_completed", "0: no request completed, so there is nothing to diagnose");
   }
   m.num_requests = number(p.summary, "num_requests");
+  m.request_rate = number(p.summary, "request_throughput_rps");
   m.input_tokens_mean = p.summary.value("/input_tokens/mean"_json_pointer, 0.0);
   m.output_tokens_mean = p.summary.value("/output_tokens/mean"_json_pointer, 0.0);
   m.mean_concurrency = number(p.summary, "mean_concurrency");

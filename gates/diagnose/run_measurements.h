@@ -21,6 +21,7 @@ struct RunMeasurements {
   std::string point;  // "" without a sweep, else e.g. "load.rate=4"
   int repetitions = 0;
   double num_requests = 0;  // measured, per repetition (the point's mean)
+  double request_rate = 0;  // completed requests/s (summary.request_throughput_rps)
   Latency ttft, tpot, send_lag;
   double input_tokens_mean = 0, output_tokens_mean = 0;
   double mean_concurrency = 0;
