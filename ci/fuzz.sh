@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the request-parser fuzz targets (fuzz/, clang + libFuzzer + ASan/UBSan, into build/fuzz)
-# and runs each for a bounded time, one after the other.
+# Builds the fuzz targets of the request parsers and of the KV source checks (fuzz/, clang +
+# libFuzzer + ASan/UBSan, into build/fuzz) and runs each for a bounded time, one after the other.
 # Usage: ci/fuzz.sh [SECONDS [LIBFUZZER_FLAG...]]
 #   SECONDS   total fuzzing time, split evenly between the targets (default 60)
 #   flags     passed to every target after ours (e.g. -jobs=4 -workers=4, -seed=1)
@@ -27,7 +27,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S fuzz -B build/fuzz -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" >/dev/null
 cmake --build build/fuzz -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
-targets=(completion_request chat_request)
+targets=(completion_request chat_request kv_source)
 per_target=$((seconds / ${#targets[@]}))
 [ "$per_target" -ge 1 ] || per_target=1
 root=$PWD
@@ -45,7 +45,10 @@ for target in "${targets[@]}"; do
   # over 256 MiB, 2 GiB in all, or an input taking over 10 s is a finding. Run from build/fuzz,
   # where -jobs puts its fuzz-N.log files.
   status=0
-  (cd build/fuzz && "./fuzz_$target" "${inputs[@]}" -dict="$root/fuzz/request_fields.dict" \
+  # A target's own dictionary (fuzz/TARGET.dict) when it has one, else the request fields'.
+  dict=$root/fuzz/request_fields.dict
+  [ -f "fuzz/$target.dict" ] && dict=$root/fuzz/$target.dict
+  (cd build/fuzz && "./fuzz_$target" "${inputs[@]}" -dict="$dict" \
     -max_total_time="$per_target" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=256 -artifact_prefix="$artifacts" -print_final_stats=1 "$@") \
     >"$log" 2>&1 || status=$?

@@ -3,14 +3,17 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "router/replica_supervisor.h"
 #include "router/router_server.h"
+#include "server/kv_transfer/kv_transfer_secret.h"
 
 namespace infergate {
 
@@ -90,6 +93,16 @@ std::vector<std::string> serve_args(const std::vector<std::string>& unrecognized
 std::vector<std::string> with_role(std::vector<std::string> args, const char* role) {
   args.insert(args.end(), {"--role", role});
   return args;
+}
+
+// The workers the router starts share one KV transfer secret (docs/disaggregation.md, "Trust"):
+// the environment's, or a fresh random one put there before any thread starts, which the
+// workers inherit (never argv, which every local user can read).
+void share_kv_transfer_secret() {
+  if (std::getenv(kKvTransferSecretVariable) != nullptr) return;
+  if (::setenv(kKvTransferSecretVariable, random_kv_transfer_secret().c_str(), 1) != 0) {
+    throw std::runtime_error(std::string("cannot set ") + kKvTransferSecretVariable);
+  }
 }
 
 }  // namespace
@@ -217,6 +230,7 @@ int router_command(int argc, char** argv) {
   o.listen.port = static_cast<uint16_t>(port);
   o.replicas.policy = parse_routing_policy(policy);
 
+  if (prefill_replicas > 0) share_kv_transfer_secret();
   std::unique_ptr<ReplicaSupervisor> children, prefill_children;
   std::vector<HttpUrl> urls, prefill_urls;
   if (replicas > 0) {

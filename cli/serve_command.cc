@@ -18,6 +18,7 @@
 #include "engine/model/model_loader.h"
 #include "engine/model/model_tokenizer.h"
 #include "server/http_server.h"
+#include "server/kv_transfer/kv_transfer_secret.h"
 #include "server/model_file_fault.h"
 
 namespace infergate {
@@ -49,7 +50,8 @@ const std::set<std::string> kServerFlags = {"workload",
                                             "kv-max-exported-mb",
                                             "kv-export-ttl-s",
                                             "kv-read-timeout-s",
-                                            "kv-read-rate-mb-s"};
+                                            "kv-read-rate-mb-s",
+                                            "kv-transfer-secret-file"};
 
 // A workload file's engine target: its model and engine config, so `serve` runs exactly what
 // `run` measures in-process. Flags for the same things would be ambiguous, so they are refused.
@@ -142,6 +144,18 @@ void apply_kv_flags(double max_exported_mb, double read_rate_mb_s, ServerOptions
   o.kv_transport.max_read_bytes_per_s = read_rate_mb_s * 1e6;
 }
 
+// The secret a prefill worker signs its KV sources with and a decode worker checks them by
+// (docs/disaggregation.md, "Trust"): from --kv-transfer-secret-file or the environment.
+void apply_kv_transfer_secret(const std::string& file, ServerOptions& o) {
+  o.kv_transfer_secret = load_kv_transfer_secret(file);
+  if (o.role != "colocated" && o.kv_transfer_secret.empty()) {
+    std::cerr << "infergate serve: no KV transfer secret (--kv-transfer-secret-file or " +
+                     std::string(kKvTransferSecretVariable) + "): this " + o.role + " worker " +
+                     (o.role == "prefill" ? "exports no KV" : "computes every prompt itself") +
+                     " (docs/disaggregation.md, \"Trust\")\n";
+  }
+}
+
 // --served-model-name NAME...: the names the API answers to, the first reported (as vLLM's).
 std::vector<std::string> served_names(const po::variables_map& vm) {
   if (!vm.count("served-model-name")) return {};
@@ -170,6 +184,7 @@ int serve_command(int argc, char** argv) {
   uint64_t model_seed = 0;
   EngineConfig config;
   double kv_max_exported_mb = 1024, kv_read_rate_mb_s = 0;
+  std::string kv_transfer_secret_file;
   po::options_description desc("infergate serve [options]");
   desc.add_options()("help,h", "show this help")(
       "host", po::value(&options.host)->default_value(options.host), "address to listen on")(
@@ -212,12 +227,17 @@ int serve_command(int argc, char** argv) {
       po::value(&options.kv_read_timeout_s)->default_value(options.kv_read_timeout_s),
       "decode: a KV read taking longer falls back to computing the prompt here")(
       "kv-read-rate-mb-s", po::value(&kv_read_rate_mb_s)->default_value(kv_read_rate_mb_s),
-      "decode: cap KV reads at this many MB/s to stand for a slower link (0: no cap)");
+      "decode: cap KV reads at this many MB/s to stand for a slower link (0: no cap)")(
+      "kv-transfer-secret-file", po::value(&kv_transfer_secret_file),
+      "prefill and decode: the secret shared with the other workers (16 to 4096 bytes) that "
+      "KV sources are signed and checked with; default: $INFERGATE_KV_TRANSFER_SECRET "
+      "(docs/disaggregation.md)");
   add_engine_options(desc);
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   check_server_flags(*parsed, port, options);
   apply_kv_flags(kv_max_exported_mb, kv_read_rate_mb_s, options);
+  apply_kv_transfer_secret(kv_transfer_secret_file, options);
   options.port = static_cast<uint16_t>(port);
   std::vector<std::string> names = served_names(*parsed);
 

@@ -49,13 +49,19 @@ struct Handoff {
   }
 };
 
+// What the engine is given: a resumed request prefills what it had generated and goes on from
+// there.
+std::vector<int32_t> submitted_prompt(const CompletionRequest& cr) {
+  std::vector<int32_t> prompt = cr.prompt;
+  prompt.insert(prompt.end(), cr.resumed.begin(), cr.resumed.end());
+  return prompt;
+}
+
 std::shared_ptr<EventChannel> submit(const CompletionRequest& cr, const RequestId& id,
                                      ServerContext& ctx, net::any_io_executor executor,
                                      Handoff& handoff) {
   auto channel = std::make_shared<EventChannel>(std::move(executor));
-  // A resumed request prefills what it had generated and goes on from there.
-  std::vector<int32_t> prompt = cr.prompt;
-  prompt.insert(prompt.end(), cr.resumed.begin(), cr.resumed.end());
+  std::vector<int32_t> prompt = submitted_prompt(cr);
   SamplingParams sampling = cr.sampling;
   sampling.max_tokens -= int(cr.resumed.size());
   EventSink sink = [channel](ServiceEvent e) { channel->push(std::move(e)); };
@@ -95,7 +101,9 @@ net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRe
       if (step.done) {
         nlohmann::json body =
             progress.renderer().completion(text, ids, step.reason, progress.prompt_tokens());
-        if (cr.kv_export) body["kv_transfer"] = expose_prompt_kv(ctx, handoff.exported);
+        if (cr.kv_export) {
+          body["kv_transfer"] = expose_prompt_kv(ctx, handoff.exported, submitted_prompt(cr));
+        }
         if (handoff.read) body["kv_transfer"] = kv_read_record_json(*handoff.read);
         co_return json_response(req, http::status::ok, body);
       }

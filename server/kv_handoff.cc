@@ -5,7 +5,10 @@
 
 #include "common/openai/openai_error.h"
 #include "common/util/clock.h"
+#include "server/kv_transfer/kv_digests.h"
 #include "server/kv_transfer/kv_source.h"
+#include "server/kv_transfer/kv_source_check.h"
+#include "server/kv_transfer/kv_source_signature.h"
 
 namespace infergate {
 
@@ -60,10 +63,11 @@ void submit_after_kv_read(ServerContext& ctx, const CompletionRequest& request, 
     ctx.metrics.kv_read(!record->fallback.empty(), record->bytes, record->read_s);
     ctx.service.submit(id, prompt, sampling, sink, KvHandoff{false, std::move(blocks)});
   };
-  if (source.block_nbytes != engine.kv_block_nbytes()) {
-    record->fallback = "the prefill worker's KV blocks are " + std::to_string(source.block_nbytes) +
-                       " bytes, this worker's " + std::to_string(engine.kv_block_nbytes()) +
-                       " (another model, block size or KV dtype?)";
+  // Everything UCX would be given is checked first: an untrusted source is never read.
+  record->fallback =
+      kv_source_refusal(source, {ctx.options.kv_transfer_secret, engine.kv_block_nbytes(),
+                                 engine.config().block_size, prompt});
+  if (!record->fallback.empty()) {
     admit(nullptr);
     return;
   }
@@ -79,8 +83,9 @@ void submit_after_kv_read(ServerContext& ctx, const CompletionRequest& request, 
       record->read_s = r.seconds;
       record->read_begin_ns = read_begin_ns;
       record->read_end_ns = now_ns();
-      if (!r.ok) {
-        record->fallback = r.error;
+      // A read that is not the exported bytes is dropped, never cached.
+      record->fallback = r.ok ? kv_read_refusal(source, first, count, r.bytes) : r.error;
+      if (!record->fallback.empty()) {
         admit(nullptr);
         return;
       }
@@ -96,15 +101,32 @@ void submit_after_kv_read(ServerContext& ctx, const CompletionRequest& request, 
   });
 }
 
-nlohmann::json expose_prompt_kv(ServerContext& ctx, const std::shared_ptr<KvBlocks>& blocks) {
+nlohmann::json expose_prompt_kv(ServerContext& ctx, const std::shared_ptr<KvBlocks>& blocks,
+                                std::span<const int32_t> prompt) {
   if (!blocks) return {{"error", "the request ended before its prompt's KV could be exported"}};
+  const std::string& secret = ctx.options.kv_transfer_secret;
+  if (secret.empty()) {
+    return {{"error",
+             "this prefill worker has no KV transfer secret (--kv-transfer-secret-file or "
+             "INFERGATE_KV_TRANSFER_SECRET), so no decode worker would trust its export"}};
+  }
+  const int block_tokens = ctx.service.engine().config().block_size;
+  const size_t covered = size_t(blocks->num_blocks) * size_t(block_tokens);
+  if (blocks->first_block != 0 || covered > prompt.size()) {
+    return {{"error", "the exported blocks are not the prompt's first"}};
+  }
   const int64_t bytes = int64_t(blocks->bytes.size());
   const int num_blocks = blocks->num_blocks;
+  std::string checksums = kv_block_checksums(blocks->bytes, blocks->block_nbytes);
   std::optional<KvSource> source =
       ctx.kv_transport->expose(std::move(blocks->bytes), blocks->block_nbytes, num_blocks);
   if (!source) {
     return {{"error", "no room in this prefill worker's export arena (--kv-max-exported-mb)"}};
   }
+  source->block_tokens = block_tokens;
+  source->tokens_digest = kv_tokens_digest(prompt.first(covered), block_tokens);
+  source->block_checksums = std::move(checksums);
+  source->signature = kv_source_signature(*source, secret);
   return {{"source", kv_source_to_json(*source)}, {"blocks", num_blocks}, {"bytes", bytes}};
 }
 

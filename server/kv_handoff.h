@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,14 +34,18 @@ nlohmann::json kv_read_record_json(const KvReadRecord& record);
 void check_kv_transfer_role(const CompletionRequest& request, const ServerContext& ctx);
 
 // Decode side: submits the request once the blocks it lacks have been read from `source` (the
-// request's kv_source), or without them when they cannot be. `record` is filled before the
-// request's first event.
+// request's kv_source), or without them when they cannot be: when the source is not signed
+// with this worker's secret, names blocks outside its arena or of another prompt
+// (kv_source_check.h; UCX never sees such a source), or the read fails or does not match the
+// signed checksums. `record` is filled before the request's first event.
 void submit_after_kv_read(ServerContext& ctx, const CompletionRequest& request, RequestId id,
                           std::vector<int32_t> prompt, SamplingParams sampling, EventSink sink,
                           std::shared_ptr<KvReadRecord> record, int64_t arrival_ns);
 
-// Prefill side: exposes the exported prompt KV; the answer's `kv_transfer` (the source for the
+// Prefill side: exposes the exported prompt KV of `prompt` (the tokens submitted) bound to its
+// token ids and bytes and signed with the secret; the answer's `kv_transfer` (the source for the
 // decode worker, or why there is none).
-nlohmann::json expose_prompt_kv(ServerContext& ctx, const std::shared_ptr<KvBlocks>& blocks);
+nlohmann::json expose_prompt_kv(ServerContext& ctx, const std::shared_ptr<KvBlocks>& blocks,
+                                std::span<const int32_t> prompt);
 
 }  // namespace infergate

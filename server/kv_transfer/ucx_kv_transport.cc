@@ -1,6 +1,7 @@
 #include "server/kv_transfer/ucx_kv_transport.h"
 
 #include "server/kv_transfer/export_arena.h"
+#include "server/kv_transfer/kv_source_check.h"
 
 #include <poll.h>
 #include <ucp/api/ucp.h>
@@ -243,6 +244,8 @@ std::optional<KvSource> UcxKvTransport::expose(std::vector<std::byte> bytes, siz
   source.block_nbytes = block_nbytes;
   source.num_blocks = num_blocks;
   source.export_id = id;
+  source.arena_address = reinterpret_cast<uint64_t>(s.arena->base());
+  source.arena_bytes = s.arena->size();
   std::lock_guard<std::mutex> lock(s.mutex);
   s.exported_bytes += e.data_bytes;
   ++s.stats.exports;
@@ -339,6 +342,7 @@ void UcxKvTransport::State::start(FetchJob job) {
               std::to_string(src.num_blocks);
     return;
   }
+  if (f.error = kv_source_range_refusal(src); !f.error.empty()) return;
   try {
     f.peer = peer_for(src.worker);
   } catch (const std::exception& e) {

@@ -63,12 +63,14 @@ class UcxKvTransport {
   UcxKvTransport& operator=(const UcxKvTransport&) = delete;
 
   // Prefill side, any thread: holds `bytes` (num_blocks blocks of block_nbytes) for a decode
-  // worker to read. nullopt when holding them would pass max_exported_bytes.
+  // worker to read. nullopt when holding them would pass max_exported_bytes. The source names
+  // the arena it lies in; the caller binds it to its tokens and signs it (kv_handoff.h).
   std::optional<KvSource> expose(std::vector<std::byte> bytes, size_t block_nbytes, int num_blocks);
 
   // Decode side, any thread: reads blocks [first, first + count) of `source`, then releases the
-  // export at its worker. `done` runs on the transport's thread, at the latest timeout_s after
-  // this call, and must not block.
+  // export at its worker. UCX takes the source's worker address and remote key as they are:
+  // only a source that passed kv_source_refusal (kv_source_check.h) may be given. `done` runs on
+  // the transport's thread, at the latest timeout_s after this call, and must not block.
   void fetch(const KvSource& source, int first, int count, double timeout_s,
              std::function<void(KvFetchResult)> done);
 

@@ -2,9 +2,13 @@
 // in front of real `serve --role prefill|decode` processes moving KV over UCX on this machine
 // (docs/disaggregation.md). Answers must be those of one colocated server, token for token.
 #include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -97,6 +101,121 @@ json complete(const std::string& url, const json& body) {
 
 std::vector<int32_t> ids_of(const json& answer) {
   return answer["choices"][0]["token_ids"].get<std::vector<int32_t>>();
+}
+
+// A KV transfer secret in a file of its own, for workers started apart; removed at the end.
+class SecretFile {
+ public:
+  explicit SecretFile(const std::string& secret) {
+    char path[] = "/tmp/infergate-kv-secret-XXXXXX";
+    const int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    ::close(fd);
+    path_ = path;
+    std::ofstream(path_) << secret << "\n";
+  }
+  ~SecretFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// A prefill worker's source for `prompt` (asked directly, as the router would).
+json export_source(const std::string& prefill_url, const json& prompt) {
+  json body = greedy(prompt, 1);
+  body["kv_transfer"] = {{"export", true}};
+  const json answer = complete(prefill_url, body);
+  INFO(answer.dump().substr(0, 600));
+  REQUIRE(answer["kv_transfer"].contains("source"));
+  return answer["kv_transfer"]["source"];
+}
+
+// The decode worker's answer to `prompt` with `source`: the HTTP status and the body.
+std::pair<int, json> with_source(const std::string& decode_url, const json& prompt, int max_tokens,
+                                 const json& source) {
+  json body = greedy(prompt, max_tokens);
+  body["kv_transfer"] = {{"source", source}};
+  const std::string response = http_request(decode_url, "POST", "/v1/completions", body.dump(), 60);
+  return {status_of(response), json::parse(body_of(response), nullptr, false)};
+}
+
+std::string hex_bytes(std::mt19937_64& rng, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (size_t i = 0; i < 2 * n; ++i) hex += kDigits[rng() % 16];
+  return hex;
+}
+
+// One of 1,000 bad `kv_transfer.source` values: the crashes of issue 43 (a 300-byte 0xff or
+// version-0x0f worker address, a garbage remote key, a genuine worker and key at address 0 or
+// outside the export, a key garbage after its first byte), random values of every field and
+// type, and the genuine source with one field changed.
+json bad_source(std::mt19937_64& rng, const json& genuine) {
+  json s = genuine;
+  const auto pick = [&](int n) { return int(rng() % uint64_t(n)); };
+  switch (pick(12)) {
+    case 0:
+      s["worker"] = std::string(600, 'f');
+      break;
+    case 1:
+      s["worker"] = "0f" + hex_bytes(rng, 1 + pick(400));
+      break;
+    case 2:
+      s["rkey"] = hex_bytes(rng, 1 + pick(300));
+      break;
+    case 3:
+      s["address"] = 0;
+      break;
+    case 4:
+      s["address"] = genuine["address"].get<uint64_t>() - (1 << 20);
+      s["num_blocks"] = 1000;
+      if (pick(2) == 0) s["block_checksums"] = std::string(16000, '0');
+      break;
+    case 5:
+      s["rkey"] = genuine["rkey"].get<std::string>().substr(0, 2) +
+                  hex_bytes(rng, genuine["rkey"].get<std::string>().size() / 2 - 1);
+      break;
+    case 6: {  // a random field, a random value of a random type
+      static const char* kFields[] = {
+          "worker",       "rkey",          "address",         "export_id",
+          "block_nbytes", "num_blocks",    "arena_address",   "arena_bytes",
+          "block_tokens", "tokens_digest", "block_checksums", "signature"};
+      const std::vector<json> values = {
+          nullptr,       -1,   uint64_t(rng()),          rng() % 64,
+          1.5,           "zz", hex_bytes(rng, pick(40)), json::array(),
+          json::object()};
+      const char* field = kFields[pick(12)];
+      if (pick(8) == 0) {
+        s.erase(field);
+      } else {
+        s[field] = values[size_t(pick(int(values.size())))];
+      }
+      break;
+    }
+    case 7:  // every number random
+      for (const char* f : {"address", "export_id", "arena_address", "arena_bytes"}) s[f] = rng();
+      s["num_blocks"] = pick(4);
+      s["block_checksums"] = hex_bytes(rng, 8 * s["num_blocks"].get<size_t>());
+      break;
+    case 8:
+      s["signature"] = hex_bytes(rng, 32);
+      break;
+    case 9:
+      s["tokens_digest"] = hex_bytes(rng, 32);
+      break;
+    case 10:
+      s["arena_address"] = 0;
+      s["arena_bytes"] = UINT64_MAX;
+      break;
+    default: {  // one hex digit of the worker address changed
+      std::string w = s["worker"];
+      const size_t at = size_t(pick(int(w.size())));
+      w[at] = w[at] == '0' ? '1' : '0';
+      s["worker"] = w;
+    }
+  }
+  return s;
 }
 
 const char* kTiny = "infergate:num_requests_running{model_name=\"tiny\"}";
@@ -315,6 +434,139 @@ TEST_CASE("serve refuses kv_transfer its role does not take, and malformed sourc
                                   {"block_nbytes", 0},
                                   {"num_blocks", 1}}}}) ==
         "kv_transfer.source.block_nbytes must be an integer in [1, 1073741824]");
+  // The fields that make a source trustworthy are required and sized, by name.
+  json source = {{"worker", "00"},
+                 {"rkey", "00"},
+                 {"address", 1},
+                 {"export_id", 1},
+                 {"block_nbytes", 64},
+                 {"num_blocks", 1},
+                 {"arena_address", 1},
+                 {"arena_bytes", 4096},
+                 {"block_tokens", 16},
+                 {"tokens_digest", std::string(64, '0')},
+                 {"block_checksums", "00"},
+                 {"signature", std::string(64, '0')}};
+  CHECK(refused(decode->url(), {{"source", source}}) ==
+        "kv_transfer.source.block_checksums must be 16 hex digits");
+  source["block_checksums"] = std::string(16, '0');
+  source.erase("signature");
+  CHECK(refused(decode->url(), {{"source", source}}) == "kv_transfer.source.signature is missing");
+  source["signature"] = "00";
+  CHECK(refused(decode->url(), {{"source", source}}) ==
+        "kv_transfer.source.signature must be 64 hex digits");
+  source["worker"] = std::string(2 * 4097, 'f');
+  CHECK(refused(decode->url(), {{"source", source}}) ==
+        "kv_transfer.source.worker must be an even number of hex digits, at most 8192");
+}
+
+TEST_CASE(
+    "a decode worker survives 1,000 bad kv_transfer.source values and computes each prompt "
+    "itself, and its prefill worker survives too") {
+  SecretFile secret("the secret of this test's workers");
+  auto prefill =
+      start({"serve"}, {"--role", "prefill", "--kv-transfer-secret-file", secret.path()});
+  auto decode = start({"serve"}, {"--role", "decode", "--kv-transfer-secret-file", secret.path()});
+  const json prompt = token_prompt(40, 5), other = token_prompt(40, 6);
+  const std::vector<int32_t> expected = ids_of(complete(decode->url(), greedy(prompt, 1)));
+  const std::vector<int32_t> expected_other = ids_of(complete(decode->url(), greedy(other, 1)));
+  const json genuine = export_source(prefill->url(), prompt);
+  std::mt19937_64 rng(43);
+  int computed = 0, refused = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const json source = bad_source(rng, genuine);
+    const bool same_prompt = i % 2 == 0;
+    const auto [status, answer] =
+        with_source(decode->url(), same_prompt ? prompt : other, 1, source);
+    INFO("source " << i << ": " << source.dump().substr(0, 400) << " -> " << status << " "
+                   << answer.dump().substr(0, 400));
+    REQUIRE((status == 200 || status == 400));
+    if (status == 400) {
+      ++refused;
+      CHECK(answer["error"]["message"].get<std::string>().starts_with("kv_transfer.source"));
+      continue;
+    }
+    ++computed;
+    REQUIRE(answer["kv_transfer"]["fallback"].is_string());
+    CHECK(answer["kv_transfer"]["blocks_read"] == 0);
+    CHECK(ids_of(answer) == (same_prompt ? expected : expected_other));
+  }
+  INFO(computed << " computed, " << refused << " refused by field");
+  CHECK(computed > 300);
+  CHECK(refused > 30);
+  // Both workers live on; nothing was cached from a bad source; a genuine one still reads (a
+  // prompt the decode worker has not computed, so nothing of it is cached there).
+  CHECK(ids_of(complete(decode->url(), greedy(other, 1))) == expected_other);
+  const json fresh = token_prompt(40, 7);
+  const auto [status, answer] =
+      with_source(decode->url(), fresh, 1, export_source(prefill->url(), fresh));
+  REQUIRE(status == 200);
+  CHECK(answer["kv_transfer"]["fallback"].is_null());
+  CHECK(answer["kv_transfer"]["blocks_read"] == 2);
+  CHECK(ids_of(answer) == ids_of(complete(prefill->url(), greedy(fresh, 1))));
+  CHECK(decode->terminate() == 0);
+  CHECK(prefill->terminate() == 0);
+}
+
+TEST_CASE(
+    "a genuine source is read only for its own prompt under the shared secret, and a source "
+    "for another prompt never poisons the prefix cache") {
+  SecretFile secret("the secret shared by workers started apart");
+  SecretFile another("another secret, of another router");
+  auto colocated = start({"serve"}, {});
+  auto prefill =
+      start({"serve"}, {"--role", "prefill", "--kv-transfer-secret-file", secret.path()});
+  auto decode = start({"serve"}, {"--role", "decode", "--kv-transfer-secret-file", secret.path()});
+  auto no_secret = start({"serve"}, {"--role", "decode"});
+  auto foreign =
+      start({"serve"}, {"--role", "decode", "--kv-transfer-secret-file", another.path()});
+  const json a = token_prompt(48, 1), b = token_prompt(48, 2);
+  const std::vector<int32_t> expected_b = ids_of(complete(colocated->url(), greedy(b, 6)));
+
+  // A's source with prompt B: refused before any read, B computed, nothing cached of A.
+  const auto [status, poisoned] =
+      with_source(decode->url(), b, 6, export_source(prefill->url(), a));
+  REQUIRE(status == 200);
+  CHECK(poisoned["kv_transfer"]["fallback"] == "the source's KV was computed for another prompt");
+  CHECK(poisoned["kv_transfer"]["imported_blocks"] == 0);
+  CHECK(ids_of(poisoned) == expected_b);
+  CHECK(ids_of(complete(decode->url(), greedy(b, 6))) == expected_b);
+
+  // Without the secret, or under another, no source is trusted.
+  const auto [s1, unsigned_answer] =
+      with_source(no_secret->url(), a, 6, export_source(prefill->url(), a));
+  REQUIRE(s1 == 200);
+  CHECK(unsigned_answer["kv_transfer"]["fallback"].get<std::string>().starts_with(
+      "this decode worker has no KV transfer secret"));
+  const auto [s2, foreign_answer] =
+      with_source(foreign->url(), a, 6, export_source(prefill->url(), a));
+  REQUIRE(s2 == 200);
+  CHECK(foreign_answer["kv_transfer"]["fallback"].get<std::string>().starts_with(
+      "the source's signature does not verify"));
+
+  // A genuine worker and key aimed at address 0 or outside the export: refused unread, and the
+  // prefill worker lives on. (Asked with prompt B, cached already, so A stays uncached here.)
+  json aimed = export_source(prefill->url(), a);
+  aimed["address"] = 0;
+  CHECK(with_source(decode->url(), b, 6, aimed)
+            .second["kv_transfer"]["fallback"]
+            .get<std::string>()
+            .starts_with("the source's signature does not verify"));
+  aimed["address"] = export_source(prefill->url(), a)["address"].get<uint64_t>() - (1 << 20);
+  CHECK(with_source(decode->url(), b, 6, aimed)
+            .second["kv_transfer"]["fallback"]
+            .get<std::string>()
+            .starts_with("the source's signature does not verify"));
+
+  // The genuine source with its own prompt is read, and the tokens are the colocated server's.
+  const auto [s3, read] = with_source(decode->url(), a, 6, export_source(prefill->url(), a));
+  REQUIRE(s3 == 200);
+  INFO(read.dump().substr(0, 600));
+  CHECK(read["kv_transfer"]["fallback"].is_null());
+  CHECK(read["kv_transfer"]["blocks_read"] == 3);
+  CHECK(ids_of(read) == ids_of(complete(colocated->url(), greedy(a, 6))));
+  CHECK(prefill->terminate() == 0);
+  CHECK(decode->terminate() == 0);
 }
 
 TEST_CASE("serve and router refuse bad disaggregation flags with exit 2 naming the flag") {
@@ -329,6 +581,8 @@ TEST_CASE("serve and router refuse bad disaggregation flags with exit 2 naming t
   fails({"serve", "--role", "both"}, "--role both is not one of colocated, prefill, decode");
   fails({"serve", "--kv-read-timeout-s", "90"}, "--kv-read-timeout-s 90 must be below");
   fails({"serve", "--kv-max-exported-mb", "0"}, "--kv-max-exported-mb 0 is out of range");
+  fails({"serve", "--kv-transfer-secret-file", "/nonexistent/secret"},
+        "--kv-transfer-secret-file /nonexistent/secret cannot be read");
   fails({"router", "--prefill-replicas", "1", "--backend", "http://127.0.0.1:1"},
         "--prefill-replicas needs --replicas");
   fails({"router", "--replicas", "1", "--role", "decode"}, "--role is the router's to set");
