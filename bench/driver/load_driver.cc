@@ -31,15 +31,11 @@ inline void cpu_relax() {
 #endif
 }
 
-// Sleeps most of the way, then spins: sleep_until alone overshoots by tens of microseconds.
-void wait_until(int64_t deadline_ns) {
-  constexpr int64_t kSpinWindow = 200'000;
-  const int64_t now = now_ns();
-  if (deadline_ns - now > kSpinWindow) {
-    std::this_thread::sleep_for(std::chrono::nanoseconds(deadline_ns - now - kSpinWindow));
-  }
-  while (now_ns() < deadline_ns) cpu_relax();  // not yield(): that hands the core away
-}
+// The furthest a schedule may reach (a year): load.duration_s, a ramp and a trace replay are
+// held to a day, so this only keeps a double's offset from overflowing the 64-bit clock.
+constexpr double kMaxOffsetS = 365.0 * 86'400;
+
+int64_t offset_ns(double at_s) { return std::llround(std::clamp(at_s, 0.0, kMaxOffsetS) * 1e9); }
 
 class LoadRun {
  public:
@@ -84,6 +80,29 @@ class LoadRun {
 
  private:
   bool stopped() const { return o_.stop && o_.stop->load(); }
+
+  // Sleeps most of the way, then spins (sleeping alone overshoots by tens of microseconds); a
+  // stop or a saturated ramp wakes it at once, however far off the deadline (an hour's think
+  // time, a trace's gap). False when it was woken so: nothing more is to be sent.
+  bool wait_until(int64_t deadline_ns) {
+    constexpr int64_t kSpinWindow = 200'000;
+    if (deadline_ns - now_ns() > kSpinWindow) {
+      std::unique_lock<std::mutex> lock(halt_mutex_);
+      const Clock::time_point wake{std::chrono::nanoseconds(deadline_ns - kSpinWindow)};
+      if (halt_cv_.wait_until(lock, wake, [&] { return halted(); })) return false;
+    }
+    while (now_ns() < deadline_ns) {
+      if (halted()) return false;
+      cpu_relax();  // not yield(): that hands the core away
+    }
+    return !halted();
+  }
+
+  // Wakes wait_until() once halted() has become true (the lock: not between its check and sleep).
+  void wake_waits() {
+    { std::lock_guard<std::mutex> lock(halt_mutex_); }
+    halt_cv_.notify_all();
+  }
   // This rank's share of the global schedule (DriverOptions::rank).
   bool owns(uint64_t index) const { return int(index % uint64_t(o_.ranks)) == o_.rank; }
   // The global index of this rank's k-th request (closed loops and sessions).
@@ -197,8 +216,7 @@ class LoadRun {
         std::tie(ready_at, u) = ready_users_.front();
         ready_users_.pop_front();
       }
-      wait_until(ready_at);
-      if (stopped()) break;
+      if (!wait_until(ready_at)) break;
       const BenchTurn* turn;
       std::vector<int32_t> prompt;  // a copy: a target may answer before submit() returns
       {
@@ -262,13 +280,13 @@ class LoadRun {
     double offset_s = 0;
     for (uint64_t i = 0;; ++i) {
       const double at_s = ramp_ ? ramp_->offset_of_cumulative(offset_s) : offset_s;
-      const int64_t scheduled = start_ns_ + std::llround(at_s * 1e9);
+      const int64_t scheduled = start_ns_ + offset_ns(at_s);
       if (plan_done(i, scheduled) || halted()) break;
       if (!owns(i)) {  // another load rank sends it
         offset_s += arrivals.next_gap_s();
         continue;
       }
-      wait_until(scheduled);
+      if (!wait_until(scheduled)) break;
       if (load_.max_concurrency > 0) {
         std::unique_lock<std::mutex> lock(mutex_);
         cv_.wait(lock, [&] { return in_flight_ < load_.max_concurrency || stopped(); });
@@ -284,9 +302,8 @@ class LoadRun {
   void trace_loop() {
     for (uint64_t i = 0; i < requests_.size() && !stopped(); ++i) {
       if (!owns(i)) continue;  // another load rank sends it
-      const int64_t scheduled = start_ns_ + int64_t(std::llround(requests_[i].arrival_s * 1e9));
-      wait_until(scheduled);
-      if (stopped()) break;
+      const int64_t scheduled = start_ns_ + offset_ns(requests_[i].arrival_s);
+      if (!wait_until(scheduled)) break;
       send(i, scheduled);
     }
     finish_generating();
@@ -304,7 +321,7 @@ class LoadRun {
         for (int u = 0; u < users_of_rank(load_.concurrency); ++u) ready_.push_back(start_ns_);
       }
     }
-    wait_until(start_ns_);
+    wait_until(start_ns_);  // a stop is seen by next_ready_user()
     int64_t ready_at;
     for (uint64_t k = 0; next_ready_user(ready_at); ++k) {
       const uint64_t i = global_index(k);
@@ -320,9 +337,8 @@ class LoadRun {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       if (halted()) return false;
-      const int64_t join = next_join_ < joins_.size()
-                               ? start_ns_ + int64_t(std::llround(joins_[next_join_] * 1e9))
-                               : 0;
+      const int64_t join =
+          next_join_ < joins_.size() ? start_ns_ + offset_ns(joins_[next_join_]) : 0;
       if (join > 0 && now_ns() >= join) {
         ++next_join_;
         ready_at = join;
@@ -348,13 +364,14 @@ class LoadRun {
     const int64_t now = now_ns();
     while (saturated_stage_ < 0 && int(judgements_.size()) < ramp_->stages()) {
       const int stage = int(judgements_.size());
-      const int64_t end = start_ns_ + std::llround(ramp_->stage_start_s(stage + 1) * 1e9);
+      const int64_t end = start_ns_ + offset_ns(ramp_->stage_start_s(stage + 1));
       if (running && now < end) return;
       judgements_.push_back(judge_stage(stage_records(stage), now, load_.stop_when));
       if (saturated_stage_ < 0 && judgements_.back().saturated) {
         saturated_stage_ = stage;
         saturated_ = true;
         cv_.notify_all();  // the generator stops sending
+        wake_waits();
       }
     }
   }
@@ -425,8 +442,11 @@ class LoadRun {
         o_.on_progress(p);
         lock.lock();
       }
+      // A signal handler may only set the flag: it is seen here, within 100 ms, and every wait
+      // of the generator is woken from here.
       if (stopped()) {
-        cv_.notify_all();  // wake the generator so it sees the stop
+        cv_.notify_all();
+        wake_waits();
         return;
       }
       if (ramp_ && !load_.stop_when.empty()) judge_ended_stages(generating_ || in_flight_ > 0);
@@ -443,6 +463,10 @@ class LoadRun {
   int64_t start_ns_ = 0;
   std::mutex mutex_;
   std::condition_variable cv_;
+  // The generator's sleeps until a scheduled time, apart from cv_: every target event notifies
+  // cv_, and a sleep woken by each would cost the generator a core under load.
+  std::mutex halt_mutex_;
+  std::condition_variable halt_cv_;
   // A deque never relocates: growing a vector of records mid-run stalled the generator for
   // up to 140 ms at every doubling (measured with workloads/harness-overhead.json).
   std::deque<RequestRecord> records_;
