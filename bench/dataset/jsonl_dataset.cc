@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 
 #include "bench/dataset/bounded_line.h"
 #include "bench/dataset/dataset_error.h"
+#include "bench/dataset/record_json.h"
 #include "bench/workload/workload_limits.h"
 #include "common/io/json_excerpt.h"
 
@@ -126,12 +128,7 @@ class RecordParser {
   }
 
   std::optional<BenchRequest> parse(const std::string& line, const Location& at) const {
-    json record;
-    try {
-      record = json::parse(line);
-    } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e309
-      at.fail(std::string("bad JSON: ") + e.what());
-    }
+    const json record = parse_record_json(line, at.file, at.line);
     if (!record.is_object()) at.fail("expected a JSON object, got " + json_excerpt(record));
     if (format_ == "tokens") return tokens_record(record, vocab_, at);
     if (format_ == "text") return text_record(record, *tokenizer_, at);
@@ -160,13 +157,22 @@ std::vector<BenchRequest> load_jsonl_dataset(const std::string& file, const std:
   if (!in) throw DatasetError(file, 0, "cannot open the dataset file");
   std::vector<BenchRequest> records;
   std::string line;
+  int64_t skipped = 0;  // sharegpt conversations without a human turn answered
   for (int n = 1; read_bounded_line(in, line, kMaxLineBytes, file, n, "record") &&
                   static_cast<int>(records.size()) < count;
        ++n) {
     if (blank_line(line)) continue;
-    if (auto r = parser.parse(line, Location{file, n})) records.push_back(std::move(*r));
+    if (auto r = parser.parse(line, Location{file, n})) {
+      records.push_back(std::move(*r));
+    } else {
+      ++skipped;
+    }
   }
   if (in.bad()) throw DatasetError(file, 0, "read error");
+  if (skipped > 0) {  // said, as a trace's unusable records are: the file may not be what we think
+    std::cerr << "dataset " << file << ": " << skipped
+              << " conversations without a human turn answered by a gpt turn were left out\n";
+  }
   if (records.empty() && count > 0) {
     throw DatasetError(file, 0, "no usable records (format \"" + format + "\")");
   }

@@ -1,6 +1,7 @@
 #include "bench/dataset/session_dataset.h"
 
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -8,6 +9,7 @@
 #include "bench/dataset/dataset_error.h"
 #include "bench/dataset/jsonl_dataset.h"
 #include "bench/dataset/length_sampler.h"
+#include "bench/dataset/record_json.h"
 #include "bench/load/random_variates.h"
 #include "bench/workload/workload_limits.h"
 #include "engine/request/sampler.h"
@@ -105,18 +107,12 @@ std::vector<BenchSession> sharegpt_sessions(const std::string& file, const Datas
   if (!in) throw DatasetError(file, 0, "cannot open the dataset file");
   std::vector<BenchSession> out;
   std::string line;
-  int64_t total = 0;
+  int64_t total = 0, skipped = 0;
   for (int n = 1; int(out.size()) < max_sessions &&
                   read_bounded_line(in, line, kMaxLineBytes, file, n, "conversation");
        ++n) {
     if (blank_line(line)) continue;
-    nlohmann::json record;
-    try {
-      record = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::exception& e) {
-      throw DatasetError(file, n, std::string("bad JSON: ") + e.what());
-    }
-    BenchSession s = sharegpt_session(record, tok, file, n);
+    BenchSession s = sharegpt_session(parse_record_json(line, file, n), tok, file, n);
     for (const BenchTurn& t : s.turns) total += int64_t(t.message.size());
     if (total > kMaxDatasetTokens) {
       throw DatasetError(file, n,
@@ -124,9 +120,17 @@ std::vector<BenchSession> sharegpt_sessions(const std::string& file, const Datas
                              " message tokens (the dataset limit); set "
                              "dataset.num_sessions lower");
     }
-    if (!s.turns.empty()) out.push_back(std::move(s));
+    if (s.turns.empty()) {
+      ++skipped;
+    } else {
+      out.push_back(std::move(s));
+    }
   }
   if (out.empty()) throw DatasetError(file, 0, "no conversation with a human turn answered");
+  if (skipped > 0) {  // said, as a trace's unusable records are
+    std::cerr << "dataset " << file << ": " << skipped
+              << " conversations without a human turn answered by a gpt turn were left out\n";
+  }
   return out;
 }
 

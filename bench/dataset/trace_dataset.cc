@@ -1,5 +1,6 @@
 #include "bench/dataset/trace_dataset.h"
 
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -54,6 +55,20 @@ std::vector<int32_t> own_prompt(const TraceRecord& t, uint64_t seed, uint64_t in
   return prompt;
 }
 
+// A replay is a run: held to load.duration_s's limit, so a gap of months in a trace is refused
+// up front rather than waited for.
+void check_replay_length(double arrival_s, const std::string& file, int line) {
+  if (arrival_s <= kMaxDurationS) return;
+  char at[32];
+  std::snprintf(at, sizeof at, "%.6g", arrival_s);
+  throw DatasetError(file, line,
+                     std::string("the replay would send this record ") + at +
+                         " s after its first: a replay may last at most " +
+                         std::to_string(int64_t(kMaxDurationS)) +
+                         " s (as load.duration_s); narrow the window with dataset.end_s or "
+                         "raise dataset.speedup");
+}
+
 }  // namespace
 
 int32_t trace_block_token(uint64_t seed, int64_t hash_id, int j, int32_t vocab_size) {
@@ -92,6 +107,7 @@ std::vector<BenchRequest> load_trace_dataset(const std::string& file, const Data
     r.prompt[0] = kBos;
     r.max_tokens = t.output_tokens;
     r.arrival_s = (at - *window_start) / w.speedup;
+    check_replay_length(r.arrival_s, file, t.line);
     out.push_back(std::move(r));
     return true;
   });

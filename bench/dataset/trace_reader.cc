@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 
 #include "bench/dataset/bounded_line.h"
 #include "bench/dataset/dataset_error.h"
+#include "bench/dataset/record_json.h"
 #include "bench/workload/workload_limits.h"
 #include "common/io/json_excerpt.h"
 
@@ -62,6 +64,21 @@ double number_cell(std::string_view cell, const std::string& field, const At& at
   return v;
 }
 
+// The longest trace in the unit its timestamps are given in (1: seconds, 1000: milliseconds).
+std::string max_trace_text(int64_t per_second) {
+  return std::to_string(int64_t(kMaxTraceSeconds) * per_second);
+}
+
+// BurstGPT's Timestamp: seconds from the trace's start.
+double burstgpt_timestamp(std::string_view cell, const At& at) {
+  const double v = number_cell(cell, "Timestamp", at);
+  if (!(v >= 0 && v <= kMaxTraceSeconds)) {
+    at.fail("Timestamp = " + std::string(cell.substr(0, 40)) + " must be in [0, " +
+            max_trace_text(1) + "] (seconds from the trace's start, at most 365 days)");
+  }
+  return v;
+}
+
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
 int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
   y -= m <= 2;
@@ -70,6 +87,11 @@ int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
   const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
   const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + doe - 719468;
+}
+
+int64_t days_in_month(int64_t y, int64_t m) {
+  if (m == 2) return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28;
+  return m == 4 || m == 6 || m == 9 || m == 11 ? 30 : 31;
 }
 
 // "YYYY-MM-DD HH:MM:SS[.fraction]" (the Azure traces' TIMESTAMP) as seconds since the epoch.
@@ -88,8 +110,9 @@ double azure_timestamp(std::string_view s, const At& at) {
     if (ec != std::errc() || end != s.data() + from + len || v < lo || v > hi) bad();
     return v;
   };
-  const int64_t days =
-      days_from_civil(part(0, 4, 1970, 9999), part(5, 2, 1, 12), part(8, 2, 1, 31));
+  // Any year a four-digit date can write: a trace from before 1970 is as well formed as any.
+  const int64_t year = part(0, 4, 1, 9999), month = part(5, 2, 1, 12);
+  const int64_t days = days_from_civil(year, month, part(8, 2, 1, days_in_month(year, month)));
   double seconds = double(days) * 86400 + double(part(11, 2, 0, 23)) * 3600 +
                    double(part(14, 2, 0, 59)) * 60 + double(part(17, 2, 0, 60));
   if (s.size() > 19) {
@@ -174,16 +197,12 @@ int64_t json_integer(const json& record, const char* key, const At& at) {
 }
 
 TraceRecord mooncake_record(const std::string& line, const At& at) {
-  json r;
-  try {
-    r = json::parse(line);
-  } catch (const json::exception& e) {
-    at.fail(std::string("bad JSON: ") + e.what());
-  }
+  const json r = parse_record_json(line, at.file, at.line);
   if (!r.is_object()) at.fail("expected a JSON object, got " + json_excerpt(r));
   const json& ts = field(r, "timestamp", at);
-  if (!ts.is_number() || !std::isfinite(ts.get<double>())) {
-    at.fail("\"timestamp\" must be a number (milliseconds), got " + json_excerpt(ts));
+  if (!ts.is_number() || !(ts.get<double>() >= 0 && ts.get<double>() <= kMaxTraceSeconds * 1000)) {
+    at.fail("\"timestamp\" must be a number in [0, " + max_trace_text(1000) +
+            "] (milliseconds from the trace's start, at most 365 days), got " + json_excerpt(ts));
   }
   TraceRecord t;
   t.timestamp_s = ts.get<double>() / 1000;
@@ -198,6 +217,20 @@ TraceRecord mooncake_record(const std::string& line, const At& at) {
     t.hash_ids.push_back(id.get<int64_t>());
   }
   return t;
+}
+
+// A record far after the first (1e15 ms, the year 9999) would hold the replay for ages, and past
+// 2^63 ns overflow its clock: refused where it stands, whatever window the workload asks for.
+void check_span(double after_first_s, const std::string& format, const At& at) {
+  if (after_first_s <= kMaxTraceSeconds) return;
+  const char* field = format == "mooncake" ? "\"timestamp\""
+                      : format == "azure"  ? "TIMESTAMP"
+                                           : "Timestamp";
+  char days[32];
+  std::snprintf(days, sizeof days, "%.6g", after_first_s / 86'400);
+  at.fail(std::string(field) + " is " + days + " days after the trace's first record: a trace " +
+          "may span at most " + std::to_string(int64_t(kMaxTraceSeconds / 86'400)) +
+          " days (docs/workload-schema.md, \"Limits\")");
 }
 
 }  // namespace
@@ -224,7 +257,7 @@ TraceReadCounts read_trace(const std::string& file, const std::string& format,
   }
   bool have_header = !csv;
   TraceReadCounts counts;
-  std::optional<double> previous;
+  std::optional<double> first, previous;
   std::string line;
   for (int n = 1; read_bounded_line(in, line, kMaxTraceLineBytes, file, n, "trace record"); ++n) {
     const At at{file, n};
@@ -239,8 +272,8 @@ TraceReadCounts read_trace(const std::string& file, const std::string& format,
       t = mooncake_record(line, at);
     } else {
       const std::vector<std::string_view> cells = csv->row(line, at);
-      t.timestamp_s = format == "azure" ? azure_timestamp(cells[0], at)
-                                        : number_cell(cells[0], "Timestamp", at);
+      t.timestamp_s =
+          format == "azure" ? azure_timestamp(cells[0], at) : burstgpt_timestamp(cells[0], at);
       t.input_tokens = tokens_in(integer_cell(cells[1], csv->column(1), at), csv->column(1), at);
       t.output_tokens = tokens_in(integer_cell(cells[2], csv->column(2), at), csv->column(2), at);
     }
@@ -249,6 +282,8 @@ TraceReadCounts read_trace(const std::string& file, const std::string& format,
       at.fail("timestamp " + std::to_string(t.timestamp_s) + " s is before the previous record's " +
               std::to_string(*previous) + " s: a trace must be sorted by time");
     }
+    if (!first) first = t.timestamp_s;
+    check_span(t.timestamp_s - *first, format, at);
     previous = t.timestamp_s;
     ++counts.records;
     if (format == "burstgpt" && t.output_tokens == 0) {  // a failed request: nothing to replay

@@ -123,8 +123,25 @@ TEST_CASE("jsonl sharegpt records ask the first human turn for the first gpt rep
 
 TEST_CASE("jsonl errors name the file and the line", "[bench][dataset]") {
   const std::string good = "{\"prompt_tokens\": [1], \"output_tokens\": 2}\n";
+  // Syntax errors in our words: where in the line and what was expected, no library prefix.
   CHECK_THAT(error_of(good + "{\"prompt_tokens\": [1,}\n", "tokens"),
-             Catch::Contains("bad.jsonl:2: bad JSON"));
+             Catch::Contains("bad.jsonl:2: not JSON at byte 22 of the line: unexpected '}'") &&
+                 Catch::Contains("expected") && !Catch::Contains("json.exception"));
+  CHECK_THAT(error_of("{\"prompt_tokens\": [1], \"output_tokens\": 1e999}\n", "tokens"),
+             Catch::Contains("bad.jsonl:1: not a usable JSON record: \"output_tokens\" is a number "
+                             "out of range") &&
+                 !Catch::Contains("json.exception"));
+  CHECK_THAT(
+      error_of("{\"prompt_tokens\": [1], \"output_tokens\": 2, \"output_tokens\": 9}\n", "tokens"),
+      Catch::Contains("bad.jsonl:1: not a usable JSON record: key \"output_tokens\" "
+                      "appears twice"));
+  // 100,000 levels of nesting: refused by its line, never built (nor dropped unsaid).
+  const std::string deep(100'000, '[');
+  for (const std::string format : {"tokens", "text", "sharegpt"}) {
+    CHECK_THAT(error_of("\n{\"conversations\": " + deep + "\n", format),
+               Catch::Contains("bad.jsonl:2: not a usable JSON record: nests deeper than the "
+                               "limit of 128 levels"));
+  }
   CHECK_THAT(error_of(good + good + "{\"output_tokens\": 2}\n", "tokens"),
              Catch::Contains("bad.jsonl:3: missing field \"prompt_tokens\""));
   CHECK_THAT(error_of("{\"prompt_tokens\": \"1 2\", \"output_tokens\": 2}\n", "tokens"),

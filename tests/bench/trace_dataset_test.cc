@@ -129,7 +129,39 @@ TEST_CASE("bad traces are refused naming the file, the line and the field") {
       refused("mooncake",
               ok + "\n" +
                   R"({"timestamp": -5, "input_length": 10, "output_length": 2, "hash_ids": [1]})"),
-      Catch::Contains("t.mooncake:2:") && Catch::Contains("sorted by time"));
+      Catch::Contains("t.mooncake:2:") &&
+          Catch::Contains("\"timestamp\" must be a number in [0, 31536000000]"));
+  // Timestamps: sorted, finite, at most a year in (milliseconds here), each key once.
+  const auto mooncake_at = [](const std::string& ts) {
+    return R"({"timestamp": )" + ts +
+           R"(, "input_length": 10, "output_length": 2, "hash_ids": [1]})";
+  };
+  CHECK_THAT(refused("mooncake", mooncake_at("5") + "\n" + mooncake_at("4")),
+             Catch::Contains("t.mooncake:2:") && Catch::Contains("sorted by time"));
+  for (const std::string ts : {"1e15", "1e308", "1e309", "31536000001"}) {
+    CHECK_THAT(refused("mooncake", ok + "\n" + mooncake_at(ts)),
+               Catch::Contains("t.mooncake:2:") && Catch::Contains("\"timestamp\"") &&
+                   (Catch::Contains("31536000000") || Catch::Contains("out of range")));
+  }
+  CHECK_THAT(refused("mooncake", R"({"timestamp": 0, "timestamp": 1e308, "input_length": 10,)"
+                                 R"( "output_length": 2, "hash_ids": [1]})"),
+             Catch::Contains("t.mooncake:1:") && Catch::Contains("\"timestamp\" appears twice"));
+  CHECK_THAT(refused("mooncake", R"({"timestamp": 0, "input_length": 10,)"),
+             Catch::Contains("t.mooncake:1: not JSON at byte ") &&
+                 Catch::Contains(" of the line: unexpected end of input") &&
+                 !Catch::Contains("json.exception"));
+  // A replay is held to a day (load.duration_s's limit), a speed-up brings it within.
+  CHECK_THAT(refused("mooncake", ok + "\n" + mooncake_at("90000000")),
+             Catch::Contains("t.mooncake:2:") && Catch::Contains("may last at most 86400 s") &&
+                 Catch::Contains("dataset.speedup"));
+  {
+    DatasetSpec fast = trace_spec("mooncake");
+    fast.trace.speedup = 2;
+    const std::vector<BenchRequest> r =
+        load(write(dir, "fast.jsonl", ok + "\n" + mooncake_at("90000000")), fast);
+    REQUIRE(r.size() == 2);
+    CHECK(r[1].arrival_s == Approx(45000));
+  }
   CHECK_THAT(refused("mooncake",
                      R"({"timestamp": 0, "input_length": -1, "output_length": 2, "hash_ids": []})"),
              Catch::Contains(":1:") && Catch::Contains("\"input_length\" = -1 must be in [0,"));
@@ -144,6 +176,14 @@ TEST_CASE("bad traces are refused naming the file, the line and the field") {
   CHECK_THAT(refused("azure", "TIMESTAMP,ContextTokens,GeneratedTokens\n18:15:46,10,5\n"),
              Catch::Contains(":2:") && Catch::Contains("is not a date and time"));
   CHECK_THAT(
+      refused("azure", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-02-30 18:15:46,10,5\n"),
+      Catch::Contains(":2:") && Catch::Contains("is not a date and time"));
+  CHECK_THAT(refused("azure",
+                     "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.1,10,5\n"
+                     "9999-12-31 23:59:59.9,10,5\n"),
+             Catch::Contains("t.azure:3:") && Catch::Contains("TIMESTAMP is 2.91") &&
+                 Catch::Contains("may span at most 365 days"));
+  CHECK_THAT(
       refused("azure", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.1,ten,5\n"),
       Catch::Contains("ContextTokens = \"ten\" is not an integer"));
   CHECK_THAT(
@@ -151,6 +191,22 @@ TEST_CASE("bad traces are refused naming the file, the line and the field") {
       Catch::Contains(":3:") && Catch::Contains("sorted by time"));
   CHECK_THAT(refused("burstgpt", "Timestamp,Model,Request tokens,Response tokens\n5,m,10\n"),
              Catch::Contains("\"Response tokens\" is column 4"));
+  for (const std::string ts : {"-1", "1e300", "inf", "nan", "31536001"}) {
+    CHECK_THAT(refused("burstgpt", "Timestamp,Model,Request tokens,Response tokens\n0,m,10,2\n" +
+                                       ts + ",m,10,2\n"),
+               Catch::Contains("t.burstgpt:3: Timestamp = "));
+  }
+}
+
+TEST_CASE("Azure dates before 1970 are as well formed as any") {
+  infergate::testing::TempDir dir;
+  const std::vector<BenchRequest> r =
+      load(write(dir, "old.csv",
+                 "TIMESTAMP,ContextTokens,GeneratedTokens\n1969-12-31 23:59:59.5,10,5\n"
+                 "1970-01-01 00:00:01,10,5\n"),
+           trace_spec("azure"));
+  REQUIRE(r.size() == 2);
+  CHECK(r[1].arrival_s == Approx(1.5));
 }
 
 TEST_CASE("a 10 GB trace with no line end is refused at its first megabyte") {
