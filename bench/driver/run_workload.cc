@@ -18,6 +18,7 @@
 #include "bench/driver/repetition_result.h"
 #include "bench/driver/server_observation.h"
 #include "bench/driver/simulated_repetition.h"
+#include "bench/load/schedule_length.h"
 #include "bench/metrics/harness_lag.h"
 #include "bench/metrics/ramp_summary.h"
 #include "bench/metrics/session_summary.h"
@@ -359,6 +360,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
     trace->start();
   }
   check_load_ranks(w, o);
+  check_open_loop_length(w);  // before the model is loaded: a refusal costs nothing
   const TargetFactory factory(w);
   const std::string base_dir = std::filesystem::path(w.source_path).parent_path().string();
   // Model files are read only now: their max_model_len is checked before the first request.
@@ -381,6 +383,7 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
                                       factory.vocab_size(), base_dir, text ? &*text : nullptr)
                : std::vector<BenchSession>{};
   check_session_lengths(conversations, w, limit);
+  if (sessions) check_session_warmup(w, conversations);
   if (sessions && factory.simulated()) {
     throw std::invalid_argument(
         "simulated target: multi-turn sessions are not simulated yet (docs/simulator.md)");

@@ -110,3 +110,45 @@ TEST_CASE("ShareGPT conversations become sessions: each human turn answered by g
   CHECK_THROWS_WITH(make_session_dataset(d, 1, 32000, "", &tok),
                     Catch::Contains("chats.jsonl:1:") && Catch::Contains("conversations"));
 }
+
+TEST_CASE("ShareGPT sessions refuse lines that are not JSON records, naming the line") {
+  infergate::testing::TempDir dir;
+  const std::string path = dir.file("chats.jsonl");
+  DatasetSpec d;
+  d.type = "sessions";
+  d.format = "sharegpt";
+  d.path = path;
+  const DatasetTokenizer tok = byte_dataset_tokenizer(32000, "test");
+  const std::string ok =
+      R"({"conversations": [{"from": "human", "value": "one"}, {"from": "gpt", "value": "two"}]})";
+  std::ofstream(path) << ok << "\n{\"conversations\": " << std::string(100'000, '[') << "\n";
+  CHECK_THROWS_WITH(make_session_dataset(d, 1, 32000, "", &tok),
+                    Catch::Contains("chats.jsonl:2: not a usable JSON record: nests deeper than "
+                                    "the limit of 128 levels"));
+  std::ofstream(path) << ok << "\n{\"conversations\": [}\n";
+  CHECK_THROWS_WITH(make_session_dataset(d, 1, 32000, "", &tok),
+                    Catch::Contains("chats.jsonl:2: not JSON at byte 20 of the line: ") &&
+                        !Catch::Contains("json.exception"));
+}
+
+TEST_CASE("sessions whose warm-up takes every turn are refused before the run, naming both") {
+  infergate::testing::TempDir dir;
+  RunOptions o;
+  o.out_path = dir.file("r.json");
+  o.quiet = true;
+  const nlohmann::json doc = {
+      {"schema", "infergate.workload/v1"},
+      {"name", "s"},
+      {"target", {{"type", "echo"}}},
+      {"dataset", {{"type", "sessions"}, {"num_sessions", 2}, {"turns", 3}}},
+      {"load", {{"mode", "sessions"}, {"concurrency", 2}, {"warmup_requests", 6}}}};
+  Workload w = parse_workload(doc, "s.json", ".");
+  w.source_path = "s.json";  // as load_workload_file sets it
+  CHECK_THROWS_WITH(run_workload(w, o),
+                    Catch::Contains("s.json: $.load.warmup_requests: 6 is out of range") &&
+                        Catch::Contains("less than the sessions' 6 turns"));
+  nlohmann::json fewer = doc;
+  fewer["load"]["warmup_requests"] = 5;  // one turn is measured
+  const nlohmann::json results = run_workload(parse_workload(fewer, "s.json", "."), o).results;
+  CHECK(results["points"][0]["repetitions"][0]["summary"]["num_requests"] == 1);
+}

@@ -53,6 +53,51 @@ expect 2 "--out FILE is required" -- "$infergate" sim calibrate
 expect 2 "unknown action 'nope' \(allowed: calibrate, list\)" -- "$infergate" sim nope
 printf '{"schema": "infergate.sim-calibration/v1"}' >cal.json
 expect 2 "cal.json: compute_efficiency: missing" -- "$infergate" sim calibrate --refit cal.json --out c2.json
+# Schedules that would run for days or hang: refused before any request, naming the file, the
+# line and the field, and the limit (docs/workload-schema.md, "Limits").
+echo_run=("$infergate" run --quiet --out sched.json)
+workload() {  # workload NAME DATASET LOAD
+  printf '{"schema": "infergate.workload/v1", "name": "%s", "target": {"type": "echo"},\n' "$1"
+  printf ' "dataset": %s, "load": %s}\n' "$2" "$3"
+}
+workload slow '{"type": "synthetic"}' '{"mode": "open", "rate": 0.0001, "num_requests": 100}' >slow.json
+expect 2 "slow.json: \\$.load.rate: 0.0001 is out of range .*100 requests at 0.0001 req/s would take about 990000 s; a run may last at most 86400 s" -- \
+  "${echo_run[@]}" slow.json
+trace() {  # trace FORMAT FILE: a replay of FILE
+  workload "t-$1" "{\"type\": \"trace\", \"format\": \"$1\", \"path\": \"$2\"}" \
+    '{"mode": "trace", "warmup_requests": 0}' >"t-$1.json"
+}
+record() { printf '{"timestamp": %s, "input_length": 8, "output_length": 2, "hash_ids": [1]}\n' "$1"; }
+trace mooncake m.jsonl
+for ts in -5 1e15 1e308; do
+  { record 0; record "$ts"; } >m.jsonl
+  expect 2 "m.jsonl:2: \"timestamp\" must be a number in \[0, 31536000000\]" -- "${echo_run[@]}" t-mooncake.json
+done
+{ record 0; record 1e309; } >m.jsonl
+expect 2 "m.jsonl:2: not a usable JSON record: \"timestamp\" is a number out of range" -- \
+  "${echo_run[@]}" t-mooncake.json
+printf '{"timestamp": 0, "timestamp": 1e308, "input_length": 8, "output_length": 2, "hash_ids": [1]}\n' >m.jsonl
+expect 2 "m.jsonl:1: not a usable JSON record: key \"timestamp\" appears twice" -- "${echo_run[@]}" t-mooncake.json
+{ record 0; record 90000000; } >m.jsonl  # 25 hours: past a day's replay
+expect 2 "m.jsonl:2: the replay would send this record 90000 s after its first: a replay may last at most 86400 s" -- \
+  "${echo_run[@]}" t-mooncake.json
+printf '{"timestamp": 0, "input_length": 8,\n' >m.jsonl
+expect 2 "m.jsonl:1: not JSON at byte [0-9]+ of the line: unexpected end of input" -- "${echo_run[@]}" t-mooncake.json
+trace azure a.csv
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.1,8,2\n9999-12-31 23:59:59.9,8,2\n' >a.csv
+expect 2 "a.csv:3: TIMESTAMP is 2.91[0-9.e+]* days after the trace's first record: a trace may span at most 365 days" -- \
+  "${echo_run[@]}" t-azure.json
+trace burstgpt b.csv
+for ts in -1 1e300; do
+  printf 'Timestamp,Model,Request tokens,Response tokens\n0,m,8,2\n%s,m,8,2\n' "$ts" >b.csv
+  expect 2 "b.csv:3: Timestamp = $ts must be in \[0, 31536000\]" -- "${echo_run[@]}" t-burstgpt.json
+done
+workload warm '{"type": "sessions", "num_sessions": 2, "turns": 3}' \
+  '{"mode": "sessions", "concurrency": 2, "warmup_requests": 8}' >warm.json
+expect 2 "warm.json: \\$.load.warmup_requests: 8 is out of range \(must be less than the sessions' 6 turns" -- \
+  "${echo_run[@]}" warm.json
+test ! -e sched.json || { echo "FAIL: a refused run wrote sched.json"; status=1; }
+
 # An unknown command lists every command the dispatcher knows.
 expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, eval, compare, ab, diagnose, baseline, history, plan, sim, calibrate, report, bisect, bench-comm\)" -- \
   "$infergate" nope
