@@ -1,6 +1,7 @@
 #include "cli/serve_command.h"
 
 #include <algorithm>
+#include <atomic>
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <iomanip>
@@ -261,9 +262,15 @@ int serve_command(int argc, char** argv) {
                      {names.begin() + 1, names.end()}};
   HttpServer server(options, service, served);
   server.stop_on_signals();
+  std::atomic<bool> engine_failed = false;
+  service.set_failure_handler([&](const std::string& cause) {
+    std::cerr << "infergate serve: the engine failed and cannot go on: " + cause + "\n";
+    engine_failed = true;
+    server.stop();
+  });
   std::cout << "listening on http://" << options.host << ":" << server.port() << std::endl;
   server.run();
-  return 0;
+  return engine_failed ? kExitEngineFailed : 0;
 }
 
 }  // namespace infergate

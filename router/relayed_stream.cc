@@ -20,7 +20,8 @@ std::optional<std::string> RelayedStream::relay(const std::string& data) {
     return data;
   }
   json event = json::parse(data, nullptr, false);
-  if (event.is_discarded() || !event.is_object()) return std::nullopt;
+  // An error event: the replica failed the request (its engine step), not the client.
+  if (event.is_discarded() || !event.is_object() || event.contains("error")) return std::nullopt;
   const auto choices = event.find("choices");
   if (choices != event.end() && choices->is_array() && !choices->empty() &&
       choices->front().is_object()) {

@@ -23,7 +23,7 @@ class RelayedStream {
 
   // One event of the current replica's stream, as it goes to the client: its token ids noted,
   // and after a migration the first replica's id and created put back. nullopt for an event
-  // that is neither [DONE] nor a JSON object (a broken replica).
+  // that is neither [DONE] nor a JSON object, or is an error event (a broken replica).
   std::optional<std::string> relay(const std::string& data);
 
   // The current replica failed mid-stream at `now_ns` (common/util/clock.h); the next resumes.

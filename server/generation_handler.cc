@@ -83,6 +83,17 @@ int refusal_status(const ServiceEvent& e) {
 }
 ApiError refusal(const ServiceEvent& e) { return ApiError(refusal_status(e), e.error); }
 
+// The chunked body's last chunk, unless a write already failed; whether all went out.
+net::awaitable<bool> end_chunks(beast::tcp_stream& stream, ServerContext& ctx,
+                                beast::error_code& ec) {
+  if (!ec) {
+    arm_write_timeout(stream, ctx.options.idle_timeout_s);
+    co_await net::async_write(stream, http::make_chunk_last(),
+                              net::redirect_error(net::use_awaitable, ec));
+  }
+  co_return !ec;
+}
+
 // Non-streaming: collects the whole answer, then responds once.
 net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRequest& cr,
                                       const RequestId& id, ServerContext& ctx,
@@ -98,6 +109,9 @@ net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRe
       ids.insert(ids.end(), step.ids.begin(), step.ids.end());
       text += step.text;
       if (step.stopped_by_string) ctx.service.abort(id);
+      if (step.done && e.output.step_failed) {  // the engine's fault: another server may answer
+        co_return error_response(req, ApiError(500, e.output.error));
+      }
       if (step.done) {
         nlohmann::json body =
             progress.renderer().completion(text, ids, step.reason, progress.prompt_tokens());
@@ -145,6 +159,12 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
           co_await write(sse_event(render.chunk(step.text, step.ids, step.reason)));
         continue;
       }
+      if (e.output.step_failed) {
+        // The engine's fault, not the request's: an error event (vLLM's shape), so a client
+        // sees a failed stream and the router resumes it at another replica.
+        co_await write(sse_event(ApiError(500, e.output.error).to_json()) + kSseDone);
+        co_return co_await end_chunks(stream, ctx, ec);
+      }
       // The last chunk, the usage and [DONE] go out in one write: a server killed in between
       // cannot leave a client (or the router resuming the stream elsewhere) with a finished
       // answer whose usage never comes.
@@ -157,12 +177,7 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
       }
       end += kSseDone;
       co_await write(end);
-      if (!ec) {
-        arm_write_timeout(stream, ctx.options.idle_timeout_s);
-        co_await net::async_write(stream, http::make_chunk_last(),
-                                  net::redirect_error(net::use_awaitable, ec));
-      }
-      co_return !ec;
+      co_return co_await end_chunks(stream, ctx, ec);
     }
     if (ec) {
       progress.abandon();

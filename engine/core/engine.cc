@@ -155,23 +155,29 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
     sampling.push_back(&s);
     tokens_before.push_back(s.seq->num_tokens());
   }
-  // A GPU executor samples on the device (its "execute" phase then includes sampling); it
-  // never gets draft tokens (EngineConfig::validate), so one token per sequence.
-  const bool executor_samples = executor_->samples_itself();
-  std::vector<float> logits;
+  ++executed_batches_;
   std::vector<std::vector<int32_t>> sampled;
-  if (executor_samples) {
-    for (int32_t t : executor_->execute_and_sample(out, draws_for(sampling))) {
-      sampled.push_back({t});
+  int64_t t2 = 0;
+  try {
+    sampled = execute_and_sample(out, sampling, t2);
+  } catch (const std::exception& e) {
+    if (!executor_->survives_failed_step()) {
+      throw EngineFailure(std::string("a step's execution failed: ") + e.what());
     }
-  } else {
-    logits = executor_->execute(out);
+    fail_batch(out, e.what(), outputs);
+    return;
   }
-  inject_decode_delay(out);
-  const int64_t t2 = now();
-  if (!executor_samples) sampled = sample_rows(logits, sampling);
   const int64_t t = now();
-  scheduler_->update(out, sampled);
+  try {
+    scheduler_->update(out, sampled);
+  } catch (const std::exception& e) {
+    throw EngineFailure(std::string("the scheduler's update failed: ") + e.what());
+  }
+  if (injects_step_error() && config_.debug_inject_step_error_fatal) {
+    throw EngineFailure(
+        "injected step error after the scheduler's update "
+        "(debug.inject_step_error_fatal)");
+  }
   int64_t generated = 0;
   for (size_t i = 0; i < sampling.size(); ++i) {
     Sequence& seq = *sampling[i]->seq;
@@ -194,6 +200,48 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
   counters_.execute_ns += t2 - t1;
   counters_.sample_ns += t - t2;
   counters_.update_ns += t3 - t;
+}
+
+std::vector<std::vector<int32_t>> Engine::execute_and_sample(
+    const SchedulerOutput& out, const std::vector<const ScheduledSequence*>& sampling,
+    int64_t& executed_ns) {
+  // A GPU executor samples on the device (its "execute" phase then includes sampling); it
+  // never gets draft tokens (EngineConfig::validate), so one token per sequence.
+  const bool executor_samples = executor_->samples_itself();
+  std::vector<float> logits;
+  std::vector<std::vector<int32_t>> sampled;
+  if (executor_samples) {
+    for (int32_t t : executor_->execute_and_sample(out, draws_for(sampling))) {
+      sampled.push_back({t});
+    }
+  } else {
+    logits = executor_->execute(out);
+  }
+  inject_decode_delay(out);
+  if (injects_step_error() && !config_.debug_inject_step_error_fatal) {
+    throw std::runtime_error("injected step error (debug.inject_step_error_every = " +
+                             std::to_string(config_.debug_inject_step_error_every) + ")");
+  }
+  executed_ns = now();
+  if (!executor_samples) sampled = sample_rows(logits, sampling);
+  return sampled;
+}
+
+bool Engine::injects_step_error() const {
+  const int64_t every = config_.debug_inject_step_error_every;
+  return every > 0 && executed_batches_ % every == 0;
+}
+
+void Engine::fail_batch(const SchedulerOutput& out, const std::string& what,
+                        std::vector<RequestOutput>& outputs) {
+  for (const ScheduledSequence& s : out.scheduled) {
+    Sequence& seq = *s.seq;
+    seq.clear_drafts();
+    seq.error = "the engine step failed: " + what;
+    scheduler_->remove(&seq, FinishReason::kError);
+    outputs.push_back(make_output(seq));
+    outputs.back().step_failed = true;
+  }
 }
 
 std::vector<std::vector<int32_t>> Engine::sample_rows(

@@ -38,6 +38,13 @@ class RequestError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// A step failed where the engine's state can no longer be trusted (inside the scheduler, or in
+// an executor whose ranks or device may now disagree): the engine must not step again.
+class EngineFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // What one request produced in one step (or its end).
 struct RequestOutput {
   RequestId id;
@@ -46,6 +53,9 @@ struct RequestOutput {
   bool finished = false;
   FinishReason finish_reason = FinishReason::kNone;
   std::string error;  // why, with FinishReason::kError
+  // With kError: the step that ran the request failed (not the request itself), so another
+  // engine may well serve it (the router retries it or migrates its stream).
+  bool step_failed = false;
   int num_prompt_tokens = 0;
   int num_output_tokens = 0;  // so far
   int num_cached_prompt_tokens = 0;
@@ -118,7 +128,9 @@ class Engine {
   void add_request(const RequestId& id, std::vector<int32_t> prompt, SamplingParams params);
   // Runs one scheduling step; returns every request's new tokens and every finish. A request
   // that can never be scheduled ends here with FinishReason::kError (or kLength once it has
-  // output) rather than waiting forever.
+  // output) rather than waiting forever. When the batch's execution throws (a kernel, an
+  // allocation) on an executor that survives it, the batch's requests end with kError and the
+  // engine goes on; any other failure throws EngineFailure.
   std::vector<RequestOutput> step();
   // Stops a request and frees its blocks; its final output comes from the next step().
   // False if the id is unknown or already finished.
@@ -156,6 +168,17 @@ class Engine {
   RequestOutput make_output(const Sequence& seq) const;
   // Executes and samples a non-empty schedule, appending the sampled tokens to `outputs`.
   void run_batch(const SchedulerOutput& out, int64_t t0, std::vector<RequestOutput>& outputs);
+  // The forward and the sampling of `sampling`'s rows: one token list per sampling sequence.
+  // `executed_ns`: when the forward ended (the sampling's start).
+  std::vector<std::vector<int32_t>> execute_and_sample(
+      const SchedulerOutput& out, const std::vector<const ScheduledSequence*>& sampling,
+      int64_t& executed_ns);
+  // The batch's execution threw `what`: its sequences end with kError (their blocks freed; none
+  // was cached, as update() caches blocks only after they are computed).
+  void fail_batch(const SchedulerOutput& out, const std::string& what,
+                  std::vector<RequestOutput>& outputs);
+  // debug.inject_step_error_every: whether this executed batch throws.
+  bool injects_step_error() const;
   // The step's hardware counts (hardware_counters.h): read before and after it, opened at the
   // first step; dropped (and said to be unavailable) at the first read that fails.
   std::optional<CounterReading> read_hardware_counters();
@@ -192,6 +215,7 @@ class Engine {
   std::unordered_map<RequestId, std::unique_ptr<Sequence>> requests_;
   std::vector<RequestOutput> pending_;  // aborts reported by the next step
   uint64_t next_seed_;
+  int64_t executed_batches_ = 0;  // for debug.inject_step_error_every
   int64_t generate_counter_ = 0;
   EngineStats counters_;
   // Opened at the first step, on the stepping thread and the executor's workers.

@@ -89,6 +89,11 @@ struct EngineConfig {
   // busy-waits this long inside its execute phase, as a slower kernel would. For testing gates,
   // bisect and users' pipelines; 0 (off) in every real benchmark.
   int64_t debug_inject_decode_delay_us = 0;
+  // Fault injection (docs/engine.md): every Nth step that executes a batch throws inside its
+  // execute phase, as a failing kernel or allocation would (0: off); with `fatal`, after the
+  // scheduler's update instead, where the engine's state can no longer be trusted.
+  int64_t debug_inject_step_error_every = 0;
+  bool debug_inject_step_error_fatal = false;
 
   // Speculative decoding (docs/speculative.md): each decode step of a request also
   // verifies up to speculative_num_tokens proposed tokens (n-gram: the last

@@ -144,6 +144,27 @@ std::vector<EngineConfigField> build_fields() {
               "Workload key `debug.inject_decode_delay_us`",
        .min = 0,
        .max = 10'000'000});
+  add({.key = "debug.inject_step_error_every",
+       .member = "debug_inject_step_error_every",
+       .access = &C::debug_inject_step_error_every,
+       .flag = "debug-inject-step-error-every",
+       .doc = "fault injection (docs/server.md, \"A failing engine step\"): every Nth step that "
+              "executes a batch throws inside its execute phase, as a failing kernel or "
+              "allocation would; that step's requests end with finish reason `error` and the "
+              "engine goes on; 0 (off) in real benchmarks. "
+              "Workload key `debug.inject_step_error_every`",
+       .min = 0,
+       .max = 1'000'000'000,
+       .written = WrittenWhen::kWhenInjectingStepErrors});
+  add({.key = "debug.inject_step_error_fatal",
+       .member = "debug_inject_step_error_fatal",
+       .access = &C::debug_inject_step_error_fatal,
+       .flag = "debug-inject-step-error-fatal",
+       .doc = "with `debug.inject_step_error_every`: the error comes after the scheduler's "
+              "update instead, where the engine's state can no longer be trusted: the engine "
+              "stops, every request ends with an error, and `serve` exits 70. "
+              "Workload key `debug.inject_step_error_fatal`",
+       .written = WrittenWhen::kWhenInjectingStepErrors});
   add({.key = "speculative.method",
        .member = "speculative_method",
        .access = ChoiceAccess{
@@ -455,6 +476,8 @@ bool field_is_written(const EngineConfigField& field, const EngineConfig& c) {
       return c.speculates();
     case WrittenWhen::kWhenDraftModel:
       return c.drafts_with_model();
+    case WrittenWhen::kWhenInjectingStepErrors:
+      return c.debug_inject_step_error_every > 0;
   }
   return true;
 }

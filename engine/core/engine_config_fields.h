@@ -34,7 +34,8 @@ enum class WrittenWhen {
   kWhenCuda,
   kWhenMultiRank,
   kWhenSpeculating,
-  kWhenDraftModel  // speculative.method draft_model or self
+  kWhenDraftModel,          // speculative.method draft_model or self
+  kWhenInjectingStepErrors  // debug.inject_step_error_every > 0
 };
 
 struct EngineConfigField {

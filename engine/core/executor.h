@@ -41,6 +41,10 @@ class Executor {
   // True when the engine should call execute_and_sample() instead: the logits stay where they
   // were computed (a GPU's memory) and only the tokens come back.
   virtual bool samples_itself() const { return false; }
+  // True when a throw from execute() leaves the executor fit for the next step (its own memory,
+  // one process): the engine then fails that batch's requests and goes on. False where ranks or
+  // a device may be left disagreeing: the engine then stops (EngineFailure).
+  virtual bool survives_failed_step() const { return false; }
   // Runs one step and samples it: one token per sampling sequence, in schedule order, with
   // `draws` in the same order (sample_token's rules).
   virtual std::vector<int32_t> execute_and_sample(const SchedulerOutput& /*out*/,

@@ -21,6 +21,7 @@ class LocalExecutor final : public Executor {
 
   std::vector<float> execute(const SchedulerOutput& out) override;
   MemoryLedger memory() const override;
+  bool survives_failed_step() const override { return true; }
   std::optional<int64_t> worker_cpu_ns() const override { return pool_.workers_cpu_ns(); }
   std::optional<std::vector<pid_t>> worker_tids() const override { return pool_.worker_tids(); }
   ThreadPool* cpu_thread_pool() override { return &pool_; }

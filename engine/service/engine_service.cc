@@ -6,12 +6,22 @@ namespace infergate {
 
 namespace {
 
-ServiceEvent shutting_down(RequestId id) {
+ServiceEvent shutting_down(RequestId id, const std::string& failure = "") {
   ServiceEvent refused;
   refused.output.id = std::move(id);
   refused.refusal = Refusal::kShuttingDown;
-  refused.error = "the engine is shutting down";
+  refused.error = failure.empty() ? "the engine is shutting down" : "the engine failed: " + failure;
   return refused;
+}
+
+ServiceEvent failed_by_engine(RequestId id, const std::string& cause) {
+  ServiceEvent e;
+  e.output.id = std::move(id);
+  e.output.finished = true;
+  e.output.finish_reason = FinishReason::kError;
+  e.output.error = "the engine failed: " + cause;
+  e.output.step_failed = true;
+  return e;
 }
 
 }  // namespace
@@ -23,6 +33,7 @@ EngineService::~EngineService() { stop(); }
 
 void EngineService::submit(RequestId id, std::vector<int32_t> prompt, SamplingParams params,
                            EventSink sink, KvHandoff handoff) {
+  std::string failure;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!stopping_) {
@@ -31,8 +42,9 @@ void EngineService::submit(RequestId id, std::vector<int32_t> prompt, SamplingPa
       wake_.notify_one();
       return;
     }
+    failure = failure_;
   }
-  sink(shutting_down(std::move(id)));
+  sink(shutting_down(std::move(id), failure));
 }
 
 void EngineService::count_cached_prefix(std::vector<int32_t> tokens,
@@ -58,7 +70,18 @@ void EngineService::stop() {
     stopping_ = true;
   }
   wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  // From the engine thread itself (a failure handler stopping the server): it is ending.
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+void EngineService::set_failure_handler(std::function<void(const std::string&)> handler) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_failure_ = std::move(handler);
+}
+
+std::string EngineService::failure() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failure_;
 }
 
 EngineStats EngineService::stats() const {
@@ -134,9 +157,35 @@ void EngineService::loop() {
     admit(batch);
     for (const RequestId& id : aborts) engine_->abort(id);
     aborts.clear();
-    publish(engine_->step());
+    std::vector<RequestOutput> outputs;
+    try {
+      outputs = engine_->step();
+    } catch (const std::exception& e) {  // not contained by the engine: it cannot go on
+      fail(e.what());
+      return;
+    }
+    publish(std::move(outputs));
   }
   abort_all();
+}
+
+void EngineService::fail(const std::string& cause) {
+  std::vector<Submission> never_admitted;
+  std::vector<PrefixCount> counts;
+  std::function<void(const std::string&)> on_failure;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    failure_ = cause;
+    never_admitted.swap(queue_);
+    counts.swap(prefix_counts_);
+    on_failure = on_failure_;
+  }
+  for (Submission& s : never_admitted) s.sink(shutting_down(s.id, cause));
+  for (PrefixCount& c : counts) c.done(0);  // the prefix cache is not to be trusted either
+  for (auto& [id, admitted] : admitted_) admitted.sink(failed_by_engine(id, cause));
+  admitted_.clear();
+  if (on_failure) on_failure(cause);
 }
 
 void EngineService::abort_all() {

@@ -3,7 +3,9 @@
 // benchmarks), so what the harness measures in-process is the loop `serve` runs. Submissions
 // and aborts queue under a mutex and are taken in at the top of every step, so a request
 // arriving mid-step waits for the step to end; each request's outputs go to the sink it was
-// submitted with, called on the engine thread.
+// submitted with, called on the engine thread. A step that throws EngineFailure (or anything
+// else the engine did not contain) stops the service: every request ends with an error, later
+// submissions are refused, and the failure handler is told once (docs/server.md).
 #pragma once
 
 #include <condition_variable>
@@ -71,6 +73,12 @@ class EngineService {
   // As of the latest step (thread-safe).
   EngineStats stats() const;
 
+  // Called once, on the engine thread, when a step fails so that the engine cannot go on (the
+  // cause as text). Set it before submitting anything.
+  void set_failure_handler(std::function<void(const std::string&)> handler);
+  // The cause of that failure; empty while the engine is sound (thread-safe).
+  std::string failure() const;
+
  private:
   struct Submission {
     RequestId id;
@@ -93,14 +101,18 @@ class EngineService {
   void count_prefixes(std::vector<PrefixCount>& counts);
   void publish(std::vector<RequestOutput> outputs);
   void abort_all();
+  // The engine failed at a step: ends everything without touching it again.
+  void fail(const std::string& cause);
 
   std::unique_ptr<Engine> engine_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<Submission> queue_;
   std::vector<RequestId> aborts_;
   std::vector<PrefixCount> prefix_counts_;
   bool stopping_ = false;
+  std::string failure_;  // under mutex_
+  std::function<void(const std::string&)> on_failure_;
   std::unordered_map<RequestId, Admitted> admitted_;  // not finished (engine thread)
   mutable std::mutex stats_mutex_;
   EngineStats stats_;

@@ -29,7 +29,9 @@ const json kMultiRank = json::parse(R"({
   "prefix_caching": false, "chunked_prefill": false, "continuous_batching": false,
   "max_num_seqs": 3, "max_num_batched_tokens": 99, "max_model_len": 77,
   "fit_max_model_len": true, "kv_cache_bytes": 12345, "num_kv_blocks": 7, "num_threads": 3,
-  "seed": 42, "debug": {"inject_decode_delay_us": 5}, "tensor_parallel": 2,
+  "seed": 42, "tensor_parallel": 2,
+  "debug": {"inject_decode_delay_us": 5, "inject_step_error_every": 9,
+            "inject_step_error_fatal": true},
   "pipeline_parallel": 2, "expert_parallel": 2, "pipeline_micro_batches": 3,
   "pipeline_stage_layers": [3, 1], "comm_timeout_s": 5.5})");
 const json kCuda = json::parse(R"({

@@ -184,6 +184,26 @@ TEST_CASE(
   CHECK(router->terminate() == 0);
 }
 
+TEST_CASE(
+    "router: streams cut by a replica's failing engine step go on elsewhere, token for token") {
+  auto faulty = start_serve({"--debug-inject-step-error-every", "9"});
+  auto good = start_serve();
+  const std::vector<std::string> bodies = stream_bodies(60, 11);
+  const auto reference = stream_all(good->url(), "/v1/completions", bodies, 60, 120);
+  auto router = start_router({"--backend", faulty->url(), good->url(), "--policy", "round-robin",
+                              "--health-interval-s", "0.1", "--breaker-failures", "1000"});
+  wait_healthy(router->url(), 2);
+  check_same_answers(stream_all(router->url(), "/v1/completions", bodies, 60, 120), reference,
+                     bodies);
+  // The faulty replica's engine failed some of them (its /metrics), and the router moved each.
+  const std::string faulty_metrics = body_of(http_request(faulty->url(), "GET", "/metrics"));
+  CHECK(faulty_metrics.find("finished_reason=\"error\"} 0") == std::string::npos);
+  CHECK(metric(router->url(), "infergate_router:migrations_total") +
+            metric(router->url(), "infergate_router:retries_total") >=
+        1);
+  CHECK(router->terminate() == 0);
+}
+
 TEST_CASE("router: consecutive failures take a replica out until its health check passes") {
   FaultyReplica bad(Fault::kCrash);
   auto good = start_serve();
