@@ -63,6 +63,7 @@ HttpClientRecord HttpClientStats::snapshot() const {
   r.connections_opened = opened_.load();
   r.connections_reused = reused_.load();
   r.stale_retries = stale_retries_.load();
+  r.closed_idle = closed_idle_.load();
   r.usage_mismatches = mismatches_.load();
   r.usage_missing = usage_missing_.load();
   return r;

@@ -34,6 +34,7 @@ class HttpClientStats {
   void connection_opened() { opened_.fetch_add(1, std::memory_order_relaxed); }
   void connection_reused() { reused_.fetch_add(1, std::memory_order_relaxed); }
   void stale_connection_retried() { stale_retries_.fetch_add(1, std::memory_order_relaxed); }
+  void closed_idle_dropped(int64_t n) { closed_idle_.fetch_add(n, std::memory_order_relaxed); }
   // A request whose usage disagreed with its stream; the first few are kept as examples.
   void usage_mismatch(const std::string& example);
   void usage_missing() { usage_missing_.fetch_add(1, std::memory_order_relaxed); }
@@ -46,7 +47,8 @@ class HttpClientStats {
   using Counter = std::atomic<int64_t>;
   Counter started_{0}, in_flight_{0}, peak_in_flight_{0}, ok_{0}, aborted_{0};
   Counter connect_{0}, timeout_{0}, lost_{0}, incomplete_{0}, stream_error_{0};
-  Counter opened_{0}, reused_{0}, stale_retries_{0}, mismatches_{0}, usage_missing_{0};
+  Counter opened_{0}, reused_{0}, stale_retries_{0}, closed_idle_{0}, mismatches_{0};
+  Counter usage_missing_{0};
   mutable std::mutex mutex_;          // guards the two below
   std::map<int, int64_t> by_status_;  // HTTP status -> count
   std::vector<std::string> mismatch_examples_;

@@ -64,23 +64,33 @@ std::string status_line(int status) {
   }
 }
 
+// How answers are framed: HTTP/1.1 chunks on a kept-alive connection, or HTTP/1.0's body
+// delimited by the connection's close.
+struct Framing {
+  bool http10 = false;
+  std::string version() const { return http10 ? "HTTP/1.0 " : "HTTP/1.1 "; }
+  std::string chunk(const std::string& data) const;
+  std::string last_chunk() const { return http10 ? "" : "0\r\n\r\n"; }
+};
+
 std::string whole_response(int status, const std::string& type, const std::string& body,
-                           bool keep_alive) {
-  return "HTTP/1.1 " + status_line(status) + "\r\nContent-Type: " + type +
+                           bool keep_alive, const Framing& f = {}) {
+  return f.version() + status_line(status) + "\r\nContent-Type: " + type +
          "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
          (keep_alive ? "" : "Connection: close\r\n") + "\r\n" + body;
 }
 
-std::string error_response(const Refusal& r, bool keep_alive) {
+std::string error_response(const Refusal& r, bool keep_alive, const Framing& f) {
   const json body = {{"error",
                       {{"message", r.message},
                        {"type", r.status == 404 ? "NotFoundError" : "BadRequestError"},
                        {"param", nullptr},
                        {"code", r.status}}}};
-  return whole_response(r.status, "application/json", body.dump(), keep_alive);
+  return whole_response(r.status, "application/json", body.dump(), keep_alive, f);
 }
 
-std::string http_chunk(const std::string& data) {
+std::string Framing::chunk(const std::string& data) const {
+  if (http10) return data;
   char size[24];
   std::snprintf(size, sizeof(size), "%zx\r\n", data.size());
   return size + data + "\r\n";
@@ -178,7 +188,10 @@ class StreamWriter {
   const EchoServerOptions& o_;
 };
 
-std::string stream_head(bool keep_alive) {
+std::string stream_head(bool keep_alive, const Framing& f) {
+  if (f.http10) {  // HTTP/1.0: the body ends with the connection
+    return "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\r\n";
+  }
   return std::string("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n") +
          "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n" +
          (keep_alive ? "" : "Connection: close\r\n") + "\r\n";
@@ -194,25 +207,26 @@ net::awaitable<void> write_stream(beast::tcp_stream& s, const StreamPlan& plan,
                                   const EchoServerOptions& o, bool keep_alive,
                                   beast::error_code& ec) {
   const StreamWriter w(plan, o);
+  const Framing f{o.http10};
   const int step = std::max(1, o.tokens_per_chunk);
   if (o.token_delay_us <= 0) {
     std::string events;
     for (int t = 0; t < plan.max_tokens; t += step) {
       events += w.tokens_event(t, std::min(step, plan.max_tokens - t));
     }
-    co_await write_text(s, stream_head(keep_alive) + http_chunk(events + w.tail()) + "0\r\n\r\n",
+    co_await write_text(s, stream_head(keep_alive, f) + f.chunk(events + w.tail()) + f.last_chunk(),
                         ec);
     co_return;
   }
-  co_await write_text(s, stream_head(keep_alive), ec);
+  co_await write_text(s, stream_head(keep_alive, f), ec);
   net::steady_timer timer(s.get_executor());
   for (int t = 0; t < plan.max_tokens && !ec; t += step) {
     const int n = std::min(step, plan.max_tokens - t);
     timer.expires_after(std::chrono::microseconds(o.token_delay_us * n));
     co_await timer.async_wait(net::redirect_error(net::use_awaitable, ec));
-    if (!ec) co_await write_text(s, http_chunk(w.tokens_event(t, n)), ec);
+    if (!ec) co_await write_text(s, f.chunk(w.tokens_event(t, n)), ec);
   }
-  if (!ec) co_await write_text(s, http_chunk(w.tail()) + "0\r\n\r\n", ec);
+  if (!ec) co_await write_text(s, f.chunk(w.tail()) + f.last_chunk(), ec);
 }
 
 json models_json(const EchoServerOptions& o) {
@@ -227,24 +241,32 @@ net::awaitable<void> session(tcp::socket socket, const EchoServerOptions& o,
   beast::error_code ec;
   stream.socket().set_option(tcp::no_delay(true), ec);
   beast::flat_buffer buffer;
-  for (;;) {
+  const Framing f{o.http10};
+  for (int answered = 0;; ++answered) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(16 << 20);
+    if (o.idle_close_ms > 0 && answered > 0) {  // idle from here until the next request
+      stream.expires_after(std::chrono::milliseconds(o.idle_close_ms));
+    }
     co_await http::async_read(stream, buffer, parser, net::redirect_error(net::use_awaitable, ec));
+    stream.expires_never();
     if (ec) break;
     const http::request<http::string_body>& req = parser.get();
-    const bool keep = req.keep_alive();
+    // Closing after this answer without saying so is what the keep-alive policies test.
+    const bool keep = req.keep_alive() && !o.http10;
+    const bool last =
+        !keep || (o.close_after_requests > 0 && answered + 1 >= o.close_after_requests);
     const std::string target(req.target());
     const bool chat = target == "/v1/chat/completions";
     if (target == "/health") {
-      co_await write_text(stream, whole_response(200, "text/plain", "ok", keep), ec);
+      co_await write_text(stream, whole_response(200, "text/plain", "ok", keep, f), ec);
     } else if (target == "/v1/models") {
-      co_await write_text(stream,
-                          whole_response(200, "application/json", models_json(o).dump(), keep), ec);
+      co_await write_text(
+          stream, whole_response(200, "application/json", models_json(o).dump(), keep, f), ec);
     } else if ((chat || target == "/v1/completions") && req.method() == http::verb::post) {
       const auto plan = plan_stream(req.body(), chat, o);
       if (const Refusal* r = std::get_if<Refusal>(&plan)) {
-        co_await write_text(stream, error_response(*r, keep), ec);
+        co_await write_text(stream, error_response(*r, keep, f), ec);
       } else {
         StreamPlan p = std::get<StreamPlan>(plan);
         p.id = "echo-" + std::to_string(next_id++);
@@ -253,10 +275,10 @@ net::awaitable<void> session(tcp::socket socket, const EchoServerOptions& o,
     } else {
       // Built before the co_await: GCC 12 destroys a braced temporary inside a co_await
       // expression twice (a double free on every 404).
-      const std::string not_found = error_response({404, "no route for " + target}, keep);
+      const std::string not_found = error_response({404, "no route for " + target}, keep, f);
       co_await write_text(stream, not_found, ec);
     }
-    if (ec || !keep) break;
+    if (ec || last) break;
   }
   stream.socket().shutdown(tcp::socket::shutdown_send, ec);
 }

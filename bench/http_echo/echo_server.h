@@ -22,6 +22,10 @@ struct EchoServerOptions {
   int tokens_per_chunk = 1;    // tokens each streamed chunk carries
   bool token_ids = true;       // choices carry token_ids (false: text only)
   int64_t token_delay_us = 0;  // 0: the whole stream in one write; else a chunk per delay
+  // Keep-alive policies of real servers, for the client's tests (none says so in a header):
+  int close_after_requests = 0;  // > 0: close a connection after this many answers
+  int64_t idle_close_ms = 0;     // > 0: close a connection idle this long between requests
+  bool http10 = false;  // answer as HTTP/1.0: no chunked encoding, closed after each answer
 };
 
 class EchoServer {

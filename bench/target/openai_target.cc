@@ -163,12 +163,13 @@ class OpenAiTarget::Loop {
   }
 
   // One request on a pooled or new connection. A reused connection the server had closed fails
-  // before any byte of the answer: the request is then tried once more on a new connection.
+  // before any byte of the answer: the request is then tried once more on a new connection
+  // (never another pooled one, which the server may well have closed too).
   net::awaitable<TargetEvent> exchange(uint64_t index, const std::string& request) {
     const SteadyTime deadline = std::chrono::steady_clock::now() + timeout_;
     for (int attempt = 0;; ++attempt) {
       if (stopping_) co_return aborted(index);
-      std::unique_ptr<HttpConnection> c = pool_.take();
+      std::unique_ptr<HttpConnection> c = attempt == 0 ? take_idle() : nullptr;
       const bool reused = c != nullptr;
       if (!reused) c = std::make_unique<HttpConnection>(io_.get_executor());
       auto x = std::make_unique<Exchange>();
@@ -185,6 +186,15 @@ class OpenAiTarget::Loop {
       if (x->response.keep_alive && !stopping_) pool_.put_back(std::move(c));
       co_return outcome(index, *x);
     }
+  }
+
+  // A pooled connection the server has not closed, or nullptr.
+  std::unique_ptr<HttpConnection> take_idle() {
+    const int64_t dropped = pool_.dropped_closed();
+    std::unique_ptr<HttpConnection> c = pool_.take();
+    if (pool_.dropped_closed() > dropped)
+      stats_.closed_idle_dropped(pool_.dropped_closed() - dropped);
+    return c;
   }
 
   net::awaitable<void> send_and_read(HttpConnection& c, bool reused, const std::string& request,

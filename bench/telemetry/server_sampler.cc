@@ -36,7 +36,7 @@ ServerSampler::ServerSampler(ServerSamplerOptions options, const Nvml* nvml)
 ServerSampler::~ServerSampler() { stop(); }
 
 double ServerSampler::scrape_timeout_s() const {
-  return std::max(0.25, std::min(2.0, double(options_.interval.count()) * 1e-3));
+  return std::max(2.0, std::min(5.0, double(options_.interval.count()) * 1e-3));
 }
 
 void ServerSampler::start() {

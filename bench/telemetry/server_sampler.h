@@ -72,7 +72,8 @@ class ServerSampler {
   std::optional<ServerReading> first_reading() const;
   std::optional<ServerReading> last_reading() const;
   const ServerSamplerOptions& options() const { return options_; }
-  // max(250 ms, min(2 s, interval)): a slow server costs a skipped tick, never a pile-up.
+  // max(2 s, min(5 s, interval)): a busy server answers /metrics late (a Python server under
+  // load took over a second), which costs a skipped tick, never a failed scrape or a pile-up.
   double scrape_timeout_s() const;
 
  private:

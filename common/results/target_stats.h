@@ -72,6 +72,7 @@ struct HttpClientRecord {
   std::map<int, int64_t> by_http_status;  // answers with a failing status, by status
   int64_t connect = 0, timeout = 0, connection_lost = 0, incomplete_stream = 0, stream_error = 0;
   int64_t connections_opened = 0, connections_reused = 0, stale_retries = 0;
+  int64_t closed_idle = 0;  // idle connections found closed by the server, dropped unused
   int64_t usage_mismatches = 0, usage_missing = 0;
   std::vector<std::string> mismatch_examples;  // the first few
 
