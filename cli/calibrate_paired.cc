@@ -126,19 +126,35 @@ nlohmann::json measured_effects(const Arm& base, const Arm& slowed,
   return effects;
 }
 
+// What a slowed arm did, as power claims must say it: "slowed-0.05 (measured: tpot_ms.p50
+// +7.1%, ...)". The injected fraction is only the arm's name.
+std::string measured_label(const Arm& arm, const nlohmann::json& effects) {
+  std::string label = arm.name + " (measured:";
+  for (const auto& [key, change] : effects.items()) {
+    char figure[32];
+    std::snprintf(figure, sizeof(figure), " %+.1f%%", 100 * change.get<double>());
+    label += " " + key.substr(key.find('.') + 1) + figure + ",";
+  }
+  if (label.back() == ',') label.pop_back();
+  return label + (effects.empty() ? " nothing)" : ")");
+}
+
 double share(const VerdictCounts& c, int n) { return c.trials ? 100.0 * n / c.trials : 0; }
 
 // Detection and false alarms of the whole gate as the budget grows.
-void print_power_curve(const std::vector<Arm>& arms, const RuleSet& rules, SequentialPlan plan,
-                       const std::string& workload) {
+void print_power_curve(const std::vector<Arm>& arms, const std::vector<nlohmann::json>& effects,
+                       const RuleSet& rules, SequentialPlan plan, const std::string& workload) {
   const int n = int(arms[0].runs.points[0].repetitions.size());
   const int look = first_look(plan.design, rules, workload);
   std::set<int> budgets;
   for (int b : {look, look + 4, look + 8, 16, 24, 32, 48, 64}) {
     if (b >= look && b <= n) budgets.insert(b - b % 2);
   }
-  std::printf("power curve (the gate; pairs at most, as a budget):\n  %-10s %-8s %-22s", "pairs",
-              "minutes", "A/A pass/regr/inconcl");
+  std::printf("power curve (the gate; pairs at most, as a budget); the arms did:\n");
+  for (size_t j = 2; j < arms.size(); ++j) {
+    std::printf("  %s\n", measured_label(arms[j], effects[j]).c_str());
+  }
+  std::printf("  %-10s %-8s %-22s", "pairs", "minutes", "A/A pass/regr/inconcl");
   for (size_t j = 2; j < arms.size(); ++j) std::printf(" %-9s", (arms[j].name + " caught").c_str());
   std::printf("\n");
   for (int b : budgets) {
@@ -200,7 +216,8 @@ int calibrate_paired(const PairedCalibrationArguments& args, const RuleSet& rule
   for (size_t j = 1; j < arms.size(); ++j) {
     const SequentialRates r = sequential_paired_verdicts(
         arms[0].runs.points[0], arms[j].runs.points[0], rules, workload, plan);
-    const std::string what = j == 1 ? "paired A/A" : "paired, " + arms[j].name;
+    const std::string what =
+        j == 1 ? "paired A/A" : "paired, " + measured_label(arms[j], effects[j]);
     print_counts(
         what + ", ab's procedure within " + std::to_string(int(args.budget_minutes)) + " min", r,
         noise.seconds_per_pair);
@@ -210,7 +227,7 @@ int calibrate_paired(const PairedCalibrationArguments& args, const RuleSet& rule
                                    {"mean_pairs", r.mean_pairs},
                                    {"rules", verdict_counts_to_json(r.counts)}});
   }
-  print_power_curve(arms, rules, plan, workload);
+  print_power_curve(arms, effects, rules, plan, workload);
   const std::string out = !args.noise_out.empty()
                               ? args.noise_out
                               : BaselineStore(args.store).noise_path(noise.machine_key, workload);

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "gates/verdict/comparison.h"
+#include "gates/verdict/judged_rules.h"
 #include "gates/verdict/paired_rule_evaluator.h"
 
 namespace infergate {
@@ -35,10 +36,8 @@ SequentialRates sequential_paired_verdicts(const PointResult& baseline,
   if (n != candidate.repetitions.size() || n < 2) {
     throw std::invalid_argument("paired trials need the same number (>= 2) of runs on each side");
   }
-  std::vector<const GateRule*> applicable;
-  for (const GateRule& r : rules.rules) {
-    if (r.applies_to(workload)) applicable.push_back(&r);
-  }
+  const std::vector<const GateRule*> applicable =
+      judged_rules(rules, workload, baseline, candidate);
   AbDesign design = plan.design;
   design.max_pairs = std::min(design.max_pairs, int(n));
   const int look = first_look(design, rules, workload);

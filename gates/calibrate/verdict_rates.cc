@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "gates/verdict/comparison.h"
+#include "gates/verdict/judged_rules.h"
 #include "gates/verdict/rule_evaluator.h"
 
 namespace infergate {
@@ -66,10 +67,7 @@ std::vector<VerdictCounts> resampled_verdicts(const PointResult& a, const PointR
                                 " runs" + (b ? " on each side" : "") + "; have " +
                                 std::to_string(a.repetitions.size()));
   }
-  std::vector<const GateRule*> applicable;
-  for (const GateRule& r : rules.rules) {
-    if (r.applies_to(workload)) applicable.push_back(&r);
-  }
+  const std::vector<const GateRule*> applicable = judged_rules(rules, workload, a, b ? *b : a);
   std::vector<VerdictCounts> counts;
   for (const GateRule* r : applicable) counts.push_back({r->name});
   VerdictCounts gate{kGateRow};

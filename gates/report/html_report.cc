@@ -97,11 +97,7 @@ std::string rules_table(const Comparison& c) {
     }
     html += "</td></tr>\n";
   }
-  html +=
-      "</table>\n<p class=\"muted\">change = candidate / baseline - 1; interval: bootstrap "
-      "confidence interval of the change (the rules file's statistics.confidence, 0.95 by "
-      "default); p: one-sided Mann-Whitney U test that the candidate is worse, over "
-      "repetitions.</p>\n";
+  html += "</table>\n<p class=\"muted\">" + escape_markup(c.statistics_note()) + "</p>\n";
   return html;
 }
 

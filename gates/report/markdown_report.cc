@@ -69,10 +69,7 @@ void rules_table(const Comparison& c, std::string& md) {
           format_change(e.relative_change) + " | " + format_interval(e.interval_lo, e.interval_hi) +
           " | " + cell(format_p_value(e.p_value)) + " | " + verdict_cell(e) + " |\n";
   }
-  md +=
-      "\nInterval: bootstrap confidence interval of the change (the rules file's "
-      "`statistics.confidence`, 0.95 by default); p: one-sided Mann-Whitney U test that the "
-      "candidate is worse, over repetitions.\n";
+  md += "\n" + c.statistics_note() + "\n";
 }
 
 void reasons(const Comparison& c, std::string& md) {

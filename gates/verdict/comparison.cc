@@ -5,6 +5,7 @@
 
 #include "gates/verdict/error_share_check.h"
 #include "gates/verdict/exact_rule_evaluator.h"
+#include "gates/verdict/judged_rules.h"
 #include "gates/verdict/paced_rules.h"
 #include "gates/verdict/paired_rule_evaluator.h"
 #include "gates/verdict/rule_evaluator.h"
@@ -75,6 +76,21 @@ std::string Comparison::method() const {
   }
   return paired ? "paired runs (Wilcoxon signed-rank test and t interval on the pairs' log ratios)"
                 : "independent repetitions (Mann-Whitney U test, bootstrap interval)";
+}
+
+std::string Comparison::statistics_note() const {
+  const std::string change = "change = candidate / baseline - 1; ";
+  if (deterministic) return change + "deterministic runs: values compared exactly, no interval.";
+  if (paired) {
+    return change +
+           "interval: t confidence interval of the pairs' mean log ratio (the rules file's "
+           "statistics.confidence, 0.95 by default); p: one-sided Wilcoxon signed-rank test that "
+           "the candidate is worse, over the pairs' log ratios.";
+  }
+  return change +
+         "interval: bootstrap confidence interval of the change (the rules file's "
+         "statistics.confidence, 0.95 by default); p: one-sided Mann-Whitney U test that the "
+         "candidate is worse, over repetitions.";
 }
 
 bool deterministic_results(const ResultsFile& baseline, const ResultsFile& candidate) {
@@ -150,9 +166,8 @@ Comparison compare_results(const ResultsFile& baseline, const ResultsFile& candi
       continue;
     }
     if (c.deterministic) list_changes(base_point, *cand_point, label, c.changes);
-    for (const GateRule& rule : rules.rules) {
-      if (!rule.applies_to(c.workload_name)) continue;
-      if (rule.exact && !measured_on_either_side(rule, base_point, *cand_point)) continue;
+    for (const GateRule* judged : judged_rules(rules, c.workload_name, base_point, *cand_point)) {
+      const GateRule& rule = *judged;
       if (c.deterministic) {
         c.evaluations.push_back(evaluate_exact_rule(deterministic_rule(rule), base_point,
                                                     *cand_point, label, settings));

@@ -59,6 +59,9 @@ struct Comparison {
   // How the rules judged: "paired runs (Wilcoxon signed-rank on the pairs' log ratios)" or
   // "independent repetitions (Mann-Whitney U, bootstrap interval)".
   std::string method() const;
+  // The reports' footnote under the rules table: what "change", "interval" and "p" are for
+  // this comparison's method (the paired test is not the unpaired one).
+  std::string statistics_note() const;
 };
 
 // What `compare` exits with for these evaluations (all comparable): kExitRegression if one

@@ -105,6 +105,46 @@ TEST_CASE("paired: compare --paired judges every rule as pairs and says so") {
   CHECK(c.paired);
   CHECK(c.exit_code() == kExitRegression);
   CHECK(c.method().find("Wilcoxon signed-rank") != std::string::npos);
+  // The reports' footnote names the test used, not the unpaired one.
+  CHECK(c.statistics_note().find("Wilcoxon signed-rank") != std::string::npos);
+  CHECK(c.statistics_note().find("Mann-Whitney") == std::string::npos);
+  options.paired = false;
+  const Comparison unpaired =
+      compare_results(runs.baseline, runs.candidate, rules_of(tpot_rule()), options);
+  CHECK(unpaired.statistics_note().find("Mann-Whitney U") != std::string::npos);
+}
+
+TEST_CASE("paired rates judge the rules ab judges: a quality rule on runs without quality is not") {
+  GateRule quality;
+  quality.name = "quality-kl-mean";
+  quality.metric = parse_metric_key("summary.kl_divergence_mean");
+  quality.better = Direction::kLowerIsBetter;
+  quality.exact = true;
+  quality.absolute_threshold = 0.002;
+  RuleSet rules = rules_of(tpot_rule());
+  rules.rules.push_back(quality);
+  const PairedRuns same = drifting_pairs(24, 0.0, 5);
+  CompareOptions options;
+  options.paired = true;
+  const Comparison ab = compare_results(same.baseline, same.candidate, rules, options);
+  REQUIRE(ab.evaluations.size() == 1);  // tpot-p50 only
+  SequentialPlan plan;
+  plan.design.max_pairs = 24;
+  plan.seconds_per_pair = 1;
+  plan.trials = 50;
+  const SequentialRates replay = sequential_paired_verdicts(
+      same.baseline.points[0], same.candidate.points[0], rules, "synthetic", plan);
+  REQUIRE(replay.counts.size() == 2);  // tpot-p50 and the gate row: the same rules as ab
+  CHECK(replay.counts[0].rule == "tpot-p50");
+  CHECK(replay.counts.back().inconclusive < 50);  // not "inconclusive" for want of quality
+  // With every pair in one look, as ab's last look, the replay's verdict is ab's.
+  plan.design.min_pairs = 24;
+  plan.trials = 1;
+  const SequentialRates whole = sequential_paired_verdicts(
+      same.baseline.points[0], same.candidate.points[0], rules, "synthetic", plan);
+  const VerdictCounts& gate = whole.counts.back();
+  CHECK((ab.exit_code() == kExitPass) == (gate.pass == 1));
+  CHECK((ab.exit_code() == kExitInconclusive) == (gate.inconclusive == 1));
 }
 
 TEST_CASE("ab design: ABBA order, the first look at whole blocks, and the stopping rule") {
