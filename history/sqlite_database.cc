@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 namespace infergate {
@@ -99,7 +100,25 @@ std::vector<unsigned char> SqliteStatement::blob(int column) const {
 
 }  // namespace
 
+namespace {
+
+// `history add` into results/history.sqlite of a fresh checkout: the folder is made, as
+// `baseline update` makes its store's.
+void create_parent_folder(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (parent.empty() || std::filesystem::is_directory(parent, ec)) return;
+  std::filesystem::create_directories(parent, ec);
+  if (ec) {
+    throw HistoryError("history database " + path + ": cannot create its folder " +
+                       parent.string() + ": " + ec.message());
+  }
+}
+
+}  // namespace
+
 SqliteDatabase::SqliteDatabase(const std::string& path) : path_(path) {
+  create_parent_folder(path);
   const int rc =
       sqlite3_open_v2(path.c_str(), &db_,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);

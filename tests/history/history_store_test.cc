@@ -2,6 +2,7 @@
 // files and their metrics, duplicates, refused files that store nothing, concurrent writers on
 // separate connections, and schema versions.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <thread>
@@ -116,6 +117,17 @@ TEST_CASE("the schema is versioned and a newer database is refused", "[history]"
   CHECK_THROWS_WITH(HistoryStore(db), Catch::Contains("schema version 99 is newer"));
   std::ofstream(dir.file("not-a-db.sqlite")) << "this is not a database, just text";
   CHECK_THROWS_WITH(HistoryStore(dir.file("not-a-db.sqlite")), Catch::Contains("not-a-db.sqlite"));
+}
+
+TEST_CASE("a database in a folder not there yet gets its folder; a file in the way is named",
+          "[history]") {
+  testing::TempDir dir;
+  const std::string db = dir.file("results/nested/history.sqlite");
+  HistoryStore(db).add(write(dir, "r.json", results_doc("aaaa", "2026-01-01T00:00:00Z")));
+  CHECK(std::filesystem::exists(db));
+  std::ofstream(dir.file("blocker")) << "a file, not a folder";
+  CHECK_THROWS_WITH(HistoryStore(dir.file("blocker/history.sqlite")),
+                    Catch::Contains("cannot create its folder") && Catch::Contains("blocker"));
 }
 
 TEST_CASE("export writes runs with metrics as JSON and long-form CSV", "[history]") {
