@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Fails when the build or the tests use a Debian package that ci/packages.txt does not install.
 
-  check-deps.py record --trace FILE -- COMMAND...   run COMMAND, recording every file opened
-                                                   on the machine meanwhile (fanotify, fatrace:
-                                                   the whole machine, so run it on a quiet one)
+  check-deps.py record --trace FILE -- COMMAND...   run COMMAND, recording every file that it
+                                                   and its descendants open (fanotify through
+                                                   fatrace sees the whole machine; the kernel's
+                                                   fork events say which processes are COMMAND's,
+                                                   so other programs running meanwhile are left
+                                                   out)
   check-deps.py judge --trace FILE [--packages F]   map each recorded file to its Debian package
                                                    and require it in the closure of the list
 
@@ -16,9 +19,12 @@ Exit status: 0 every used package is in the closure, 1 one is not (each named wi
 owns and the program that opened it), 2 the check itself could not run.
 """
 import argparse
+import errno
 import os
 import re
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -50,8 +56,71 @@ def fail(message, status=2):
 FATRACE_LINE = re.compile(r"^(?P<comm>.*?)\((?P<pid>\d+)\): (?P<events>[A-Z+]+)\s+(?P<path>/.*)$")
 
 
+class ProcessTree:
+    """Every fork on the machine from now on (the kernel's process events connector, netlink;
+    root), so that the processes descended from one can be told apart from the rest after they
+    have exited. Threads fork within their process (same tgid) and change nothing."""
+
+    NETLINK_CONNECTOR, CN_IDX_PROC, CN_VAL_PROC = 11, 1, 1
+    PROC_CN_MCAST_LISTEN, PROC_EVENT_FORK = 1, 1
+
+    def __init__(self):
+        try:
+            self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, self.NETLINK_CONNECTOR)
+            # A parallel build forks thousands of processes a minute: room for bursts.
+            self.sock.setsockopt(socket.SOL_SOCKET, 33, 64 << 20)  # SO_RCVBUFFORCE
+            self.sock.bind((os.getpid(), self.CN_IDX_PROC))
+            listen = struct.pack("=I", self.PROC_CN_MCAST_LISTEN)
+            cn_msg = struct.pack("=IIIIHH", self.CN_IDX_PROC, self.CN_VAL_PROC, 0, 0, len(listen), 0)
+            header = struct.pack("=IHHII", 16 + len(cn_msg) + len(listen), 3, 0, 0, os.getpid())
+            self.sock.send(header + cn_msg + listen)
+        except OSError as e:
+            fail(f"cannot follow process forks (netlink process events need root): {e}")
+        self.children = {}  # tgid -> the tgids it forked
+        self.lost = False  # the kernel dropped events (a full buffer): the tree is incomplete
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except OSError as e:
+                if e.errno != errno.ENOBUFS:
+                    return  # closed
+                self.lost = True
+                continue
+            # nlmsghdr (16 bytes), cn_msg (20), proc_event: what, cpu, timestamp, then the fork's
+            # parent pid, parent tgid, child pid, child tgid.
+            if len(data) < 68 or struct.unpack_from("=I", data, 36)[0] != self.PROC_EVENT_FORK:
+                continue
+            _, parent, _, child = struct.unpack_from("=IIII", data, 52)
+            if parent != child:
+                with self.lock:
+                    self.children.setdefault(parent, []).append(child)
+
+    def descendants(self, root):
+        """root and every process forked from it, transitively (a pid reused later by another
+        program counts too: a stricter judge, never a laxer one)."""
+        with self.lock:
+            found, todo = {root}, [root]
+            while todo:
+                for child in self.children.get(todo.pop(), ()):
+                    if child not in found:
+                        found.add(child)
+                        todo.append(child)
+        return found
+
+    def stop(self):
+        self.sock.close()
+
+
 class Recorder:
-    """fatrace -f O in the background; keeps the first program that opened each path."""
+    """fatrace -f O in the background; keeps, for each path, the programs (pid, name) that
+    opened it, to be narrowed to one process tree at the end."""
+
+    MAX_OPENERS_PER_PATH = 256
 
     def __init__(self):
         try:
@@ -72,7 +141,9 @@ class Recorder:
             path = m.group("path").removesuffix(" (deleted)")
             if path.startswith("/tmp/infergate-check-deps-sentinel-"):
                 self.sentinels_seen.add(path)
-            self.opened.setdefault(path, m.group("comm"))
+            openers = self.opened.setdefault(path, {})
+            if len(openers) < self.MAX_OPENERS_PER_PATH:
+                openers.setdefault(int(m.group("pid")), m.group("comm"))
 
     def sync(self, timeout_s=30):
         """Opens a fresh file and waits until fanotify reports it: events so far are in."""
@@ -100,18 +171,32 @@ class Recorder:
 def record(args):
     if not args.command:
         fail("record needs a command after --")
+    tree = ProcessTree()
     recorder = Recorder()
     recorder.sync()
-    status = subprocess.call(args.command)
+    command = subprocess.Popen(args.command)
+    status = command.wait()
     recorder.sync()
     recorder.stop()
+    tree.stop()
+    ours = tree.descendants(command.pid)
+    if tree.lost:  # some forks went unseen: judge every program, as a stricter judge
+        print("check-deps: the kernel dropped process events; every program's files are kept")
+    used, others = {}, 0
+    for path, openers in recorder.opened.items():
+        names = [name for pid, name in openers.items() if tree.lost or pid in ours]
+        if names:
+            used[path] = names[0]
+        else:
+            others += 1
     os.makedirs(os.path.dirname(os.path.abspath(args.trace)), exist_ok=True)
     temporary = args.trace + ".tmp"
     with open(temporary, "w") as out:
-        for path in sorted(recorder.opened):
-            out.write(f"{path}\t{recorder.opened[path]}\n")
+        for path in sorted(used):
+            out.write(f"{path}\t{used[path]}\n")
     os.replace(temporary, args.trace)
-    print(f"check-deps: recorded {len(recorder.opened)} opened files in {args.trace}")
+    print(f"check-deps: recorded {len(used)} files opened by the command's {len(ours)} processes "
+          f"in {args.trace} ({others} opened only by other programs, left out)")
     return status
 
 

@@ -4,7 +4,9 @@
 # decode delay (as tests/gates/bisect_end_to_end.sh does); commit 8 adds 20 ms. The history
 # holds runs of commits 0-6 and 10-17 only (a nightly that skipped some), so detect finds a
 # change point between commits 6 and 10; history bisect hands that range to bisect, which must
-# name commit 8, and the change point must then carry it.
+# name commit 8, and the change point must then carry it. The bisect is paired (each commit run
+# alternately with an end's build): unpaired, a machine that got busy after the good end was
+# measured made good commits look slow, and bisect named the wrong one.
 #   history_bisect_cli.sh INFERGATE WORK_DIR
 # Exit 77 (skipped) without git.
 set -euo pipefail
@@ -79,7 +81,8 @@ id=$(sed -n 's/^change point \([0-9]*\): tpot_ms.p50.*/\1/p' "$WORK/detect.txt" 
 
 set +e
 "$INFERGATE" history bisect --db "$WORK/h.sqlite" "$id" -- --repo "$REPO" \
-  --build-cmd 'sh build.sh' --cache-dir "$WORK/cache" --repeat 4 --threshold 50 \
+  --build-cmd 'sh build.sh' --cache-dir "$WORK/cache" --repeat 4 --threshold 50 --paired \
+  --max-pairs 12 \
   --out-dir "$WORK/bisect" > "$WORK/bisect.txt" 2>&1
 rc=$?
 set -e
