@@ -53,15 +53,23 @@ TEST_CASE("samples arrive at about the interval plus one at stop") {
   CHECK(span_ms == Approx(280).margin(60));
 }
 
+// Waits (up to 30 s) until the sampler holds more than `count` samples.
+void wait_for_samples(const ResourceSampler& sampler, size_t count) {
+  for (int i = 0; i < 3000 && sampler.samples().size() <= count; ++i) sleep_ms(10);
+}
+
 TEST_CASE("RSS is plausible and grows when 100 MB are allocated and touched") {
   CHECK(process_rss_bytes() > 1e6);
   ResourceSampler sampler(milliseconds(10));
   sampler.start();
-  sleep_ms(40);
+  // A sample before the allocation and one after it, however late a busy machine wakes the
+  // sampler (a fixed 40 ms wait let the first sample come after the allocation).
+  wait_for_samples(sampler, 0);
+  const size_t before = sampler.samples().size();
   constexpr size_t kBytes = 100u << 20;
   auto block = std::make_unique<char[]>(kBytes);  // value-initialized: every page touched
   std::memset(block.get(), 1, kBytes);
-  sleep_ms(60);
+  wait_for_samples(sampler, before);
   sampler.stop();
   const std::vector<ResourceSample> samples = sampler.samples();
   REQUIRE(samples.size() >= 3);
