@@ -169,6 +169,9 @@ void check_refusal(const ApiError& e, std::string_view body) {
   require(e.status() == 400 || (e.status() == 404 && e.param() == "model"),
           "a refusal is neither 400 nor a 404 for the 'model' field", body);
   require(e.what()[0] != '\0', "a refusal has an empty message", body);
+  // Names from the body are quoted as excerpts: a 500 KB field name is not echoed whole.
+  require(std::string_view(e.what()).size() <= 1024 && e.param().size() <= 256,
+          "a refusal echoes unbounded input", body);
   try {
     (void)e.to_json().dump();  // strict: throws on invalid UTF-8
   } catch (const json::exception& x) {

@@ -82,4 +82,12 @@ std::string json_excerpt(const json& value, size_t max_chars) {
   return out.finish();
 }
 
+std::string text_excerpt(std::string_view text, size_t max_chars) {
+  if (text.size() <= max_chars) return std::string(text);
+  size_t end = max_chars > 3 ? max_chars - 3 : 0;
+  // Back off over continuation bytes (10xxxxxx) to the start of a character.
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end)) + "...";
+}
+
 }  // namespace infergate

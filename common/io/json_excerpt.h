@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace infergate {
 
@@ -18,5 +19,10 @@ inline constexpr size_t kJsonExcerptChars = 60;
 // most `max_chars` (each level writes one bracket), and strings are cut before they are
 // escaped; invalid UTF-8 is written as U+FFFD rather than throwing.
 std::string json_excerpt(const nlohmann::json& value, size_t max_chars = kJsonExcerptChars);
+
+// A name from input (a field, a model, a key) to quote in a message: `text` when it fits in
+// `max_chars`, otherwise its first characters (cut on a UTF-8 character boundary) and "...", so
+// a 500 KB field name does not come back whole in an error body.
+std::string text_excerpt(std::string_view text, size_t max_chars = kJsonExcerptChars);
 
 }  // namespace infergate

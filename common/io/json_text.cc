@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/io/json_unique_keys.h"
+
 namespace infergate {
 
 namespace {
@@ -57,14 +59,17 @@ std::string reason(const nlohmann::json::exception& e, bool has_position) {
 
 }  // namespace
 
-nlohmann::json parse_json_text(std::string_view text, bool ignore_comments) {
+nlohmann::json parse_json_text(std::string_view text, bool ignore_comments, bool unique_keys) {
   if (const size_t at = too_deep_at(text, ignore_comments); at != std::string_view::npos) {
     throw JsonTextError(position(text, at) + ": nests deeper than the limit of " +
                             std::to_string(kMaxJsonDepth) + " levels",
                         at);
   }
   try {
-    return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/true, ignore_comments);
+    return nlohmann::json::parse(text, unique_keys ? unique_keys_callback() : nullptr,
+                                 /*allow_exceptions=*/true, ignore_comments);
+  } catch (const JsonDuplicateKeyError& e) {
+    throw JsonTextError(e.what(), 0);
   } catch (const nlohmann::json::parse_error& e) {
     const size_t at = e.byte > 0 ? size_t(e.byte) - 1 : 0;  // nlohmann counts bytes read
     throw JsonTextError(position(text, at) + ": " + reason(e, true), at);

@@ -27,7 +27,9 @@ class JsonTextError : public std::runtime_error {
 };
 
 // Parses `text` (with `ignore_comments`, // and /* */ comments are allowed); throws
-// JsonTextError for a syntax error or nesting deeper than kMaxJsonDepth.
-nlohmann::json parse_json_text(std::string_view text, bool ignore_comments = false);
+// JsonTextError for a syntax error or nesting deeper than kMaxJsonDepth, and, with
+// `unique_keys`, for an object that has a key twice (rather than the last one winning).
+nlohmann::json parse_json_text(std::string_view text, bool ignore_comments = false,
+                               bool unique_keys = false);
 
 }  // namespace infergate

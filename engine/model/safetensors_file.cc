@@ -39,7 +39,8 @@ json read_header(const MappedFile& f, uint64_t* data_start) {
   const char* text = reinterpret_cast<const char*>(f.data() + 8);
   json header;
   try {
-    header = parse_json_text(std::string_view(text, size_t(n)));
+    header = parse_json_text(std::string_view(text, size_t(n)), /*ignore_comments=*/false,
+                             /*unique_keys=*/true);
   } catch (const JsonTextError& e) {  // the position is in the header, which starts at byte 8
     throw ModelLoadError(f.path(), std::string("bad header JSON ") + e.what());
   }

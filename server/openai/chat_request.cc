@@ -1,5 +1,6 @@
 #include "server/openai/chat_request.h"
 
+#include "common/io/json_excerpt.h"
 #include "server/openai/chat_template.h"
 #include "server/openai/request_fields.h"
 
@@ -52,7 +53,8 @@ ChatMessage read_message(const json& m, size_t i) {
   }
   for (const auto& [key, value] : m.items()) {
     if (key != "role" && key != "content" && key != "name") {
-      throw bad_field(at + "." + key, "unknown field '" + at + "." + key + "'");
+      const std::string name = at + "." + text_excerpt(key);  // a 500 KB key is not echoed
+      throw bad_field(name, "unknown field '" + name + "'");
     }
   }
   if (!m.contains("content")) throw bad_field(at + ".content", "'" + at + ".content' is required");

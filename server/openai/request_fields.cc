@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "common/io/json_excerpt.h"
+#include "common/io/json_unique_keys.h"
+
 namespace infergate {
 
 namespace {
@@ -59,7 +62,9 @@ void read_stream_options(const json& j, CompletionRequest& r) {
   if (!r.stream) throw bad_field("stream_options", "'stream_options' needs \"stream\": true");
   if (!o.is_object()) throw bad_field("stream_options", "'stream_options' must be an object");
   for (const auto& [key, value] : o.items()) {
-    if (key != "include_usage") throw bad_field("stream_options", "unknown field '" + key + "'");
+    if (key != "include_usage") {
+      throw bad_field("stream_options", "unknown field '" + text_excerpt(key) + "'");
+    }
     r.include_usage = get_bool(value, "stream_options.include_usage");
   }
 }
@@ -110,17 +115,25 @@ void check_fits(const ServedModel& model, const CompletionRequest& r) {
 
 json parse_request_object(std::string_view body, const std::set<std::string>& known,
                           const ServedModel& model) {
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  json j;
+  try {  // the last of duplicate keys would silently win: "max_tokens": 1, "max_tokens": 1000
+    j = json::parse(body, unique_keys_callback(), /*allow_exceptions=*/false);
+  } catch (const JsonDuplicateKeyError& e) {
+    throw bad_field(text_excerpt(e.key()), e.what());
+  }
   if (j.is_discarded()) throw ApiError(400, "the request body is not valid JSON");
   if (!j.is_object()) throw ApiError(400, "the request body must be a JSON object");
   for (const auto& [key, value] : j.items()) {
-    if (!known.count(key)) throw bad_field(key, "unknown field '" + key + "'");
+    if (!known.count(key)) {
+      const std::string name = text_excerpt(key);  // a 500 KB name is not echoed whole
+      throw bad_field(name, "unknown field '" + name + "'");
+    }
   }
   if (j.contains("model")) {
     if (!j["model"].is_string()) throw bad_field("model", "'model' must be a string");
     if (!model.answers_to(j["model"].get<std::string>())) {
       throw ApiError(404,
-                     "the model '" + j["model"].get<std::string>() +
+                     "the model '" + text_excerpt(j["model"].get_ref<const std::string&>()) +
                          "' does not exist (this server serves " + model.names_text() + ")",
                      "model");
     }

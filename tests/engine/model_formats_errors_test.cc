@@ -225,6 +225,19 @@ TEST_CASE("corrupt safetensors headers are rejected by name", "[model][safetenso
       256);
   require_load_error("safetensors", ckpt, "model.safetensors", "shape mismatch");
 
+  // A key given twice is refused rather than the last one silently winning.
+  write_safetensors_file(
+      file,
+      R"({"model.norm.weight": {"dtype": "F32", "shape": [64], "data_offsets": [0, 256]},
+          "model.norm.weight": {"dtype": "F32", "shape": [32], "data_offsets": [0, 128]}})",
+      256);
+  require_load_error("safetensors", ckpt, "model.safetensors", "duplicate key 'model.norm.weight'");
+  write_safetensors_file(file,
+                         R"({"model.norm.weight": {"dtype": "F32", "dtype": "F16", "shape": [64],
+          "data_offsets": [0, 256]}})",
+                         256);
+  require_load_error("safetensors", ckpt, "model.safetensors", "duplicate key 'dtype'");
+
   write_safetensors_file(file, entry, 256);  // valid, but the model needs more tensors
   require_load_error("safetensors", ckpt, "ckpt", "missing tensor 'model.embed_tokens.weight'");
 }

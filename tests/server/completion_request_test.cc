@@ -36,6 +36,12 @@ TEST_CASE("completion request: bad input gets a 4xx naming the problem") {
       {R"({"prompt": [1], "stream": 1})", 400, "'stream' must be a boolean"},
       {R"({"prompt": [1], "stream_options": {"include_usage": true}})", 400, "needs"},
       {R"({"prompt": [1], "model": "other"})", 404, "does not exist"},
+      {R"({"prompt": [1], "max_tokens": 1, "max_tokens": 1000})", 400,
+       "duplicate key 'max_tokens' (each key may appear once per object)"},
+      {R"({"prompt": [1], "prompt": [2]})", 400, "duplicate key 'prompt'"},
+      {R"({"prompt": [1], "stream": true, "stream_options": {"include_usage": true,
+          "include_usage": false}})",
+       400, "duplicate key 'include_usage'"},
       {R"({"prompt": [1], "max_tokens": 4, "resume_token_ids": [2]})", 400,
        "'resume_token_ids' needs \"stream\": true"},
       {R"({"prompt": [1], "max_tokens": 4, "stream": true, "resume_token_ids": 2})", 400,
@@ -53,6 +59,28 @@ TEST_CASE("completion request: bad input gets a 4xx naming the problem") {
     } catch (const ApiError& e) {
       CHECK(e.status() == c.status);
       CHECK_THAT(e.what(), Catch::Contains(c.fragment));
+    }
+  }
+}
+
+TEST_CASE("completion request: refusals quote an excerpt of a huge name, not all of it") {
+  const ServedModel model{"tiny", 100, 64, nullptr};
+  const std::string huge(500000, 'k');
+  const std::string bodies[] = {
+      R"({"prompt": [1], ")" + huge + R"(": 1})",
+      R"({"prompt": [1], "model": ")" + huge + R"("})",
+      R"({"prompt": [1], ")" + huge + R"(": 1, ")" + huge + R"(": 2})",
+      R"({"prompt": [1], "stream": true, "stream_options": {")" + huge + R"(": true}})",
+  };
+  for (const std::string& body : bodies) {
+    try {
+      parse_completion_request(body, model);
+      FAIL("accepted");
+    } catch (const ApiError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("kkk..."));
+      CHECK(std::string(e.what()).size() < 200);
+      CHECK(e.param().size() < 100);
+      CHECK(e.to_json().dump().size() < 400);
     }
   }
 }
