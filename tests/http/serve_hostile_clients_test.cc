@@ -86,6 +86,36 @@ TEST_CASE("malformed or oversized request heads get 400, 413, 414 or 431 and a c
   CHECK(server->terminate() == 0);
 }
 
+// Bodies that parse but that the server refuses: the refusal names the problem, quotes at most
+// an excerpt of what the client sent, and does not run the request another way than asked.
+TEST_CASE("duplicate keys and huge names in a body get a bounded 400 or 404") {
+  auto server = start_serve();
+  const std::string huge(500000, 'k');
+  const struct {
+    const char* what;
+    std::string body;
+    int status;
+    const char* message;
+  } cases[] = {
+      {"max_tokens given twice", R"({"prompt": [1], "max_tokens": 1, "max_tokens": 1000})", 400,
+       "duplicate key 'max_tokens'"},
+      {"a 500 KB unknown field", R"({"prompt": [1], ")" + huge + R"(": 1})", 400,
+       "unknown field 'kkkk"},
+      {"a 500 KB model name", R"({"prompt": [1], "model": ")" + huge + R"("})", 404,
+       "the model 'kkkk"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    const std::string response =
+        http_request(server->url(), "POST", "/v1/completions", c.body, kWaitSeconds);
+    CHECK(status_of(response) == c.status);
+    CHECK_THAT(body_of(response), Catch::Contains(c.message));
+    CHECK(body_of(response).size() < 1000);
+  }
+  CHECK(health(server->url()) == "ok");
+  CHECK(server->terminate() == 0);
+}
+
 TEST_CASE("pipelined requests on one connection are all answered in order") {
   auto server = start_serve();
   RawConnection c(server->url());
