@@ -77,6 +77,13 @@ std::optional<AbArguments> parse(int argc, char** argv) {
   if (s.workload_path.empty()) throw po::error("give WORKLOAD");
   if (s.design.min_pairs < 0 || s.design.min_pairs > 1000) throw po::error("--min-pairs: 0..1000");
   if (s.design.max_pairs < 2 || s.design.max_pairs > 1000) throw po::error("--max-pairs: 2..1000");
+  // A first look after the last allowed pair would never come: the session would run to
+  // --max-pairs and stop inconclusive without ever judging.
+  if (s.design.min_pairs > s.design.max_pairs) {
+    throw po::error("--min-pairs " + std::to_string(s.design.min_pairs) +
+                    " is more than --max-pairs " + std::to_string(s.design.max_pairs) +
+                    ": the first look would never come");
+  }
   if (!(a.budget_minutes > 0 && a.budget_minutes <= 24 * 60)) {
     throw po::error("--budget-minutes: more than 0, at most 1440");
   }

@@ -6,7 +6,9 @@
 #include <climits>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
+#include "bench/workload/workload_parser.h"
 #include "cli/command_line.h"
 #include "common/io/json_file.h"
 #include "common/util/time_stamp.h"
@@ -67,6 +69,26 @@ void print_start(const GitRepo& repo, const BisectSettings& s, std::ostream& out
         << " more while inconclusive)\n";
   }
   out << "bisect: builds in " << s.cache_dir << "\n";
+}
+
+// Bisect judges one metric at one point: a sweep would only be refused by the first commit's
+// measurement, after its worktree and build. This infergate reads the workload as the commits'
+// builds will; one it cannot read is left to them (an older or newer format may be theirs).
+void check_single_point(const std::string& workload_path, const std::vector<std::string>& sets) {
+  std::optional<Workload> w;
+  try {
+    w = load_workload_file(workload_path, sets);
+  } catch (const std::exception&) {
+    return;
+  }
+  if (w->sweep && w->sweep->values.size() > 1) {
+    throw std::invalid_argument(
+        "--workload " + workload_path + " sweeps " + w->sweep->field + " over " +
+        std::to_string(w->sweep->values.size()) +
+        " values and bisect judges one point: drop the sweep with --set sweep=null and pick the "
+        "value with --set (e.g. --set " +
+        w->sweep->field + "=" + format_number(w->sweep->values.front(), 6) + ")");
+  }
 }
 
 }  // namespace
@@ -148,6 +170,7 @@ int bisect_command(int argc, char** argv) {
   s.cache_dir = repo_cache_dir(cache_dir.empty() ? default_cache_dir() : cache_dir, repo);
   s.measure.workload_path = fs::absolute(workload).lexically_normal().string();
   file_content_hash(s.measure.workload_path);  // a missing file is reported now, by name
+  check_single_point(s.measure.workload_path, sets);
   s.measure.sets = sets;
   s.measure.repetitions = repeat;
   s.measure.reuse = parsed->count("remeasure") == 0;

@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/program_options.hpp>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <utility>
 
@@ -15,6 +18,7 @@
 #include "common/io/json_file.h"
 #include "gates/baseline/baseline_store.h"
 #include "gates/calibrate/calibration.h"
+#include "gates/process/interrupt.h"
 #include "gates/verdict/verdict.h"
 
 namespace infergate {
@@ -34,8 +38,19 @@ struct CalibrateArguments {
   double budget_minutes = 10;
 };
 
+// Ctrl-C (or SIGTERM) during the in-process runs: the run stops at once and still writes the
+// repetitions made so far, marked incomplete, as `run` does; calibrate then exits 128 + signal.
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "used from a signal handler");
+
+void on_stop_signal(int sig) {
+  g_stop_signal.store(sig);
+  g_stop.store(true);
+}
+
 // Runs the workload in this process with `sets` and returns its results (also written to
-// `out_path`).
+// `out_path`). Throws Interrupted after Ctrl-C, the runs so far kept in `out_path`.
 ResultsFile run_repetitions(const std::string& workload_path, std::vector<std::string> sets,
                             int repeat, const std::string& out_path) {
   sets.push_back("repetitions=" + std::to_string(repeat));
@@ -45,7 +60,12 @@ ResultsFile run_repetitions(const std::string& workload_path, std::vector<std::s
   options.out_path = out_path;
   options.progress_is_tty = isatty(STDERR_FILENO);
   options.command_line = "infergate calibrate " + workload_path;
+  options.stop = &g_stop;
   const RunOutcome outcome = run_workload(workload, options);
+  if (outcome.incomplete && g_stop.load()) {
+    throw Interrupted("interrupted; the repetitions run so far are in " + out_path +
+                      " (marked incomplete)");
+  }
   if (outcome.incomplete)
     throw std::runtime_error(out_path + ": the calibration run stopped early");
   std::cout << "runs: " << out_path << "\n";
@@ -75,6 +95,39 @@ void print_rates(const char* title, const std::vector<VerdictCounts>& counts) {
       "%d (%.1f%%)\n",
       gate.trials, gate.pass, share(gate.pass), gate.regressed, share(gate.regressed),
       gate.inconclusive, share(gate.inconclusive));
+}
+
+// Counts that would make the calibration measure nothing (zero trials, zero repetitions a
+// side) are refused rather than reported as a calibration.
+void check_counts(const CalibrateArguments& a, const po::variables_map& vm) {
+  if (a.trials < 1 || a.trials > 1'000'000) {
+    throw po::error("--trials " + std::to_string(a.trials) + ": allowed: 1 to 1000000");
+  }
+  if (vm.count("reps-per-side") && (a.reps_per_side < 2 || a.reps_per_side > 1000)) {
+    throw po::error("--reps-per-side " + std::to_string(a.reps_per_side) +
+                    ": allowed: 2 to 1000 (leave it out for the rules' largest minimum)");
+  }
+  if (a.repeat < 2 || a.repeat > 10'000) {
+    throw po::error("--repeat " + std::to_string(a.repeat) + ": allowed: 2 to 10000");
+  }
+  if (a.auto_repeat < 0 || a.auto_repeat > 1000) {
+    throw po::error("--auto-repeat " + std::to_string(a.auto_repeat) + ": allowed: 0 to 1000");
+  }
+}
+
+// --slowed-from is read only for --check-slowdown, after the A/A runs: a missing file or a
+// forgotten --check-slowdown is said now, not after minutes of runs (or never).
+void check_slowed_from(const CalibrateArguments& a) {
+  if (a.check_slowdown <= 0) {
+    throw po::error("--slowed-from " + a.slowed_from +
+                    " needs --check-slowdown F (the slowdown "
+                    "those runs were made with)");
+  }
+  if (a.paired) throw po::error("--slowed-from is not read with --paired (use --from DIR)");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(a.slowed_from, ec)) {
+    throw po::error("--slowed-from " + a.slowed_from + ": no such file");
+  }
 }
 
 std::optional<CalibrateArguments> parse(int argc, char** argv) {
@@ -121,7 +174,9 @@ std::optional<CalibrateArguments> parse(int argc, char** argv) {
   if (a.paired && !(a.budget_minutes > 0 && a.max_pairs >= 2)) {
     throw po::error("--paired needs --budget-minutes > 0 and --max-pairs >= 2");
   }
+  check_counts(a, *vm);
   a.check_slowdown = a.slowdowns.empty() ? 0 : a.slowdowns.front();
+  if (!a.slowed_from.empty()) check_slowed_from(a);
   if (a.check_slowdown > 0 && a.workload.empty() && a.slowed_from.empty()) {
     throw po::error("--check-slowdown needs WORKLOAD (to run the slowed build) or --slowed-from");
   }
@@ -166,6 +221,45 @@ std::pair<ResultsFile, int64_t> slowed_runs(const CalibrateArguments& args, cons
       delay};
 }
 
+// The calibration itself; throws Interrupted on Ctrl-C, what was run kept.
+int calibrate(const CalibrateArguments& args, const RuleSet& rules) {
+  if (args.paired) {
+    if (!args.noise_out.empty()) check_writable(args.noise_out);
+    return calibrate_paired(
+        {args.workload, args.from, args.sets, args.slowdowns, args.repeat, args.trials,
+         args.max_pairs, args.budget_minutes, args.noise_out, args.store},
+        rules);
+  }
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  const std::string stamp = std::to_string(::time(nullptr));
+  const std::string runs_out =
+      args.runs_out.empty() ? "out/calibrate-" + stamp + ".json" : args.runs_out;
+  if (!args.noise_out.empty()) check_writable(args.noise_out);  // before the runs, not after
+  if (args.from.empty()) check_writable(runs_out);
+  const ResultsFile runs = args.from.empty()
+                               ? run_repetitions(args.workload, args.sets, args.repeat, runs_out)
+                               : load_results(args.from);
+  const CalibrationDesign design =
+      calibration_design(rules, args.reps_per_side, args.auto_repeat, args.trials);
+  AaCalibration aa = calibrate_aa(runs, rules, design);
+  print_noise(aa, design, rules.alpha);
+  print_rates(("A/A false alarms, " + design_text(design) + ":").c_str(), aa.counts);
+  if (args.check_slowdown > 0) {
+    const auto [slowed, delay] = slowed_runs(args, runs, stamp);
+    const std::vector<VerdictCounts> ab =
+        detect_slowdown(runs, slowed, rules, design, args.check_slowdown, delay, aa.noise);
+    print_rates(("detection of the injected slowdown, " + design_text(design) + ":").c_str(), ab);
+  }
+  const std::string out =
+      !args.noise_out.empty()
+          ? args.noise_out
+          : BaselineStore(args.store).noise_path(aa.noise.machine_key, aa.noise.workload);
+  write_json_atomically(noise_to_json(aa.noise), out);
+  std::cout << "noise: " << out << "\n";
+  return kExitPass;
+}
+
 }  // namespace
 
 int calibrate_command(int argc, char** argv) {
@@ -178,39 +272,12 @@ int calibrate_command(int argc, char** argv) {
   }
   if (!args) return kExitPass;
   const RuleSet rules = load_rules_or_default(args->rules);
-  if (args->paired) {
-    if (!args->noise_out.empty()) check_writable(args->noise_out);
-    return calibrate_paired(
-        {args->workload, args->from, args->sets, args->slowdowns, args->repeat, args->trials,
-         args->max_pairs, args->budget_minutes, args->noise_out, args->store},
-        rules);
+  try {
+    return calibrate(*args, rules);
+  } catch (const Interrupted& e) {
+    std::cerr << "infergate calibrate: " << e.what() << "\n";
+    return 128 + (g_stop_signal.load() ? g_stop_signal.load() : interrupt_signal());
   }
-  const std::string stamp = std::to_string(::time(nullptr));
-  const std::string runs_out =
-      args->runs_out.empty() ? "out/calibrate-" + stamp + ".json" : args->runs_out;
-  if (!args->noise_out.empty()) check_writable(args->noise_out);  // before the runs, not after
-  if (args->from.empty()) check_writable(runs_out);
-  const ResultsFile runs = args->from.empty()
-                               ? run_repetitions(args->workload, args->sets, args->repeat, runs_out)
-                               : load_results(args->from);
-  const CalibrationDesign design =
-      calibration_design(rules, args->reps_per_side, args->auto_repeat, args->trials);
-  AaCalibration aa = calibrate_aa(runs, rules, design);
-  print_noise(aa, design, rules.alpha);
-  print_rates(("A/A false alarms, " + design_text(design) + ":").c_str(), aa.counts);
-  if (args->check_slowdown > 0) {
-    const auto [slowed, delay] = slowed_runs(*args, runs, stamp);
-    const std::vector<VerdictCounts> ab =
-        detect_slowdown(runs, slowed, rules, design, args->check_slowdown, delay, aa.noise);
-    print_rates(("detection of the injected slowdown, " + design_text(design) + ":").c_str(), ab);
-  }
-  const std::string out =
-      !args->noise_out.empty()
-          ? args->noise_out
-          : BaselineStore(args->store).noise_path(aa.noise.machine_key, aa.noise.workload);
-  write_json_atomically(noise_to_json(aa.noise), out);
-  std::cout << "noise: " << out << "\n";
-  return kExitPass;
 }
 
 }  // namespace infergate
