@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 
@@ -28,6 +30,7 @@ struct CompareArguments {
   std::string rules, store, report_dir, justification_root, noise;
   std::string baseline_bin, candidate_bin;
   int auto_repeat = 0;
+  double budget_minutes = 10;  // --auto-repeat's reruns, all together
   bool allow_env_diff = false;
   bool allow_errors = false;
   bool paired = false;
@@ -57,6 +60,8 @@ std::optional<CompareArguments> parse(int argc, char** argv) {
       "noise calibration (default: BASELINE's .noise.json beside it, when there is one)")(
       "auto-repeat", po::value(&a.auto_repeat)->default_value(0),
       "while inconclusive, rerun both sides up to N more repetitions each")(
+      "budget-minutes", po::value(&a.budget_minutes)->default_value(a.budget_minutes),
+      "--auto-repeat: the reruns' time, all together; a rerun still going then is stopped")(
       "baseline-bin", po::value(&a.baseline_bin),
       "infergate binary that reproduces the baseline (default: this one, if same commit)")(
       "candidate-bin", po::value(&a.candidate_bin),
@@ -76,6 +81,9 @@ std::optional<CompareArguments> parse(int argc, char** argv) {
         "--auto-repeat reruns the sides apart, which breaks the pairs: use infergate ab");
   }
   if (a.auto_repeat < 0) throw po::error("--auto-repeat must be >= 0");
+  if (!(a.budget_minutes > 0 && a.budget_minutes <= 24 * 60)) {
+    throw po::error("--budget-minutes: more than 0, at most 1440");
+  }
   return a;
 }
 
@@ -107,13 +115,26 @@ Comparison compare_with_repeats(ResultsFile& baseline, ResultsFile& candidate, c
     return c;
   }
   const std::string scratch = "out/auto-repeat-" + std::to_string(::getpid());
+  // Every rerun may take what is left of --budget-minutes: a hung binary is stopped and named
+  // then, instead of holding the comparison for good.
+  const auto start = std::chrono::steady_clock::now();
+  const auto budget_left = [&] {
+    const double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::max(args.budget_minutes * 60 - spent, 1.0);
+  };
   int added = 0;
   while (added < args.auto_repeat && c.exit_code() == kExitInconclusive) {
+    if (added > 0 && budget_left() <= 1.0) {
+      c.warnings.push_back("--auto-repeat: --budget-minutes spent after " + std::to_string(added) +
+                           " more repetitions a side");
+      break;
+    }
     const int round = std::min(2, args.auto_repeat - added);
     std::cerr << "inconclusive: rerunning both sides " << round << " more time(s) ("
               << added + round << "/" << args.auto_repeat << ")\n";
-    append_repetitions(baseline, base_bin, round, scratch, "baseline");
-    append_repetitions(candidate, cand_bin, round, scratch, "candidate");
+    append_repetitions(baseline, base_bin, round, scratch, "baseline", budget_left());
+    append_repetitions(candidate, cand_bin, round, scratch, "candidate", budget_left());
     added += round;
     c = compare_results(baseline, candidate, rules, options);
   }

@@ -1,5 +1,6 @@
 #include "gates/ab/ab_session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -20,13 +21,21 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-ResultsFile run_once(const AbSettings& s, const AbSide& side, int pair) {
+// A run may take what is left of the budget and a quarter of the budget more (next_step() stops
+// adding pairs that would end past it, so only a run far slower than the last ones needs the
+// grace): a hung binary ends the session by then, named, instead of holding it for good.
+double run_time_limit(const AbDesign& design, double seconds_so_far) {
+  return std::max(design.budget_seconds - seconds_so_far, 0.0) +
+         std::max(design.budget_seconds / 4, 1.0);
+}
+
+ResultsFile run_once(const AbSettings& s, const AbSide& side, int pair, double time_limit_s) {
   std::vector<std::string> sets = s.sets;
   sets.insert(sets.end(), side.sets.begin(), side.sets.end());
   const std::string stem =
       (fs::path(s.out_dir) / "runs" / (side.name + "-" + std::to_string(pair))).string();
   return run_workload_process(side.binary, s.workload_path, sets, stem, s.working_dir,
-                              s.record_requests)
+                              s.record_requests, time_limit_s)
       .results;
 }
 
@@ -68,8 +77,8 @@ AbOutcome run_ab(const AbSettings& s, const RuleSet& rules) {
     const bool cand_first = candidate_runs_first(o.pairs);
     const AbSide& first = cand_first ? s.candidate : s.baseline;
     const AbSide& second = cand_first ? s.baseline : s.candidate;
-    ResultsFile a = run_once(s, first, o.pairs);
-    ResultsFile b = run_once(s, second, o.pairs);
+    ResultsFile a = run_once(s, first, o.pairs, run_time_limit(s.design, seconds_since(start)));
+    ResultsFile b = run_once(s, second, o.pairs, run_time_limit(s.design, seconds_since(start)));
     add_run(o.baseline, cand_first ? std::move(b) : std::move(a), base_path);
     add_run(o.candidate, cand_first ? std::move(a) : std::move(b), cand_path);
     ++o.pairs;

@@ -20,8 +20,12 @@ struct WorkloadRun {
 // after an interrupt. The run starts in `working_dir` (empty: ours), where the workload's own
 // relative paths resolve. Without `record_requests` the run keeps no per-request records (unless
 // the workload asks for them): its summary is all a paired judgement reads.
+// `time_limit_s` (0: none) bounds the process (ProcessSpec::time_limit_s); a run that goes
+// past it, fails or writes no results throws naming the command, its log and the end of what it
+// printed.
 WorkloadRun run_workload_process(const std::string& binary, const std::string& workload_path,
                                  const std::vector<std::string>& sets, const std::string& stem,
-                                 const std::string& working_dir = "", bool record_requests = true);
+                                 const std::string& working_dir = "", bool record_requests = true,
+                                 double time_limit_s = 0);
 
 }  // namespace infergate

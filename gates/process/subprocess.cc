@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/read.hpp>
@@ -19,7 +20,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <system_error>
@@ -154,16 +157,37 @@ std::optional<CapturePipe> capture_pipe(Output how, boost::asio::io_context& io)
   return std::optional<CapturePipe>(std::in_place, io, fds);
 }
 
-void forward_interrupt(pid_t pid, int& forwarded) {
-  if (forwarded == 0 && interrupt_to_forward() != 0) {
-    forwarded = interrupt_to_forward();
-    kill(-pid, forwarded);
-  }
-}
+// A stopped child gets this long to end on SIGTERM before SIGKILL.
+constexpr std::chrono::seconds kKillGrace{5};
 
-// Reads the captured pipes until both close, checking for an interrupt every 100 ms.
+// What is done to a running child while we wait for it: an interrupt passed on to its group,
+// and past its time limit, SIGTERM then SIGKILL to the group.
+struct ChildWatch {
+  pid_t pid = 0;
+  int forwarded = 0;
+  std::optional<std::chrono::steady_clock::time_point> deadline, terminated_at;
+  bool killed = false;
+
+  void check() {
+    if (forwarded == 0 && interrupt_to_forward() != 0) {
+      forwarded = interrupt_to_forward();
+      kill(-pid, forwarded);
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (deadline && !terminated_at && now >= *deadline) {
+      terminated_at = now;
+      kill(-pid, SIGTERM);
+    }
+    if (terminated_at && !killed && now - *terminated_at >= kKillGrace) {
+      killed = true;
+      kill(-pid, SIGKILL);
+    }
+  }
+};
+
+// Reads the captured pipes until both close, checking the child every 100 ms.
 void drain(boost::asio::io_context& io, std::optional<CapturePipe>& out_pipe,
-           std::optional<CapturePipe>& err_pipe, ProcessResult& r, pid_t pid, int& forwarded) {
+           std::optional<CapturePipe>& err_pipe, ProcessResult& r, ChildWatch& child) {
   int open = 0;
   auto read_all = [&](CapturePipe& pipe, std::string& text) {
     ++open;
@@ -174,7 +198,7 @@ void drain(boost::asio::io_context& io, std::optional<CapturePipe>& out_pipe,
   if (err_pipe) read_all(*err_pipe, r.err);
   boost::asio::steady_timer timer(io);
   std::function<void()> watch = [&] {
-    forward_interrupt(pid, forwarded);
+    child.check();
     if (open == 0) return;
     timer.expires_after(std::chrono::milliseconds(100));
     timer.async_wait([&](const boost::system::error_code&) { watch(); });
@@ -184,10 +208,10 @@ void drain(boost::asio::io_context& io, std::optional<CapturePipe>& out_pipe,
 }
 
 // The wait status once it has ended, or -1 when it was reaped elsewhere.
-int wait_for(bp::child& child, int& forwarded) {
+int wait_for(bp::child& child, ChildWatch& watch) {
   std::error_code ec;
   while (child.running(ec)) {
-    forward_interrupt(child.id(), forwarded);
+    watch.check();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   const int status = child.native_exit_code();
@@ -197,6 +221,11 @@ int wait_for(bp::child& child, int& forwarded) {
 }  // namespace
 
 std::string ProcessResult::describe() const {
+  if (timed_out) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.0f", time_limit_s);
+    return std::string("ran past its time limit of ") + limit + " s and was stopped";
+  }
   if (term_signal != 0) return "was killed by signal " + std::to_string(term_signal);
   return "exited with " + std::to_string(exit_code);
 }
@@ -224,13 +253,39 @@ ProcessResult run_process(const ProcessSpec& spec) {
   if (err_pipe) err_pipe->write_end.reset();
 
   ProcessResult r;
-  int forwarded = 0;
-  drain(io, out_pipe, err_pipe, r, child.id(), forwarded);
-  const int status = wait_for(child, forwarded);
-  r.interrupted = forwarded != 0;
+  ChildWatch watch;
+  watch.pid = child.id();
+  if (spec.time_limit_s > 0) {
+    watch.deadline = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(spec.time_limit_s));
+  }
+  drain(io, out_pipe, err_pipe, r, watch);
+  const int status = wait_for(child, watch);
+  r.interrupted = watch.forwarded != 0;
+  r.timed_out = watch.terminated_at.has_value();
+  r.time_limit_s = spec.time_limit_s;
   if (status >= 0 && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (status >= 0 && WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
   return r;
+}
+
+std::string log_excerpt(const std::string& log_file, size_t max_chars) {
+  std::ifstream in(log_file, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in ? std::streamoff(in.tellg()) : 0;
+  if (size <= 0) return "nothing";
+  const std::streamoff from = std::max<std::streamoff>(0, size - std::streamoff(max_chars));
+  std::string text(size_t(size - from), '\0');
+  in.seekg(from);
+  in.read(text.data(), std::streamsize(text.size()));
+  // Start at a line where one starts within the excerpt's first half.
+  const size_t line = from > 0 ? text.find('\n') : std::string::npos;
+  if (line != std::string::npos && line < text.size() / 2) text.erase(0, line + 1);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (char& c : text) {
+    if ((unsigned char)c < 0x20 && c != '\n' && c != '\t') c = '?';
+  }
+  return std::string(from > 0 ? "\"..." : "\"") + text + "\"";
 }
 
 std::string describe_command(const std::vector<std::string>& argv) {

@@ -33,6 +33,9 @@ struct ProcessSpec {
   Output out = Output::kCapture;
   Output err = Output::kCapture;
   std::string log_file;  // for Output::kFile (created if missing)
+  // Seconds it may run (0: no limit). Past it, its group gets SIGTERM, and SIGKILL 5 s later
+  // if still there: a hung program cannot hold the caller past its own budget.
+  double time_limit_s = 0;
 };
 
 struct ProcessResult {
@@ -40,9 +43,12 @@ struct ProcessResult {
   int term_signal = 0;  // the signal that ended it, or 0
   std::string out, err;
   bool interrupted = false;  // we were interrupted while it ran and passed the signal on
+  bool timed_out = false;    // it ran past ProcessSpec::time_limit_s and was stopped
+  double time_limit_s = 0;
 
   bool ok() const { return exit_code == 0; }
-  // "exited with 2" or "was killed by signal 9".
+  // "exited with 2", "was killed by signal 9" or "ran past its time limit of 60 s and was
+  // stopped".
   std::string describe() const;
 };
 
@@ -50,6 +56,11 @@ struct ProcessResult {
 // interrupt recorded while it runs is sent to its whole group. Throws ProcessError when the
 // program cannot be started.
 ProcessResult run_process(const ProcessSpec& spec);
+
+// The end of what a program wrote to `log_file`, at most `max_chars` (from a line start where
+// one is near), control characters shown as '?', for a message about a run that wrote no
+// results: "«...last lines...»", or "nothing" for an empty or missing log.
+std::string log_excerpt(const std::string& log_file, size_t max_chars = 800);
 
 // "argv[0] arg1 ...", each argument shell-quoted where it needs it: for messages and logs.
 std::string describe_command(const std::vector<std::string>& argv);

@@ -22,7 +22,8 @@ bool recorded_requests(const ResultsFile& side) {
 }  // namespace
 
 void append_repetitions(ResultsFile& side, const std::string& binary, int repetitions,
-                        const std::string& scratch_dir, const std::string& label) {
+                        const std::string& scratch_dir, const std::string& label,
+                        double time_limit_s) {
   namespace fs = std::filesystem;
   fs::create_directories(scratch_dir);
   const int round = int(side.num_repetitions());
@@ -35,10 +36,12 @@ void append_repetitions(ResultsFile& side, const std::string& binary, int repeti
   spec.out = Output::kFile;
   spec.err = Output::kSameAsStdout;
   spec.log_file = stem + ".log";
+  spec.time_limit_s = time_limit_s;
   const ProcessResult r = run_process(spec);
-  if (!r.ok()) {
+  if (!r.ok() || r.timed_out || !fs::exists(stem + ".json")) {
     throw std::runtime_error("rerunning the " + label + ": " + describe_command(spec.argv) + " " +
-                             r.describe() + " (log: " + spec.log_file + ")");
+                             r.describe() + " and wrote no results (log: " + spec.log_file +
+                             "); it printed: " + log_excerpt(spec.log_file));
   }
   append_repetitions_from(side, load_results(stem + ".json"));
 }
