@@ -11,6 +11,7 @@
 #include "cli/history_detect.h"
 #include "cli/history_serve.h"
 #include "common/io/json_file.h"
+#include "gates/process/interrupt.h"
 #include "gates/verdict/verdict.h"
 #include "history/dashboard_site.h"
 #include "history/history_export.h"
@@ -24,9 +25,19 @@ namespace po = boost::program_options;
 
 namespace {
 
+// Ctrl-C stops between files: the file being stored is stored whole (as is the schema of a
+// new database), and the exit says the rest was not.
+int interrupted_after(size_t done, size_t total) {
+  std::cerr << "infergate history: interrupted; " << done << " of " << total
+            << " files handled, the rest not added\n";
+  return 128 + interrupt_signal();
+}
+
 int add(HistoryStore& store, const std::vector<std::string>& files) {
   if (files.empty()) throw po::error("history add takes one or more RESULTS files");
-  for (const std::string& f : files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (interrupt_signal()) return interrupted_after(i, files.size());
+    const std::string& f = files[i];
     const AddOutcome o = store.add(f);
     std::cout << (o.added ? "stored " : "already stored ") << f << " as run " << o.id << "\n";
   }
@@ -89,12 +100,18 @@ int show(const HistoryStore& store, const std::vector<std::string>& args, const 
 
 int import(HistoryStore& store, const std::vector<std::string>& paths) {
   if (paths.empty()) throw po::error("history import takes one or more files or folders");
-  const ImportReport r = import_results(store, paths);
+  const ImportReport r = import_results(store, paths, [] { return interrupt_signal() != 0; });
   std::cout << "imported " << r.added << " results file" << (r.added == 1 ? "" : "s") << ", "
             << r.already_stored << " already stored, " << r.not_results
             << " other JSON files passed over\n";
+  for (const auto& [file, why] : r.not_json)
+    std::cerr << "not JSON: " << file << ": " << why << "\n";
   for (const auto& [file, why] : r.refused) std::cerr << "refused " << file << ": " << why << "\n";
-  return r.refused.empty() ? kExitPass : kExitUsage;
+  if (r.stopped) {
+    std::cerr << "infergate history: interrupted; the files after these were not looked at\n";
+    return 128 + interrupt_signal();
+  }
+  return r.refused.empty() && r.not_json.empty() ? kExitPass : kExitUsage;
 }
 
 int prune(HistoryStore& store, const po::variables_map& vm, const std::string& workload) {
@@ -136,8 +153,27 @@ int serve(HistoryStore& store, const po::variables_map& vm, const DetectRequest&
   return history_serve(store, s, "127.0.0.1", uint16_t(port));
 }
 
+// A --metric the history never stores would match no series and read as "no change": named
+// instead, with the names it can be (distributions once, with their statistics).
+void check_metric_names(const std::vector<std::string>& metrics) {
+  const std::vector<std::string> known = storable_metric_names();
+  for (const std::string& m : metrics) {
+    if (std::find(known.begin(), known.end(), m) != known.end()) continue;
+    std::string distributions, values;
+    for (const std::string& k : known) {
+      if (k.ends_with(".p50")) distributions += " " + k.substr(0, k.size() - 4);
+      if (k.find('.') == std::string::npos) values += " " + k;
+    }
+    throw po::error("--metric " + m +
+                    ": not a metric the history stores; distributions, as NAME.mean, .p50, "
+                    ".p90, .p95 or .p99:" +
+                    distributions + "; values:" + values);
+  }
+}
+
 // Detection's settings, checked before anything is read.
 DetectRequest detect_request(const po::variables_map& vm, DetectRequest r) {
+  check_metric_names(r.filter.metrics);
   EDivisiveOptions& e = r.settings.e_divisive;
   e.alpha = vm["alpha"].as<double>();
   e.permutations = vm["permutations"].as<int>();
@@ -207,8 +243,9 @@ int history_command(int argc, char** argv) {
       "infergate history add RESULTS... | import PATH... | list | show RUN | export | detect |\n"
       "  calibrate | prune | bisect CHANGE_POINT [-- bisect options] | dashboard | serve\n"
       "  [options]\n"
-      "Exit: 0 done, 2 usage or input error (nothing is stored from a refused file), 6 detect\n"
-      "--newest: the newest commit completes a change point that makes a metric worse");
+      "Exit: 0 done, 2 usage or input error (nothing is stored from a refused file; import: also\n"
+      "a *.json that is not JSON), 6 detect --newest: the newest commit completes a change point\n"
+      "that makes a metric worse, 130 add or import interrupted (whole files stored)");
   desc.add_options()("help,h", "show this help")(
       "action", po::value(&action)->required(),
       "add, import, list, show, export, detect, calibrate, prune, bisect, dashboard or serve")(
@@ -270,6 +307,7 @@ int history_command(int argc, char** argv) {
       const CalibrateRequest calibrate = calibrate_request(*vm, detect, workload, format, out);
       return history_calibrate(HistoryStore(db), calibrate);
     }
+    if (action == "add" || action == "import") install_interrupt_handlers();
     HistoryStore store(db);
     if (action == "detect") return history_detect(store, detect);
     if (action == "add") return add(store, args);

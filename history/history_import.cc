@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/results/results_file.h"
 
@@ -38,9 +39,12 @@ class SchemaFinder : public nlohmann::json_sax<nlohmann::json> {
   bool number_unsigned(number_unsigned_t) override { return scalar(); }
   bool number_float(number_float_t, const string_t&) override { return scalar(); }
   bool binary(binary_t&) override { return scalar(); }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+  bool parse_error(std::size_t at, const std::string&,
+                   const nlohmann::detail::exception&) override {
+    error = "not JSON at byte " + std::to_string(at);
     return false;
   }
+  std::string error;  // set when the document is not JSON before its schema was found
 
  private:
   bool enter() {
@@ -60,10 +64,20 @@ class SchemaFinder : public nlohmann::json_sax<nlohmann::json> {
   bool at_schema_key_ = false;
 };
 
-std::string schema_of(const fs::path& file) {
+// The top-level "schema", "" when there is none, or nullopt (with `why`) when the file is not
+// JSON before it.
+std::optional<std::string> schema_of(const fs::path& file, std::string& why) {
   std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    why = "cannot be read";
+    return std::nullopt;
+  }
   SchemaFinder finder;
   nlohmann::json::sax_parse(in, &finder, nlohmann::json::input_format_t::json, false);
+  if (!finder.error.empty()) {
+    why = finder.error;
+    return std::nullopt;
+  }
   return finder.schema;
 }
 
@@ -81,11 +95,22 @@ std::vector<fs::path> json_files(const std::string& path) {
 
 }  // namespace
 
-ImportReport import_results(HistoryStore& store, const std::vector<std::string>& paths) {
+ImportReport import_results(HistoryStore& store, const std::vector<std::string>& paths,
+                            const std::function<bool()>& stop) {
   ImportReport report;
   for (const std::string& path : paths) {
     for (const fs::path& file : json_files(path)) {
-      if (schema_of(file) != kResultsSchema) {
+      if (stop && stop()) {
+        report.stopped = true;
+        return report;
+      }
+      std::string why;
+      const std::optional<std::string> schema = schema_of(file, why);
+      if (!schema) {
+        report.not_json.emplace_back(file.string(), why);
+        continue;
+      }
+      if (*schema != kResultsSchema) {
         ++report.not_results;
         continue;
       }

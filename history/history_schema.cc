@@ -1,5 +1,6 @@
 #include "history/history_schema.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -83,16 +84,60 @@ std::string in_dialect(std::string sql, SqlDialect d) {
 
 }  // namespace
 
+namespace {
+
+// The tables of the database's current schema (PostgreSQL) or file (SQLite), by name.
+std::vector<std::string> table_names(SqlDatabase& db) {
+  const auto s = db.prepare(db.dialect() == SqlDialect::kPostgres
+                                ? "SELECT table_name FROM information_schema.tables WHERE "
+                                  "table_schema = current_schema() ORDER BY table_name"
+                                : "SELECT name FROM sqlite_master WHERE type = 'table' AND name "
+                                  "NOT LIKE 'sqlite_%' ORDER BY name");
+  std::vector<std::string> names;
+  while (s->step()) names.push_back(s->text(0));
+  return names;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string text;
+  for (size_t i = 0; i < names.size() && i < 5; ++i) text += (i ? ", " : "") + names[i];
+  if (names.size() > 5) text += ", ... (" + std::to_string(names.size()) + " in all)";
+  return text;
+}
+
+// meta.schema_version as written by migrate_history_schema: a small whole number. Anything
+// else is another program's table or a damaged one, and is said as such.
+int parsed_version(const std::string& text, const std::string& db_path) {
+  const bool digits = !text.empty() && text.size() <= 6 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits) {
+    throw HistoryError("history database " + db_path + ": meta.schema_version is '" +
+                       text.substr(0, 40) +
+                       "', not a schema version number (a whole number written by infergate): "
+                       "the database is damaged or not an infergate history");
+  }
+  return std::stoi(text);
+}
+
+}  // namespace
+
 int history_schema_version(SqlDatabase& db) {
-  const auto tables =
-      db.prepare(db.dialect() == SqlDialect::kPostgres
-                     ? "SELECT count(*) FROM information_schema.tables WHERE table_schema = "
-                       "current_schema() AND table_name = 'meta'"
-                     : "SELECT count(*) FROM sqlite_master WHERE name = 'meta'");
-  tables->step();
-  if (tables->int64(0) == 0) return 0;
-  const auto version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-  return version->step() ? std::stoi(version->text(0)) : 0;
+  const std::vector<std::string> tables = table_names(db);
+  const bool has_meta = std::find(tables.begin(), tables.end(), "meta") != tables.end();
+  // A PostgreSQL schema may be shared with other applications' tables (docs/history.md: a
+  // schema of its own through search_path); a SQLite file is one application's.
+  if (tables.empty() || (!has_meta && db.dialect() == SqlDialect::kPostgres)) return 0;
+  // Our marker is meta.schema_version, written in the transaction that creates our tables: a
+  // file with tables but no marker belongs to another application, and ours are not added.
+  const auto version =
+      has_meta ? db.prepare("SELECT value FROM meta WHERE key = 'schema_version'") : nullptr;
+  if (!version || !version->step()) {
+    throw HistoryError("history database " + db.path() +
+                       " is not an infergate history: it has tables (" + listed(tables) +
+                       ") but no meta.schema_version; give --db a new file or an infergate "
+                       "history database");
+  }
+  return parsed_version(version->text(0), db.path());
 }
 
 void migrate_history_schema(SqlDatabase& db) {

@@ -9,7 +9,9 @@ namespace infergate {
 
 inline constexpr int kHistorySchemaVersion = 2;
 
-// The database's schema version (0: empty).
+// The database's schema version (0: no tables at all). Throws HistoryError for a database
+// with tables but without our marker (meta.schema_version): another application's, never
+// written to; and for a marker that is not a version number.
 int history_schema_version(SqlDatabase& db);
 // Migrates `db` to kHistorySchemaVersion; throws HistoryError for a newer one.
 void migrate_history_schema(SqlDatabase& db);

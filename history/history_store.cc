@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -31,11 +32,24 @@ std::vector<unsigned char> compressed(const std::string& text) {
   return out;
 }
 
+// zlib's deflate expands at most about 1032 to 1: a recorded size beyond that of the stored
+// bytes (or beyond what add accepts) is damage, refused before anything of that size is
+// allocated.
+constexpr uint64_t kMaxDeflateRatio = 1032;
+
+void check_recorded_size(uint64_t size, size_t compressed_bytes, const std::string& what) {
+  const uint64_t possible = std::min(kMaxResultsBytes, kMaxDeflateRatio * compressed_bytes + 64);
+  if (size <= possible) return;
+  throw HistoryError(what + ": its recorded results_size is " + std::to_string(size) +
+                     " bytes, more than " + std::to_string(compressed_bytes) +
+                     " compressed bytes can hold (at most " + std::to_string(possible) +
+                     "; results files are limited to 1 GiB): the database is damaged");
+}
+
 std::string decompressed(const std::vector<unsigned char>& data, uint64_t size) {
   std::string out(size, '\0');
   uLongf got = uLongf(size);
-  if (size > kMaxResultsBytes ||
-      uncompress(reinterpret_cast<Bytef*>(out.data()), &got, data.data(), uLong(data.size())) !=
+  if (uncompress(reinterpret_cast<Bytef*>(out.data()), &got, data.data(), uLong(data.size())) !=
           Z_OK ||
       got != size) {
     throw HistoryError("a stored results file does not decompress to its recorded " +
@@ -53,6 +67,8 @@ std::string utc_now() {
   return text;
 }
 
+constexpr const char* kDistributionStats[] = {"mean", "p50", "p90", "p95", "p99"};
+
 // The summary's values as rows: numbers as they are, flags as 0/1, each distribution's mean
 // and percentiles under "name.p50" etc.; nulls (metrics not measured) are left out.
 void append_summary(const nlohmann::json& summary, StoredMetric row,
@@ -61,7 +77,7 @@ void append_summary(const nlohmann::json& summary, StoredMetric row,
     const auto it = summary.find(std::string(m.name));
     if (it == summary.end()) continue;
     if (m.shape == MetricShape::kDistribution && it->is_object()) {
-      for (const char* stat : {"mean", "p50", "p90", "p95", "p99"}) {
+      for (const char* stat : kDistributionStats) {
         if (!it->contains(stat) || !(*it)[stat].is_number()) continue;
         row.metric = std::string(m.name) + "." + stat;
         row.value = (*it)[stat].get<double>();
@@ -107,6 +123,18 @@ StoredRun run_from(const SqlStatement& s) {
 
 }  // namespace
 
+std::vector<std::string> storable_metric_names() {
+  std::vector<std::string> names;
+  for (const MetricInfo& m : run_summary_metrics()) {
+    if (m.shape != MetricShape::kDistribution) {
+      names.emplace_back(m.name);
+      continue;
+    }
+    for (const char* stat : kDistributionStats) names.push_back(std::string(m.name) + "." + stat);
+  }
+  return names;
+}
+
 HistoryStore::HistoryStore(const std::string& location) : db_(open_sql_database(location)) {
   migrate_history_schema(*db_);
 }
@@ -114,6 +142,13 @@ HistoryStore::HistoryStore(const std::string& location) : db_(open_sql_database(
 AddOutcome HistoryStore::add(const std::string& results_path) {
   const std::string text = read_regular_file(results_path, kMaxResultsBytes);
   const ResultsFile results = load_results(results_path);  // throws ResultsError, naming it
+  // As run --history and baseline update: a run stopped early measured less than its
+  // workload, and detect would read its shortfall as a change.
+  if (results.incomplete) {
+    throw ResultsError(results_path +
+                       ": marked incomplete (the run was stopped early); the history stores "
+                       "whole runs only");
+  }
   const std::string content_hash = fnv1a64_hex(text);
   const nlohmann::json& git = results.manifest.value("git", nlohmann::json::object());
   const std::vector<StoredMetric> rows = summary_rows(results);
@@ -194,7 +229,10 @@ std::string HistoryStore::results_text(int64_t id) const {
                        "'s results file was pruned (history prune --files-only); its metrics "
                        "remain");
   }
-  return decompressed(s->blob(0), uint64_t(s->int64(1)));
+  const std::vector<unsigned char> blob = s->blob(0);
+  check_recorded_size(uint64_t(s->int64(1)), blob.size(),
+                      "history database " + path() + ": run " + std::to_string(id));
+  return decompressed(blob, uint64_t(s->int64(1)));
 }
 
 }  // namespace infergate

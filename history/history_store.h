@@ -38,6 +38,10 @@ struct AddOutcome {
   bool added = false;  // false: the same file (by content) was stored before, as run `id`
 };
 
+// Every metric name add can store ("tpot_ms.p95", "request_throughput_rps", ...): what a
+// --metric filter may name.
+std::vector<std::string> storable_metric_names();
+
 class HistoryStore {
  public:
   // Opens (creating and migrating) the database at `location`: a SQLite file's path, or a

@@ -45,7 +45,7 @@ std::vector<std::string> commits(const HistoryStore& store) {
 
 }  // namespace
 
-TEST_CASE("import takes the results files of a folder tree and passes over other JSON",
+TEST_CASE("import takes the results files of a folder tree, passes over other JSON, names non-JSON",
           "[history]") {
   testing::TempDir dir;
   const std::string root = dir.file("results");
@@ -63,7 +63,10 @@ TEST_CASE("import takes the results files of a folder tree and passes over other
   const ImportReport first = import_results(store, {root});
   CHECK(first.added == 2);
   CHECK(first.already_stored == 0);
-  CHECK(first.not_results == 3);  // noise, workload, garbage (.jsonl is not looked at)
+  CHECK(first.not_results == 2);        // noise, workload (.jsonl is not looked at)
+  REQUIRE(first.not_json.size() == 1);  // garbage: reported by name, not counted as JSON
+  CHECK_THAT(first.not_json[0].first, Catch::EndsWith("garbage.json"));
+  CHECK_THAT(first.not_json[0].second, Catch::Contains("not JSON at byte"));
   REQUIRE(first.refused.size() == 1);
   CHECK_THAT(first.refused[0].first, Catch::EndsWith("corrupt.json"));
   CHECK_THAT(first.refused[0].second, Catch::Contains("tpot_ms.p50"));
