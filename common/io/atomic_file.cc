@@ -45,11 +45,16 @@ long temporary_writer(std::string_view tail) {
   return std::strtol(std::string(pid).c_str(), nullptr, 10);
 }
 
-bool is_stale(const std::string& temp, long pid) {
-  if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) return true;
+// Seconds since a regular file was last written; -1 for anything else.
+int64_t idle_seconds(const std::string& file) {
   struct stat st {};
-  if (::lstat(temp.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-  return std::time(nullptr) - st.st_mtime > kStaleTemporarySeconds;
+  if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+  return int64_t(std::time(nullptr) - st.st_mtime);
+}
+
+bool is_stale(const std::string& temp, long pid) {
+  if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) return idle_seconds(temp) >= 0;
+  return idle_seconds(temp) > kStaleTemporarySeconds;
 }
 
 // The destination may be missing or a regular file; anything else would be replaced by the
@@ -69,15 +74,26 @@ void check_destination(const std::string& path) {
 int remove_stale_temporaries(const std::string& path) {
   const fs::path p(path);
   const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  const std::string prefix = p.filename().string() + ".tmp-";
+  const std::string own = p.filename().string() + ".tmp-";
   std::error_code ec;
   int removed = 0;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
-    const long pid = temporary_writer(std::string_view(name).substr(prefix.size()));
-    if (pid < 0 || pid == long(::getpid())) continue;
-    if (is_stale(it->path().string(), pid) && ::unlink(it->path().c_str()) == 0) ++removed;
+    const size_t at = name.rfind(".tmp-");
+    if (at == std::string::npos || at == 0) continue;
+    const long pid = temporary_writer(std::string_view(name).substr(at + 5));
+    // Any output's temporary carrying a writer's pid (out/ holds a new name every run, so its
+    // own name alone would never be written again); the older pid-less form only for this
+    // name, where nothing but our own writes of `path` could have made it.
+    const bool same_output = name.compare(0, own.size(), own) == 0;
+    const bool ours =
+        pid > 0 || (pid == 0 && same_output && name.size() == own.size() + kRandomChars);
+    if (!ours || pid == long(::getpid())) continue;
+    const std::string temp = it->path().string();
+    // Another output's writer may live in another pid namespace (a container sharing the
+    // folder), where its pid reads as gone: its temporary must also have been idle a while.
+    if (!same_output && idle_seconds(temp) < kIdleOtherTemporarySeconds) continue;
+    if (is_stale(temp, pid) && ::unlink(temp.c_str()) == 0) ++removed;
   }
   return removed;
 }

@@ -10,7 +10,7 @@ namespace infergate {
 
 class AtomicFile {
  public:
-  // Creates "<path>.tmp-<pid>-XXXXXX" next to `path`, after removing that name's stale
+  // Creates "<path>.tmp-<pid>-XXXXXX" next to `path`, after removing the folder's stale
   // temporaries (below); throws std::runtime_error naming `path` when it is a directory or
   // another non-regular file, or when the temporary file cannot be created.
   explicit AtomicFile(std::string path);
@@ -41,8 +41,15 @@ class AtomicFile {
 // (a pid since reused, or a name without a pid from an older infergate).
 inline constexpr int64_t kStaleTemporarySeconds = 3600;
 
-// Removes the stale temporaries of `path`: only names "<path>.tmp-<pid>-XXXXXX" and
-// "<path>.tmp-XXXXXX" beside it, and only stale ones. Returns how many were removed.
+// Another output's temporary whose writer's pid is gone is removed only once it has also not
+// been written for this long (its writer may be alive in another pid namespace).
+inline constexpr int64_t kIdleOtherTemporarySeconds = 600;
+
+// Removes the stale temporaries in `path`'s folder: this output's "<path>.tmp-<pid>-XXXXXX" and
+// older "<path>.tmp-XXXXXX", and every other output's "<name>.tmp-<pid>-XXXXXX" idle for
+// kIdleOtherTemporarySeconds (each run writes a new name into out/, so a killed run's temporary
+// would never meet its own name again); only stale ones, never this process's. Returns how
+// many were removed.
 int remove_stale_temporaries(const std::string& path);
 
 }  // namespace infergate

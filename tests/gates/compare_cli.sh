@@ -158,6 +158,53 @@ edit "$cand" tampered.json "$t$remean"
 expect 2 "tampered.json: \\\$.points\\[0\\].repetitions\\[0\\].summary.tpot_ms.[a-z0-9]+: .* disagrees with the request records" -- \
   "$infergate" compare "$base" tampered.json --allow-env-diff
 
+# --- Contradictory or empty settings are refused before any run (exit 2 naming the flag) --------
+workload="$data/../bisect_fixture/workload.json"
+expect 2 "--trials 0: allowed: 1 to 1000000" -- "$infergate" calibrate --from "$base" --trials 0
+expect 2 "--reps-per-side 0: allowed: 2 to 1000" -- \
+  "$infergate" calibrate --from "$base" --reps-per-side 0
+expect 2 "--slowed-from MISSING.json needs --check-slowdown" -- \
+  "$infergate" calibrate --from "$base" --slowed-from MISSING.json
+expect 2 "--slowed-from MISSING.json: no such file" -- \
+  "$infergate" calibrate --from "$base" --slowed-from MISSING.json --check-slowdown 0.1
+expect 2 "--min-pairs 100 is more than --max-pairs 4" -- \
+  "$infergate" ab "$workload" --min-pairs 100 --max-pairs 4
+if command -v git >/dev/null; then
+  git init -q repo && git -C repo -c user.name=t -c user.email=t@t commit -q --allow-empty -m one
+  expect 2 "sweeps load.rate over 2 values and bisect judges one point: drop the sweep" -- \
+    "$infergate" bisect --repo repo --good HEAD --bad HEAD --workload "$workload" \
+    --metric summary.tpot_ms.p50 --cache-dir cache --out-dir bisect-out \
+    --set 'sweep={"field": "load.rate", "values": [1, 2]}'
+  [ -e cache ] && { echo "FAIL: bisect of a sweep made its cache (started building)"; status=1; }
+fi
+
+# --- A binary that hangs is stopped by the budget and named with what it printed --------------
+printf '#!/bin/sh\necho "hanging now, ignoring $1"\nexec sleep 1000\n' >hang.sh && chmod +x hang.sh
+start=$SECONDS
+expect 2 "ran past its time limit of [0-9]+ s and was stopped and wrote no results .*it printed: \"hanging now, ignoring run\"" -- \
+  "$infergate" ab "$workload" --baseline-bin ./hang.sh --candidate-bin ./hang.sh \
+  --budget-minutes 0.05 --out-dir ab-hang
+[ $((SECONDS - start)) -lt 40 ] || { echo "FAIL: ab with a hung binary took $((SECONDS - start)) s"; status=1; }
+start=$SECONDS
+expect 2 "rerunning the baseline: .*ran past its time limit of 3 s .*it printed: \"hanging now" -- \
+  "$infergate" compare "$base" "$base" --rules "$data/report-rules.json" --auto-repeat 2 \
+  --baseline-bin ./hang.sh --candidate-bin ./hang.sh --budget-minutes 0.05
+[ $((SECONDS - start)) -lt 40 ] || { echo "FAIL: compare with a hung binary took $((SECONDS - start)) s"; status=1; }
+
+# --- A killed writer's temporary beside another output goes on the next write to the folder ---
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+"$infergate" baseline update "$base" --baselines kept >/dev/null
+dir=$(dirname "$(ls kept/*/quickstart.json)")
+touch -d '20 minutes ago' "$dir/other.json.tmp-$dead-Ab12Cd"
+touch "$dir/fresh.json.tmp-$dead-Ab12Cd"
+expect 0 "baseline: kept/" -- "$infergate" baseline update "$base" --baselines kept
+[ -e "$dir/other.json.tmp-$dead-Ab12Cd" ] &&
+  { echo "FAIL: a dead writer's idle temporary was left beside the baseline"; status=1; }
+[ -e "$dir/fresh.json.tmp-$dead-Ab12Cd" ] ||
+  { echo "FAIL: a fresh temporary of another output was removed"; status=1; }
+
 # Reports only with --report-dir; every file is complete.
 expect 1 "report: reports/junit.xml" -- "$infergate" compare "$base" "$cand" --allow-env-diff \
   --rules "$data/report-rules.json" --report-dir reports
