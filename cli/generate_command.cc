@@ -23,6 +23,11 @@ namespace po = boost::program_options;
 
 namespace {
 
+// The most copies of the prompt one run takes: generate is a demo and a smoke test, and each
+// copy is a request the engine holds (with its KV) until the run ends, so a million of them
+// grew to gigabytes without finishing. Loads beyond this are `run`'s (docs/engine.md).
+constexpr int kMaxGeneratePrompts = 1024;
+
 struct GenerateOptions {
   std::string model = "tiny";
   uint64_t model_seed = 0;
@@ -154,7 +159,8 @@ int generate_command(int argc, char** argv) {
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
       "model-seed", po::value(&o.model_seed)->default_value(0), "seed of synthetic weights")(
       "prompt", po::value(&o.prompt)->default_value(o.prompt), "prompt text")(
-      "num-prompts", po::value(&o.num_prompts)->default_value(1), "copies run concurrently")(
+      "num-prompts", po::value(&o.num_prompts)->default_value(1),
+      "copies run concurrently (1 to 1024)")(
       "max-tokens", po::value(&o.sampling.max_tokens)->default_value(64), "tokens per request")(
       "temperature", po::value(&o.sampling.temperature)->default_value(0.0f), "0: greedy")(
       "top-k", po::value(&o.sampling.top_k)->default_value(0), "0: off")(
@@ -167,7 +173,10 @@ int generate_command(int argc, char** argv) {
   const po::variables_map& vm = *parsed;
   apply_engine_options(vm, config);
   o.sampling.ignore_eos = !vm.count("stop-at-eos");
-  if (o.num_prompts < 1) throw std::invalid_argument("--num-prompts must be >= 1");
+  if (o.num_prompts < 1 || o.num_prompts > kMaxGeneratePrompts) {
+    throw std::invalid_argument("--num-prompts " + std::to_string(o.num_prompts) +
+                                ": must be in [1, " + std::to_string(kMaxGeneratePrompts) + "]");
+  }
   return run(o, config);
 }
 

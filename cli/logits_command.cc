@@ -92,6 +92,10 @@ int logits_command(int argc, char** argv) {
   if (vm.count("tokens") == vm.count("prompt")) {
     throw std::invalid_argument("give exactly one of --tokens and --prompt");
   }
+  // An empty prompt would answer the logits of the BOS token alone (or of nothing).
+  if (vm.count("prompt") && prompt.empty()) {
+    throw std::invalid_argument("--prompt is empty (give some text, or --tokens)");
+  }
   std::vector<int32_t> tokens;
   if (vm.count("tokens")) tokens = parse_tokens(token_list);
   const ModelSource source = parse_model_argument(model, seed);

@@ -112,7 +112,10 @@ int plan_command(int argc, char** argv) {
     for (const PlanCandidate& c : plan.rejected) j["rejected"].push_back(candidate_json(c));
     write_json_atomically(j, json_out);
   }
-  return plan.ranked.empty() ? 1 : 0;
+  if (!plan.ranked.empty()) return 0;
+  // Exit 1 (docs/simulator.md) tells "nothing fits" apart from bad input, which exits 2.
+  std::cerr << "infergate plan: no layout fits; each layout's reason is listed under rejected\n";
+  return 1;
 }
 
 }  // namespace infergate

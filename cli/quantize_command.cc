@@ -6,9 +6,11 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "bench/quality/quality_text.h"
 #include "cli/command_line.h"
+#include "common/io/input_file.h"
 #include "engine/forward/activation_ranges.h"
 #include "engine/forward/activation_samples.h"
 #include "engine/model/model_argument.h"
@@ -61,6 +63,42 @@ struct Calibration {
   double alpha = 0.5;
 };
 
+// The offset of the first byte that does not start a valid UTF-8 character (overlong forms,
+// surrogates and code points past U+10FFFF included), or npos when `text` is all valid.
+size_t first_invalid_utf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const size_t n = b < 0x80           ? 1
+                     : (b >> 5) == 0x6  ? 2
+                     : (b >> 4) == 0xE  ? 3
+                     : (b >> 3) == 0x1E ? 4
+                                        : 0;
+    if (n == 0 || i + n > text.size()) return i;
+    uint32_t cp = n == 1 ? b : b & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) {
+      const auto c = static_cast<unsigned char>(text[i + k]);
+      if ((c & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (c & 0x3F);
+    }
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+// The calibration text must be text: a binary file's bytes would tokenize to something (the
+// byte tokenizer spells any byte) and calibrate on it without a word.
+void check_calibration_text(const std::string& path) {
+  const std::string text = read_regular_file(path, kMaxQualityTextBytes);
+  if (const size_t at = first_invalid_utf8(text); at != std::string_view::npos) {
+    throw std::invalid_argument("--calibration " + path.substr(0, 200) +
+                                ": not UTF-8 text (invalid byte at offset " + std::to_string(at) +
+                                ")");
+  }
+}
+
 void check_calibration(const Calibration& c, const Target& target) {
   if (c.text.empty()) return;
   if (target.dtype != DType::kW8A8 && target.int4_group == 0) {
@@ -76,6 +114,7 @@ void check_calibration(const Calibration& c, const Target& target) {
   if (!(c.alpha >= 0.0 && c.alpha <= 1.0)) {
     throw std::invalid_argument("--alpha " + std::to_string(c.alpha) + " is out of range (0 .. 1)");
   }
+  check_calibration_text(c.text);
 }
 
 // The first c.tokens tokens of the calibration text (fewer if the text or the model's context

@@ -9,6 +9,7 @@
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_parser.h"
 #include "common/results/results_file.h"
+#include "sim/calibration.h"
 #include "sim/hardware_spec.h"
 #include "sim/model_shape.h"
 #include "sim/precision.h"
@@ -90,6 +91,41 @@ std::string memory_verdict(const PlanCandidate& c, const ModelShape& shape, cons
     return memory.fits ? "" : memory.reason;
   } catch (const std::invalid_argument& e) {
     return e.what();
+  }
+}
+
+// Options no layout could use are the caller's mistake: refused up front naming the option
+// (exit 2), not listed as every layout's rejection behind an exit 1 that means "nothing fits".
+void check_options(const PlanRequest& r, const ModelShape& shape, const HardwareSpec& h,
+                   const std::vector<std::string>& weights, const std::vector<std::string>& kvs) {
+  if (!(std::isfinite(r.price_per_gpu_hour) && r.price_per_gpu_hour >= 0)) {
+    throw std::invalid_argument("plan: --price-per-gpu-hour must be a finite number >= 0, got " +
+                                number(r.price_per_gpu_hour));
+  }
+  // The formats that hold a KV cache (engine/core/engine_config_fields.cc's kv_cache_dtype).
+  static const std::vector<std::string> kKvDtypes = {"f32", "f16", "bf16", "int8", "fp8_e4m3"};
+  for (const std::string& kv : kvs) {
+    try {
+      if (std::find(kKvDtypes.begin(), kKvDtypes.end(), kv) == kKvDtypes.end()) {
+        throw std::invalid_argument("not a KV format (allowed: f32, f16, bf16, int8, fp8_e4m3)");
+      }
+      make_precision("auto", shape.native_dtype, parse_dtype(kv), h);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("plan: --kv-dtype " + kv.substr(0, 40) + ": " + e.what());
+    }
+  }
+  for (const std::string& w : weights) {
+    try {
+      make_precision(w, shape.native_dtype, parse_dtype(kvs.front()), h);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("plan: --weight-dtype " + w.substr(0, 40) + ": " + e.what());
+    }
+  }
+  if (r.calibration.empty()) return;
+  try {
+    load_calibration(r.calibration);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("plan: --calibration: ") + e.what());
   }
 }
 
@@ -180,6 +216,8 @@ Plan plan_deployment(const PlanRequest& r) {
   const std::string sixteen = hardware.has_dtype("bf16") ? "bf16" : "f16";
   const std::vector<std::string> kvs =
       r.kv_dtypes.empty() ? std::vector<std::string>{sixteen, "fp8_e4m3"} : r.kv_dtypes;
+  if (kvs.empty() || weights.empty()) throw std::invalid_argument("plan: no format to try");
+  check_options(r, shape, hardware, weights, kvs);
   std::filesystem::create_directories(r.out_dir);
   Plan plan;
   for (const PlanCandidate& layout : layouts(shape.config, hardware, r.gpus)) {

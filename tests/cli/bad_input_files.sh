@@ -53,6 +53,31 @@ expect 2 "/proc/r/verdicts.json: cannot create its directory /proc/r" -- \
 expect 2 "out-dir: cannot write an output file here: it is a directory" -- \
   "$infergate" calibrate "$workload" --noise-out out-dir
 
+# Options that cannot be honoured are refused at once naming the option (exit 2), never run
+# as something else: a million concurrent prompts, formats a plan cannot weigh, a calibration
+# text that is not text, an empty prompt.
+expect 2 "--num-prompts 1000000: must be in \[1, 1024\]" -- \
+  "$infergate" generate --model tiny --num-prompts 1000000
+plan_on=("$infergate" plan --model llama-3-70b --hardware a100-80gb
+  --workload "$src/workloads/plan-chat.json" --set load.num_requests=4 --out-dir plan-out)
+plan=("${plan_on[@]}" --gpus 2)
+expect 2 "--price-per-gpu-hour must be a finite number >= 0, got -1" -- \
+  "${plan[@]}" --price-per-gpu-hour -1
+expect 2 "--kv-dtype bogus: not a KV format" -- "${plan[@]}" --kv-dtype bogus
+expect 2 "--weight-dtype fp8: .*fp8" -- "${plan[@]}" --weight-dtype fp8
+printf '{not json' >garbage-calibration.json
+expect 2 "--calibration: .*garbage-calibration.json" -- \
+  "${plan[@]}" --calibration garbage-calibration.json
+# Nothing fits: exit 1 (docs/simulator.md), every layout listed with its reason.
+expect 1 "^  TP1 PP1 EP1 DP1 bf16 KV bf16 +[^ ]" -- \
+  "${plan_on[@]}" --gpus 1 --weight-dtype bf16 --kv-dtype bf16
+expect 1 "^infergate plan: no layout fits" -- \
+  "${plan_on[@]}" --gpus 1 --weight-dtype bf16 --kv-dtype bf16
+printf 'calibrate \xff\xfe on this\n' >binary.txt
+expect 2 "--calibration binary.txt: not UTF-8 text \(invalid byte at offset 10\)" -- \
+  "$infergate" quantize --model tiny --to w8a8 --calibration binary.txt --out w8a8.gguf
+expect 2 "--prompt is empty" -- "$infergate" logits --model tiny --prompt ''
+
 # A writer killed mid-write left r.json.tmp-<its pid>-XXXXXX: the next write removes it, and
 # leaves a temporary that is not stale (no pid, fresh) and other outputs' temporaries alone.
 sh -c 'exit 0' &

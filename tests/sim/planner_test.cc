@@ -3,6 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
 
 #include "../temp_dir.h"
 #include "bench/plan/deployment_planner.h"
@@ -60,20 +64,52 @@ TEST_CASE("plan lays Llama-3-70B out on two A100s and says why the rest does not
   }
 }
 
-TEST_CASE("plan refuses what it cannot weigh, naming it") {
+TEST_CASE("plan refuses options no layout could use up front, naming the option") {
+  infergate::testing::TempDir dir;
+  const std::string bad_calibration = dir.path().string() + "/garbage.json";
+  { std::ofstream(bad_calibration) << "{not json"; }
+  const struct {
+    const char* what;
+    std::function<void(PlanRequest&)> change;
+    const char* message;
+  } cases[] = {
+      {"fp8 on an A100", [](PlanRequest& r) { r.weight_dtypes = {"fp8"}; }, "--weight-dtype fp8: "},
+      {"an unknown weight format", [](PlanRequest& r) { r.weight_dtypes = {"bogus"}; },
+       "--weight-dtype bogus"},
+      {"an unknown KV format", [](PlanRequest& r) { r.kv_dtypes = {"bogus"}; }, "--kv-dtype bogus"},
+      {"a weight format as KV format", [](PlanRequest& r) { r.kv_dtypes = {"q4_0"}; },
+       "--kv-dtype q4_0: not a KV format"},
+      {"a negative price", [](PlanRequest& r) { r.price_per_gpu_hour = -1; },
+       "--price-per-gpu-hour must be a finite number >= 0, got -1"},
+      {"a NaN price", [](PlanRequest& r) { r.price_per_gpu_hour = std::nan(""); },
+       "--price-per-gpu-hour"},
+      {"a calibration that is not JSON", [&](PlanRequest& r) { r.calibration = bad_calibration; },
+       "--calibration: "},
+      {"no devices", [](PlanRequest& r) { r.gpus = 0; }, "--gpus must be in [1, 1024]"},
+      {"a sweep",
+       [](PlanRequest& r) {
+         r.workload = std::string(INFERGATE_SOURCE_DIR) + "/workloads/rate-sweep.json";
+       },
+       "sweeps load.rate"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    PlanRequest r = seventy_b_on_two_a100s(dir.path().string());
+    c.change(r);
+    CHECK_THROWS_AS(plan_deployment(r), std::invalid_argument);
+    CHECK_THROWS_WITH(plan_deployment(r), Catch::Contains(c.message));
+  }
+}
+
+TEST_CASE("plan with nothing that fits gives every layout's reason") {
   infergate::testing::TempDir dir;
   PlanRequest r = seventy_b_on_two_a100s(dir.path().string());
-  r.weight_dtypes = {"fp8"};
-  r.kv_dtypes = {"bf16"};
-  const Plan fp8 = plan_deployment(r);
-  CHECK(fp8.ranked.empty());
-  REQUIRE_FALSE(fp8.rejected.empty());
-  CHECK_THAT(fp8.rejected.front().rejected, Catch::Contains("has no fp8 compute"));
-  r.gpus = 0;
-  CHECK_THROWS_WITH(plan_deployment(r), Catch::Contains("--gpus must be in [1, 1024]"));
-  r = seventy_b_on_two_a100s(dir.path().string());
-  r.workload = std::string(INFERGATE_SOURCE_DIR) + "/workloads/rate-sweep.json";
-  CHECK_THROWS_WITH(plan_deployment(r), Catch::Contains("sweeps load.rate"));
+  r.gpus = 1;
+  r.weight_dtypes = {"bf16"};  // 141 GB of weights on one 80 GB device
+  const Plan plan = plan_deployment(r);
+  CHECK(plan.ranked.empty());
+  REQUIRE_FALSE(plan.rejected.empty());
+  for (const PlanCandidate& c : plan.rejected) CHECK_FALSE(c.rejected.empty());
 }
 
 TEST_CASE("plan answers the prefill:decode question with every split of the replicas") {
