@@ -37,6 +37,9 @@ inline constexpr int kMaxPid = 4'194'304;
 // A router target's replicas, each a process with its own engine on this machine.
 inline constexpr int kMaxRouterReplicas = 64;
 inline constexpr size_t kMaxFaults = 64;
+// Points of one sweep: each is a whole measured run (with its repetitions and warmup), so
+// 10,000 of them would run for hours with one line of output; larger studies are several files.
+inline constexpr size_t kMaxSweepPoints = 100;
 // One request's prompt + output tokens on the echo and openai targets (the engine target is
 // held to its model's max_model_len instead).
 inline constexpr int kMaxRequestTokens = 1'048'576;

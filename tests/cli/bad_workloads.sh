@@ -98,6 +98,16 @@ expect 2 "warm.json: \\$.load.warmup_requests: 8 is out of range \(must be less 
   "${echo_run[@]}" warm.json
 test ! -e sched.json || { echo "FAIL: a refused run wrote sched.json"; status=1; }
 
+# A sweep of 10,000 points (each a whole run: it went on for hours, one line of output) is
+# refused up front; 100 points are the limit (docs/workload-schema.md, "Limits").
+points=$(seq -s, 1 10000)
+expect 2 "sweep.values.*10000 points is out of range \(at most 100 sweep points" -- \
+  "$infergate" validate "$src/workloads/rate-sweep.json" --set "sweep.values=[$points]"
+expect 2 "sweep.values.*101 points is out of range" -- \
+  "$infergate" run "$src/workloads/rate-sweep.json" --set "sweep.values=[$(seq -s, 1 101)]"
+expect 0 "" -- \
+  "$infergate" validate "$src/workloads/rate-sweep.json" --set "sweep.values=[$(seq -s, 1 100)]"
+
 # An unknown command lists every command the dispatcher knows.
 expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, eval, compare, ab, diagnose, baseline, history, plan, sim, calibrate, report, bisect, bench-comm\)" -- \
   "$infergate" nope
