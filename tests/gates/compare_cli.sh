@@ -178,6 +178,24 @@ if command -v git >/dev/null; then
   [ -e cache ] && { echo "FAIL: bisect of a sweep made its cache (started building)"; status=1; }
 fi
 
+# Ctrl-C during calibrate's runs: the repetitions so far are kept (marked incomplete), exit 130.
+set -m
+"$infergate" calibrate "$workload" --repeat 20 --runs-out cal-runs.json --noise-out cal.noise.json \
+  >cal.log 2>&1 &
+pid=$!
+sleep 4
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+code=$?
+set +m
+if [ $code = 130 ] && grep -q "the repetitions run so far are in cal-runs.json" cal.log &&
+  grep -q '"incomplete": *true' cal-runs.json; then
+  echo "ok: calibrate interrupted: exit 130, its runs kept"
+else
+  echo "FAIL: calibrate interrupted: exit $code: $(tail -3 cal.log)"
+  status=1
+fi
+
 # --- A binary that hangs is stopped by the budget and named with what it printed --------------
 printf '#!/bin/sh\necho "hanging now, ignoring $1"\nexec sleep 1000\n' >hang.sh && chmod +x hang.sh
 start=$SECONDS
