@@ -711,10 +711,9 @@ std::vector<double> read_sweep_values(JsonObjectReader& r, const SweepRule& rule
     throw WorkloadError::wrong_type(r.file(), r.path_of("values"), json_text(*v), expected);
   }
   if (v->size() > kMaxSweepPoints) {
-    throw WorkloadError::out_of_range(r.file(), r.path_of("values"),
-                                      std::to_string(v->size()) + " points",
-                                      "at most " + std::to_string(kMaxSweepPoints) +
-                                          " sweep points, each a whole measured run");
+    throw WorkloadError::out_of_range(
+        r.file(), r.path_of("values"), std::to_string(v->size()) + " points",
+        "at most " + std::to_string(kMaxSweepPoints) + " sweep points, each a whole measured run");
   }
   std::vector<double> values;
   for (size_t i = 0; i < v->size(); ++i) {
