@@ -5,12 +5,20 @@
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench/workload/workload_parser.h"
+#include "cli/engine_options.h"
+#include "engine/core/kv_pool_plan.h"
+#include "engine/model/model_argument.h"
+#include "engine/model/model_config.h"
+#include "router/replica_budget.h"
 #include "router/replica_supervisor.h"
 #include "router/router_server.h"
 #include "server/kv_transfer/kv_transfer_secret.h"
@@ -26,19 +34,35 @@ constexpr int kMaxThreads = 256;
 constexpr double kMaxSeconds = 86400;
 
 template <typename T>
+std::string number(T value) {
+  std::ostringstream text;
+  text << std::setprecision(12) << value;
+  return text.str();
+}
+
+// `value` in [low, high]; written so that NaN is out of range too.
+template <typename T>
 void check_range(const std::string& flag, T value, T low, T high) {
-  if (value < low || value > high) {
-    throw std::invalid_argument("--" + flag + " " + std::to_string(value) + " is out of range (" +
-                                std::to_string(low) + " to " + std::to_string(high) + ")");
+  if (!(value >= low && value <= high)) {
+    throw std::invalid_argument("--" + flag + " " + number(value) + " is out of range (" +
+                                number(low) + " to " + number(high) + ")");
   }
 }
 
+// `value` in (0, kMaxSeconds]: a timeout of 0 would fail everything at once.
 void check_seconds(const std::string& flag, double value) {
   if (!(value > 0 && value <= kMaxSeconds)) {
-    throw std::invalid_argument("--" + flag + " " + std::to_string(value) +
-                                " is out of range (above 0 to " + std::to_string(int(kMaxSeconds)) +
-                                ")");
+    throw std::invalid_argument("--" + flag + " " + number(value) +
+                                " is out of range (above 0 to " + number(kMaxSeconds) + ")");
   }
+}
+
+// The prefix-aware policy's settings (replica_chooser.h), by the flags that set them.
+void check_prefix_settings(const PrefixAwareSettings& p) {
+  check_range("cache-threshold", p.cache_threshold, 0.0, 1.0);
+  check_range("balance-abs", p.balance_abs, 0, 1 << 20);
+  check_range("balance-rel", p.balance_rel, 1.0, 1e6);
+  check_range<size_t>("prefix-capacity-blocks", p.capacity_blocks, 1, size_t(1) << 24);
 }
 
 void check_options(const RouterOptions& o, int port) {
@@ -51,8 +75,7 @@ void check_options(const RouterOptions& o, int port) {
   check_range("breaker-failures", o.replicas.breaker_failures, 1, 1000);
   check_range("prefix-chunk-bytes", o.prefix_chunk_bytes, 1, 1 << 20);
   check_range("token-block-size", o.token_block_size, 1, 1 << 16);
-  check_range<size_t>("prefix-capacity-blocks", o.replicas.prefix.capacity_blocks, 1,
-                      size_t(1) << 24);
+  check_prefix_settings(o.replicas.prefix);
   for (const auto& [flag, value] : {std::pair{"queue-timeout-s", o.queue_timeout_s},
                                     {"connect-timeout-s", o.connect_timeout_s},
                                     {"first-byte-timeout-s", o.first_byte_timeout_s},
@@ -64,6 +87,32 @@ void check_options(const RouterOptions& o, int port) {
                                     {"idle-timeout-s", o.idle_timeout_s}}) {
     check_seconds(flag, value);
   }
+}
+
+// An empty key would turn authentication off without a word; serve refuses it the same way.
+void check_api_key(const po::variables_map& vm, const RouterOptions& o) {
+  if (vm.count("api-key") && o.api_key.empty()) {
+    throw std::invalid_argument(
+        "--api-key is empty, which would turn authentication off; leave --api-key out to route "
+        "without one");
+  }
+}
+
+void check_supervisor(const SupervisorSettings& s) {
+  check_seconds("replica-start-timeout-s", s.start_timeout_s);
+  check_range("restart-delay-s", s.restart_delay_s, 0.0, kMaxSeconds);
+}
+
+// How many replicas, from where: checked before the either/or, so that `--replicas 0` is
+// named as out of range rather than taken for "no --replicas".
+void check_replica_counts(const po::variables_map& vm, int replicas, int prefill_replicas,
+                          size_t backends, size_t prefill_backends) {
+  if (vm.count("replicas")) check_range("replicas", replicas, 1, kMaxReplicas);
+  if (vm.count("prefill-replicas")) {
+    check_range("prefill-replicas", prefill_replicas, 1, kMaxReplicas);
+  }
+  check_range<size_t>("backend", backends, 0, kMaxReplicas);
+  check_range<size_t>("prefill-backend", prefill_backends, 0, kMaxReplicas);
 }
 
 std::string self_executable() {
@@ -88,6 +137,76 @@ std::vector<std::string> serve_args(const std::vector<std::string>& unrecognized
     }
   }
   return unrecognized;
+}
+
+// What a replica holds beyond its weights and KV pool: the runtime, HTTP buffers and the
+// activations of a batch. A round figure: the estimate bounds replicas, it does not plan them.
+constexpr int64_t kReplicaProcessBytes = int64_t(64) << 20;
+
+int64_t files_bytes(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    return ec ? 0 : int64_t(size);
+  }
+  int64_t total = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+    if (entry.is_regular_file(ec)) total += int64_t(entry.file_size(ec));
+  }
+  return total;
+}
+
+// One replica's memory, as its serve flags would build it (serve_command.cc): the weights (a
+// preset's parameters at 4 bytes, or the model files' size) and the KV pool (plan_kv_pool's
+// blocks when --num-kv-blocks and the shape are known, else --kv-cache-bytes).
+ReplicaFootprint replica_footprint(const std::vector<std::string>& serve_flags) {
+  po::options_description desc;
+  std::string model = "tiny", workload;
+  uint64_t seed = 0;
+  desc.add_options()("model", po::value(&model))("model-seed", po::value(&seed))(
+      "workload", po::value(&workload));
+  add_engine_options(desc);
+  po::variables_map vm;
+  po::store(po::command_line_parser(serve_flags).options(desc).allow_unregistered().run(), vm);
+  po::notify(vm);
+  EngineConfig config;
+  ModelSource source;
+  if (!workload.empty()) {
+    const Workload w = load_workload_file(workload);
+    config = w.target.engine;
+    source = w.target.model;
+  } else {
+    apply_engine_options(vm, config);
+    source = parse_model_argument(model, seed);
+  }
+  ReplicaFootprint f;
+  f.process = kReplicaProcessBytes;
+  f.kv_pool = config.kv_cache_bytes;
+  if (source.kind == "synthetic") {
+    const ModelConfig shape = preset_config(source.preset);
+    f.weights = shape.num_parameters() * 4;
+    const int blocks = plan_kv_pool(config, shape, 0).num_blocks;
+    f.kv_pool = int64_t(kv_pool_bytes(shape, config.block_size, config.kv_cache_dtype, blocks));
+  } else {
+    f.weights = files_bytes(source.path);
+  }
+  return f;
+}
+
+// Bounds the replicas by the machine before any starts (router/replica_budget.h). A model or
+// engine flag serve would refuse is left for the replica to name.
+void check_machine_fits(int replicas, int prefill_replicas,
+                        const std::vector<std::string>& serve_flags) {
+  ReplicaFootprint each;
+  try {
+    each = replica_footprint(serve_flags);
+  } catch (const std::exception&) {
+    each = {};  // the replica will say what is wrong, naming its flag
+  }
+  const std::string flag_text =
+      "--replicas " + std::to_string(replicas) +
+      (prefill_replicas > 0 ? " with --prefill-replicas " + std::to_string(prefill_replicas) : "");
+  check_replica_budget(flag_text, replicas + prefill_replicas, each, this_machine_budget());
 }
 
 std::vector<std::string> with_role(std::vector<std::string> args, const char* role) {
@@ -209,6 +328,8 @@ int router_command(int argc, char** argv) {
   po::notify(vm);
   const std::vector<std::string> unrecognized =
       po::collect_unrecognized(parsed.options, po::include_positional);
+  // Every flag is checked here, before any replica starts.
+  check_replica_counts(vm, replicas, prefill_replicas, backends.size(), prefill_backends.size());
   if (prefill_replicas > 0 && replicas == 0) {
     throw std::invalid_argument("--prefill-replicas needs --replicas (the decode workers)");
   }
@@ -222,20 +343,19 @@ int router_command(int argc, char** argv) {
     throw std::invalid_argument("unknown option " + unrecognized.front() +
                                 " (serve flags go to replicas the router starts, with --replicas)");
   }
-  check_range("replicas", replicas, 0, kMaxReplicas);
-  check_range("prefill-replicas", prefill_replicas, 0, kMaxReplicas);
-  check_range<size_t>("prefill-backend", prefill_backends.size(), 0, kMaxReplicas);
-  check_range<size_t>("backend", backends.size(), 0, kMaxReplicas);
   check_options(o, port);
+  check_api_key(vm, o);
+  check_supervisor(supervisor);
   o.listen.port = static_cast<uint16_t>(port);
   o.replicas.policy = parse_routing_policy(policy);
+  const std::vector<std::string> args = serve_args(unrecognized);
+  if (replicas > 0) check_machine_fits(replicas, prefill_replicas, args);
 
   if (prefill_replicas > 0) share_kv_transfer_secret();
   std::unique_ptr<ReplicaSupervisor> children, prefill_children;
   std::vector<HttpUrl> urls, prefill_urls;
   if (replicas > 0) {
     supervisor.program = self_executable();
-    const std::vector<std::string> args = serve_args(unrecognized);
     if (prefill_replicas > 0) {  // prefill workers take the first CPUs when pinned
       SupervisorSettings prefill = supervisor;
       prefill.serve_args = with_role(args, "prefill");

@@ -82,10 +82,10 @@ std::string number(double v) {
   return text.str();
 }
 
-// `value` in [low, high], or (low, high] when low_open.
+// `value` in [low, high], or (low, high] when low_open; NaN is in no range.
 void check_range(const std::string& flag, double value, double low, double high,
                  bool low_open = false) {
-  if (value < low || value > high || (low_open && value == low)) {
+  if (!(value >= low && value <= high) || (low_open && value == low)) {
     throw std::invalid_argument("--" + flag + " " + number(value) + " is out of range (" +
                                 (low_open ? "above " : "") + number(low) + " to " + number(high) +
                                 ")");

@@ -340,9 +340,25 @@ TEST_CASE("router refuses bad flags with exit 2 naming the flag and what is allo
        "allowed: round-robin, least-outstanding, prefix-aware"},
       {{"--backend", b, "--max-attempts", "0"}, "--max-attempts 0 is out of range (1 to 16)"},
       {{"--backend", b, "--health-interval-s", "0"}, "--health-interval-s"},
-      {{"--backend", b, "--cache-threshold", "2"}, "cache threshold must be in [0, 1]"},
-      {{"--replicas", "2000"}, "--replicas 2000 is out of range (0 to 1024)"},
+      {{"--backend", b, "--cache-threshold", "2"}, "--cache-threshold 2 is out of range (0 to 1)"},
+      {{"--backend", b, "--balance-rel", "nan"}, "--balance-rel nan is out of range (1 to"},
+      {{"--backend", b, "--api-key", ""}, "--api-key is empty"},
+      {{"--replicas", "2000"}, "--replicas 2000 is out of range (1 to 1024)"},
+      {{"--replicas", "0"}, "--replicas 0 is out of range (1 to 1024)"},
+      {{"--replicas", "1", "--prefill-replicas", "0"},
+       "--prefill-replicas 0 is out of range (1 to 1024)"},
+      {{"--replicas", "1", "--restart-delay-s", "-5"},
+       "--restart-delay-s -5 is out of range (0 to 86400)"},
+      {{"--replicas", "1", "--replica-start-timeout-s", "0"},
+       "--replica-start-timeout-s 0 is out of range (above 0 to 86400)"},
+      // Checked before any replica starts: no-such-model would fail first otherwise.
+      {{"--replicas", "1", "--model", "no-such-model", "--cache-threshold", "2"},
+       "--cache-threshold 2 is out of range"},
       {{"--replicas", "1", "--model", "no-such-model"}, "replica 0"},
+      // Bounded by the machine's CPUs and memory before any replica starts.
+      {{"--replicas", "1024", "--model", "tiny"}, "--replicas 1024"},
+      {{"--replicas", "2", "--model", "tiny", "--kv-cache-bytes", "1000000000000"},
+       "available (MemAvailable): at most"},
   };
   for (const BadFlag& bad : table) {
     std::vector<std::string> argv = {INFERGATE_BINARY, "router", "--port", "0"};
@@ -353,6 +369,16 @@ TEST_CASE("router refuses bad flags with exit 2 naming the flag and what is allo
     CHECK_THAT(r.err, Catch::Contains(bad.message));
     CHECK(r.out.find("listening") == std::string::npos);
   }
+}
+
+// serve_command_test.cc holds serve's own table; this is the decode worker the router starts.
+TEST_CASE("serve --role decode refuses a KV read rate that is not a number") {
+  const CommandResult r = run_command(
+      {INFERGATE_BINARY, "serve", "--port", "0", "--role", "decode", "--kv-read-rate-mb-s", "nan"},
+      60);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("--kv-read-rate-mb-s nan is out of range (0 to 1000000)"));
+  CHECK(r.out.find("listening") == std::string::npos);
 }
 
 }  // namespace
