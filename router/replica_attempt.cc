@@ -14,6 +14,7 @@
 #include "common/http/http_response_stream.h"
 #include "common/http/sse_parser.h"
 #include "common/util/clock.h"
+#include "router/replica_watch.h"
 
 namespace infergate {
 
@@ -66,12 +67,14 @@ namespace {
 // The answer, read whole (a non-streamed completion, an error, /v1/models).
 net::awaitable<AttemptResult> relay_whole(beast::tcp_stream& client, const HttpRequest& req,
                                           HttpConnection& c, HttpResponseStream& answer,
-                                          const RelayedStream& relayed, const RouterContext& ctx) {
+                                          const RelayedStream& relayed, ReplicaWatch& watch,
+                                          const RouterContext& ctx) {
   std::string body;
   for (;;) {
     c.stream.expires_after(seconds_to_duration(ctx.options.stall_timeout_s));
     const std::string_view piece = co_await answer.read_piece();
     if (piece.empty()) break;
+    watch.progressed();
     if (body.size() + piece.size() > kMaxBufferedAnswer) {
       co_return retryable("the replica's answer is larger than 64 MiB");
     }
@@ -119,7 +122,8 @@ net::awaitable<void> write_last_chunk(beast::tcp_stream& client, const RouterCon
 // the same stream.
 net::awaitable<AttemptResult> relay_stream(beast::tcp_stream& client, const HttpRequest& req,
                                            HttpConnection& c, HttpResponseStream& answer,
-                                           RelayedStream& relayed, RouterContext& ctx) {
+                                           RelayedStream& relayed, ReplicaWatch& watch,
+                                           RouterContext& ctx) {
   SseParser sse;
   std::vector<std::string> events;
   bool relayed_any = false;  // by this replica
@@ -129,6 +133,7 @@ net::awaitable<AttemptResult> relay_stream(beast::tcp_stream& client, const Http
     c.stream.expires_after(seconds_to_duration(ctx.options.stall_timeout_s));
     const std::string_view piece = co_await answer.read_piece();
     if (piece.empty()) break;
+    watch.progressed();
     events.clear();
     try {
       sse.feed(piece, events);
@@ -178,15 +183,14 @@ net::awaitable<AttemptResult> relay_stream(beast::tcp_stream& client, const Http
 
 }  // namespace
 
-net::awaitable<AttemptResult> attempt_at_replica(beast::tcp_stream& client, const HttpRequest& req,
-                                                 const std::string& body, const HttpUrl& replica,
-                                                 bool stream, RelayedStream& relayed,
-                                                 RouterContext& ctx) {
-  HttpConnection c(co_await net::this_coro::executor);
+namespace {
+
+net::awaitable<AttemptResult> attempt_at(beast::tcp_stream& client, const HttpRequest& req,
+                                         const std::string& body, const ReplicaLease& lease,
+                                         bool stream, RelayedStream& relayed, RouterContext& ctx,
+                                         HttpConnection& c, ReplicaWatch& watch) {
+  const HttpUrl& replica = lease.url;
   beast::error_code ec;
-  if (!co_await connect_to_replica(c, replica, ctx, ec)) {
-    co_return retryable("cannot connect to " + replica.text() + ": " + ec.message());
-  }
   const std::string text = request_text(req, body, replica, ctx);
   co_await net::async_write(c.stream, net::buffer(text),
                             net::redirect_error(net::use_awaitable, ec));
@@ -196,16 +200,39 @@ net::awaitable<AttemptResult> attempt_at_replica(beast::tcp_stream& client, cons
   if (!co_await answer.read_header()) {
     co_return retryable(replica.text() + " did not answer: " + answer.ec().message());
   }
+  watch.progressed();
   const bool event_stream =
       answer.header(http::field::content_type).starts_with("text/event-stream");
   if (stream && answer.status() == 200 && event_stream) {
-    co_return co_await relay_stream(client, req, c, answer, relayed, ctx);
+    co_return co_await relay_stream(client, req, c, answer, relayed, watch, ctx);
   }
   if (relayed.started()) {  // resuming: only a stream can go on with the client's
     co_return retryable(replica.text() + " answered " + std::to_string(answer.status()) +
                         " to a resume, not a stream (it may not be infergate serve)");
   }
-  co_return co_await relay_whole(client, req, c, answer, relayed, ctx);
+  co_return co_await relay_whole(client, req, c, answer, relayed, watch, ctx);
+}
+
+}  // namespace
+
+net::awaitable<AttemptResult> attempt_at_replica(beast::tcp_stream& client, const HttpRequest& req,
+                                                 const std::string& body, const ReplicaLease& lease,
+                                                 bool stream, RelayedStream& relayed,
+                                                 RouterContext& ctx) {
+  HttpConnection c(co_await net::this_coro::executor);
+  beast::error_code ec;
+  if (!co_await connect_to_replica(c, lease.url, ctx, ec)) {
+    co_return retryable("cannot connect to " + lease.url.text() + ": " + ec.message());
+  }
+  ReplicaWatch watch(co_await net::this_coro::executor, ctx.replicas, lease,
+                     ctx.options.health_timeout_s, c.stream);
+  AttemptResult result =
+      co_await attempt_at(client, req, body, lease, stream, relayed, ctx, c, watch);
+  if (watch.fired() && result.outcome != AttemptOutcome::kAnswered) {
+    result.detail += " (left: it failed its health check and sent nothing for " +
+                     std::to_string(ctx.options.health_timeout_s) + " s)";
+  }
+  co_return result;
 }
 
 net::awaitable<void> end_stream_with_error(beast::tcp_stream& client, const std::string& detail,

@@ -16,6 +16,7 @@
 #include "common/http/http_connection.h"
 #include "common/http/http_responses.h"
 #include "router/relayed_stream.h"
+#include "router/replica_set.h"
 #include "router/router_context.h"
 
 namespace infergate {
@@ -39,10 +40,12 @@ boost::asio::awaitable<bool> connect_to_replica(HttpConnection& c, const HttpUrl
                                                 const RouterContext& ctx,
                                                 boost::beast::error_code& ec);
 
-// Sends `body` (the client's, or a resume of it) to `replica` on req's method and path.
+// Sends `body` (the client's, or a resume of it) to the leased replica of ctx.replicas on req's
+// method and path. A replica that fails its health check while silent is left at once
+// (replica_watch.h).
 boost::asio::awaitable<AttemptResult> attempt_at_replica(
     boost::beast::tcp_stream& client, const HttpRequest& req, const std::string& body,
-    const HttpUrl& replica, bool stream, RelayedStream& relayed, RouterContext& ctx);
+    const ReplicaLease& lease, bool stream, RelayedStream& relayed, RouterContext& ctx);
 
 // Ends a started stream that no replica could finish: an error event, then the stream's end.
 boost::asio::awaitable<void> end_stream_with_error(boost::beast::tcp_stream& client,

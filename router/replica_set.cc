@@ -7,6 +7,7 @@ namespace infergate {
 
 ReplicaSet::ReplicaSet(std::vector<HttpUrl> urls, ReplicaSetSettings settings)
     : settings_(settings),
+      failed_checks_(urls.size()),
       chooser_(settings.policy, std::max<int>(1, int(urls.size())), settings.prefix,
                settings.seed) {
   if (urls.empty()) throw std::invalid_argument("the router needs at least one replica");
@@ -43,7 +44,7 @@ std::optional<ReplicaLease> ReplicaSet::acquire(std::span<const uint64_t> prefix
   r.counters.matched_blocks += d->matched_blocks;
   r.counters.best_matched_blocks += d->best_matched_blocks;
   r.counters.prompt_blocks += d->prompt_blocks;
-  return ReplicaLease{d->replica, r.url, *d};
+  return ReplicaLease{d->replica, r.url, *d, failed_checks(d->replica)};
 }
 
 void ReplicaSet::finish(int replica, bool ok) {
@@ -67,6 +68,7 @@ void ReplicaSet::health_checked(int replica, const HttpUrl& checked, bool ok) {
   Replica& r = replicas_.at(size_t(replica));
   if (r.url.text() != checked.text()) return;
   r.healthy = ok;
+  if (!ok) ++failed_checks_[size_t(replica)];
   if (ok) r.consecutive_failures = 0;
 }
 
@@ -89,6 +91,11 @@ void ReplicaSet::set_pid(int replica, int pid) {
 void ReplicaSet::down(int replica) {
   const std::lock_guard lock(mutex_);
   replicas_.at(size_t(replica)).healthy = false;
+  ++failed_checks_.at(size_t(replica));
+}
+
+uint64_t ReplicaSet::failed_checks(int replica) const {
+  return failed_checks_.at(size_t(replica)).load();
 }
 
 HttpUrl ReplicaSet::url(int replica) const {

@@ -3,6 +3,7 @@
 // replica goes through here, under one lock, so the policy sees consistent loads. Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -49,6 +50,7 @@ struct ReplicaLease {
   int replica = 0;
   HttpUrl url;
   RouteDecision decision;
+  uint64_t failed_checks = 0;  // the replica's failed_checks() when it was chosen
 };
 
 enum class NoReplica { kNoneHealthy, kAllFull };
@@ -77,6 +79,11 @@ class ReplicaSet {
   void set_pid(int replica, int pid);  // a supervised replica's process
   void down(int replica);              // its process died: out of rotation at once
 
+  // Health checks the replica failed (and deaths), ever: an attempt that saw a lower count
+  // when it chose the replica knows the replica has been out of rotation since
+  // (router/replica_watch.h). Lock-free: every in-flight attempt asks.
+  uint64_t failed_checks(int replica) const;
+
   HttpUrl url(int replica) const;
   bool any_healthy() const;
   std::vector<ReplicaSnapshot> snapshot() const;
@@ -94,6 +101,7 @@ class ReplicaSet {
   ReplicaSetSettings settings_;
   mutable std::mutex mutex_;
   std::vector<Replica> replicas_;
+  std::vector<std::atomic<uint64_t>> failed_checks_;  // by replica
   ReplicaChooser chooser_;
 };
 

@@ -147,7 +147,7 @@ net::awaitable<bool> forward(beast::tcp_stream& stream, const HttpRequest& req,
     std::string body = std::exchange(first_body, {});
     if (body.empty()) body = relayed.resume_body(req.body());
     const AttemptResult result =
-        co_await attempt_at_replica(stream, req, body, lease->url, routed.stream, relayed, ctx);
+        co_await attempt_at_replica(stream, req, body, *lease, routed.stream, relayed, ctx);
     ctx.replicas.finish(lease->replica, result.replica_ok);
     ctx.waiters.wake_one();
     switch (result.outcome) {

@@ -220,6 +220,61 @@ TEST_CASE("router: consecutive failures take a replica out until its health chec
   CHECK(router->terminate() == 0);
 }
 
+// SIGCONTs the stopped replica however the test ends, so that it can be terminated.
+struct Continue {
+  pid_t pid;
+  ~Continue() { ::kill(pid, SIGCONT); }
+};
+
+TEST_CASE("router: a stopped replica's requests and streams move to a healthy one in seconds") {
+  auto stopped = start_serve();
+  auto good = start_serve();
+  const Continue resume{stopped->pid()};
+  auto router = start_router({"--backend", stopped->url(), good->url(), "--policy", "round-robin",
+                              "--health-interval-s", "0.2", "--breaker-failures", "1000"});
+  wait_healthy(router->url(), 2);
+
+  // Requests sent just after the stop: round-robin gives it half, which it holds silently.
+  ::kill(stopped->pid(), SIGSTOP);
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> clients;
+  std::vector<std::string> answers(4);
+  for (size_t i = 0; i < answers.size(); ++i) {
+    clients.emplace_back([&, i] {
+      const json body = {{"prompt", {1, 2, 3}}, {"max_tokens", 3}, {"stream", i % 2 == 1}};
+      answers[i] = http_request(router->url(), "POST", "/v1/completions", body.dump(), 60);
+    });
+  }
+  for (std::thread& t : clients) t.join();
+  const double requests_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (size_t i = 0; i < answers.size(); ++i) {
+    INFO(answers[i]);
+    CHECK(status_of(answers[i]) == 200);
+    CHECK(answers[i].find(i % 2 == 1 ? "[DONE]" : "\"usage\"") != std::string::npos);
+  }
+  CHECK(requests_s < 20);  // not --first-byte-timeout-s's 120 s
+
+  // Streams under way on both when one stops: those relaying from it migrate.
+  ::kill(stopped->pid(), SIGCONT);
+  wait_healthy(router->url(), 2);
+  const std::vector<std::string> bodies = stream_bodies(48, 13);
+  const auto reference = stream_all(good->url(), "/v1/completions", bodies, 8, 120);
+  start = std::chrono::steady_clock::now();
+  const auto got =
+      stream_all(router->url(), "/v1/completions", bodies, 8, 60, [&](size_t, int64_t n) {
+        if (n == 40) ::kill(stopped->pid(), SIGSTOP);
+      });
+  const double streams_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  check_same_answers(got, reference, bodies);
+  CHECK(streams_s < 20);  // not --stall-timeout-s's 120 s
+  CHECK(metric(router->url(), "infergate_router:migrations_failed_total") == 0);
+  WARN("requests " << requests_s << " s, streams " << streams_s << " s");
+  ::kill(stopped->pid(), SIGCONT);
+  CHECK(router->terminate() == 0);
+}
+
 TEST_CASE("router: a client gone during a failover leaves no request on any replica") {
   auto router = start_router({"--replicas", "2", "--policy", "round-robin", "--restart-delay-s",
                               "30", "--health-interval-s", "0.1", "--model", "tiny"});
