@@ -119,7 +119,7 @@ TEST_CASE("the schema is versioned and a newer database is refused", "[history]"
   CHECK_THROWS_WITH(HistoryStore(dir.file("not-a-db.sqlite")), Catch::Contains("not-a-db.sqlite"));
 }
 
-TEST_CASE("a database in a folder not there yet gets its folder; a file in the way is named",
+TEST_CASE("a database in a folder not there yet gets its folder, and a file in the way is named",
           "[history]") {
   testing::TempDir dir;
   const std::string db = dir.file("results/nested/history.sqlite");

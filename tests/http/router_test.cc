@@ -458,8 +458,10 @@ TEST_CASE("router target: a workload with a replica killed mid-run loses no requ
        {{"type", "synthetic"},
         {"input_tokens", {{"dist", "uniform"}, {"min", 8}, {"max", 32}}},
         {"output_tokens", {{"dist", "fixed"}, {"value", 48}}}}},
-      // Long enough that the killed replica is back (0.3 s, then its start) before the end.
-      {"load", {{"mode", "closed"}, {"concurrency", 8}, {"num_requests", 100}}},
+      // Long enough that the killed replica is back (0.3 s, then its start: about 1 s) before
+      // the end. 100 requests (2-3 s here) ended before it under a busy CI's parallel tests;
+      // 400 keep one replica busy for 8 s or more, a margin of 8x the restart.
+      {"load", {{"mode", "closed"}, {"concurrency", 8}, {"num_requests", 400}}},
       {"faults", {{{"kill_replica", 1}, {"after_requests", 12}}}}};
   const std::string file = dir + "/w.json", out = dir + "/out.json";
   std::ofstream(file) << workload.dump();
@@ -469,7 +471,7 @@ TEST_CASE("router target: a workload with a replica killed mid-run loses no requ
   REQUIRE(r.status == 0);
   const json results = json::parse(std::ifstream(out));
   std::filesystem::remove_all(dir);
-  CHECK(results["summary"]["num_completed"] == 100);
+  CHECK(results["summary"]["num_completed"] == 400);
   CHECK(results["summary"]["num_errors"] == 0);
   const json& engine = results["points"][0]["repetitions"][0]["engine"];
   CHECK(engine["http_client"]["usage"]["mismatches"] == 0);  // every answer had its 48 tokens

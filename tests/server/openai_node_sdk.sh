@@ -14,9 +14,12 @@ command -v node >/dev/null && command -v npm >/dev/null || { echo "SKIP: no Node
 if [ ! -f "$cache/node_modules/openai/package.json" ] ||
    ! grep -q "\"version\": \"$OPENAI_SDK_VERSION\"" "$cache/node_modules/openai/package.json"; then
   mkdir -p "$cache"
+  # A private npm cache, deleted afterwards: npm's default (~/.npm) is outside what the run may
+  # write (ci/check-deps.py judged its 171 files as used from outside Debian on a new machine).
   timeout 300 npm install --no-audit --no-fund --ignore-scripts --prefix "$cache" \
-    "openai@$OPENAI_SDK_VERSION" >/dev/null 2>&1 ||
-    { echo "SKIP: cannot install openai@$OPENAI_SDK_VERSION from npm"; exit 77; }
+    --cache "$cache/.npm-cache" "openai@$OPENAI_SDK_VERSION" >/dev/null 2>&1 ||
+    { rm -rf "$cache/.npm-cache"; echo "SKIP: cannot install openai@$OPENAI_SDK_VERSION from npm"; exit 77; }
+  rm -rf "$cache/.npm-cache"
 fi
 
 log=$(mktemp)
