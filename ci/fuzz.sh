@@ -23,7 +23,10 @@ if ! command -v clang++ >/dev/null; then
 fi
 
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if command -v ccache >/dev/null; then  # relative to this clone: another clone's objects hit too
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 cmake -S fuzz -B build/fuzz -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" >/dev/null
 cmake --build build/fuzz -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
