@@ -157,10 +157,11 @@ TEST_CASE("diagnose --verify confirms the KV remedy on the kv-preemption workloa
 }
 
 // Whether 8-bit weights speed the tiny model's prefill depends on the CPU: on a 2-core AMD EPYC
-// (Zen 4) q8_0 took TTFT P50 to 0.61x, on a Zen 5 (family 26, whose AVX-512 f32 FMAs are full
-// width) to 1.05-1.07x, both decided over 10 pairs. What holds everywhere is that --verify
-// measures the remedy and decides (confirmed, worse or refuted) within its budget.
-TEST_CASE("diagnose --verify decides on 8-bit weights for the long-prompt workload", "[verify]") {
+// Zen 4, q8_0 took TTFT P50 to 0.61x (confirmed); on a Zen 5 (family 26, whose AVX-512 f32 FMAs
+// are full width) to 1.05-1.07x, right at the 5% threshold, which 1.5 minutes of pairs decide
+// as worse or leave undecided. What holds on every CPU: --verify runs the remedy in paired runs
+// and reports its measured ratio with an interval; the other planted remedies are confirmed.
+TEST_CASE("diagnose --verify measures 8-bit weights on the long-prompt workload", "[verify]") {
   const std::string results = run_workload("long-prompt");
   const nlohmann::json d = diagnose(results, "--verify --remedies 1 --budget 1.5 --out-dir " +
                                                  (scratch() / "verify-long-prompt").string());
@@ -168,9 +169,13 @@ TEST_CASE("diagnose --verify decides on 8-bit weights for the long-prompt worklo
   REQUIRE(d["dominant"] == "long-prompt");
   const nlohmann::json& v = d["findings"][0]["remedies"][0]["verification"];
   REQUIRE(v.is_object());
-  // confirmed, worse, or refuted (no change beyond 5% either way): each a decision.
   const std::string outcome = v["outcome"];
-  CHECK((outcome == "confirmed" || outcome == "worse" || outcome == "refuted"));
+  CHECK((outcome == "confirmed" || outcome == "worse" || outcome == "refuted" ||
+         outcome == "inconclusive"));
+  CHECK(v["pairs"].get<int>() >= 4);
+  const double ratio = v["ratio"], lo = v["ratio_interval"][0], hi = v["ratio_interval"][1];
+  CHECK(lo <= ratio);
+  CHECK(ratio <= hi);
   if (outcome != "confirmed") WARN("8-bit weights on this CPU: " << v["reason"]);
 }
 
