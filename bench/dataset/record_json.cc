@@ -1,11 +1,9 @@
 #include "bench/dataset/record_json.h"
 
-#include <set>
-#include <vector>
-
 #include "bench/dataset/dataset_error.h"
 #include "common/io/json_excerpt.h"
 #include "common/io/json_text.h"
+#include "common/io/json_unique_keys.h"
 
 namespace infergate {
 
@@ -20,30 +18,23 @@ struct Refusal {
   std::string problem;
 };
 
-// The keys seen so far in each open object (arrays get an empty frame, so depth is one count).
-class KeyFrames {
+// How deep the parse is and the key whose value comes next (a number too large for a double is
+// named by it); duplicate keys are the shared check's (common/io/json_unique_keys.h).
+class RecordFrames {
  public:
   void open() {
-    if (frames_.size() >= size_t(kMaxJsonDepth)) {
+    if (depth_ >= kMaxJsonDepth) {
       throw Refusal{"nests deeper than the limit of " + std::to_string(kMaxJsonDepth) +
                     " levels of arrays and objects"};
     }
-    frames_.emplace_back();
+    ++depth_;
   }
-  void close() { frames_.pop_back(); }
-  // The key whose value is being parsed: a number too large for a double is named by it.
+  void close() { --depth_; }
   const std::string& last_key() const { return last_key_; }
-
-  void key(const std::string& k) {
-    last_key_ = k;
-    if (!frames_.back().insert(k).second) {
-      throw Refusal{"key " + json_excerpt(json(k)) +
-                    " appears twice in one object (each key may appear once)"};
-    }
-  }
+  void key(const std::string& k) { last_key_ = k; }
 
  private:
-  std::vector<std::set<std::string>> frames_;
+  int depth_ = 0;
   std::string last_key_;
 };
 
@@ -64,8 +55,10 @@ std::string syntax_detail(const json::parse_error& e) {
 }  // namespace
 
 json parse_record_json(const std::string& text, const std::string& file, int line) {
-  KeyFrames frames;
-  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+  RecordFrames frames;
+  const json::parser_callback_t unique_keys = unique_keys_callback();
+  const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
+    unique_keys(depth, event, parsed);
     switch (event) {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start:
@@ -87,6 +80,10 @@ json parse_record_json(const std::string& text, const std::string& file, int lin
     return json::parse(text, check);
   } catch (const Refusal& r) {
     throw DatasetError(file, line, "not a usable JSON record: " + r.problem);
+  } catch (const JsonDuplicateKeyError& e) {
+    throw DatasetError(file, line,
+                       "not a usable JSON record: key " + json_excerpt(json(e.key())) +
+                           " appears twice in one object (each key may appear once)");
   } catch (const json::parse_error& e) {
     const size_t byte = e.byte > 0 ? size_t(e.byte) : 1;  // 1-based, as a column
     throw DatasetError(
