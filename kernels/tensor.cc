@@ -1,8 +1,8 @@
 #include "kernels/tensor.h"
 
-#include <cstdlib>
-#include <cstring>
 #include <stdexcept>
+
+#include "kernels/zeroed_memory.h"
 
 namespace infergate {
 
@@ -121,12 +121,9 @@ Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
-  const size_t bytes = (t.nbytes() + 63) / 64 * 64;
-  void* p = std::aligned_alloc(64, bytes == 0 ? 64 : bytes);
-  if (!p) throw std::bad_alloc();
-  std::memset(p, 0, bytes);
-  t.owner_ = std::shared_ptr<const void>(p, [](const void* q) { std::free(const_cast<void*>(q)); });
-  t.data_ = p;
+  std::shared_ptr<void> memory = allocate_zeroed(t.nbytes());
+  t.data_ = memory.get();
+  t.owner_ = std::move(memory);
   return t;
 }
 

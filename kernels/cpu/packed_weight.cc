@@ -1,10 +1,6 @@
 #include "kernels/cpu/packed_weight.h"
 
-#include <sys/mman.h>
-
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <stdexcept>
 
 #include "kernels/cpu/linear_kernels.h"
@@ -57,24 +53,6 @@ void pack_panels(const T* src, int64_t n, int64_t k, int64_t kp, Index index, T*
 
 int64_t dense_index(int64_t t, int j) { return t * kPanelWidth + j; }
 
-// Zeroed storage for panels. Large ones ask for 2 MiB pages (Linux THP in madvise mode): decode
-// streams every weight once per token, and with 4 KiB pages each 4 KiB costs a TLB walk.
-Tensor allocate_panels(DType dtype, std::vector<int64_t> shape) {
-  constexpr size_t kHugePage = size_t(2) << 20;
-  int64_t count = 1;
-  for (int64_t d : shape) count *= d;
-  const size_t bytes = dtype_bytes(dtype, count);
-  if (bytes < kHugePage) return Tensor::zeros(dtype, std::move(shape));
-  void* p = nullptr;
-  if (posix_memalign(&p, kHugePage, bytes) != 0) throw std::bad_alloc();
-#if defined(MADV_HUGEPAGE)
-  madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure leaves 4 KiB pages
-#endif
-  std::memset(p, 0, bytes);
-  std::shared_ptr<const void> owner(p, [](const void* q) { std::free(const_cast<void*>(q)); });
-  return Tensor::borrow(dtype, std::move(shape), p, std::move(owner));
-}
-
 }  // namespace
 
 PackedWeight prepare_weight(const Tensor& w) { return prepare_weight(std::vector{&w}); }
@@ -87,8 +65,8 @@ PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
   out.dtype_ = w.dtype();
   if (is_block_quantized(w.dtype())) {  // row groups for quant_linear() (quant_layout.h)
     const int64_t groups = detail::quant_groups(out.rows_);
-    out.data_ = allocate_panels(DType::kI8,  // bytes: Q4_K's groups are not whole blocks
-                                {groups, detail::quant_group_bytes(w.dtype(), out.cols_)});
+    out.data_ = Tensor::zeros(DType::kI8,  // bytes: Q4_K's groups are not whole blocks
+                              {groups, detail::quant_group_bytes(w.dtype(), out.cols_)});
     detail::pack_quant_groups(w.data<uint8_t>(), w.dtype(), out.rows_, out.cols_,
                               out.data_.mutable_data<uint8_t>());
     out.panelized_ = true;
@@ -96,7 +74,7 @@ PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
   }
   const int64_t n = out.rows_, k = out.cols_, kp = detail::panel_k(w.dtype(), k);
   const int64_t panels = (n + kPanelWidth - 1) / kPanelWidth;
-  out.data_ = allocate_panels(w.dtype(), {panels, kp, kPanelWidth});
+  out.data_ = Tensor::zeros(w.dtype(), {panels, kp, kPanelWidth});
   out.panelized_ = true;
   if (w.dtype() == DType::kF32) {
     pack_panels(w.data<float>(), n, k, kp, dense_index, out.data_.mutable_data<float>());
