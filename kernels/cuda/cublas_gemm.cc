@@ -1,7 +1,5 @@
 #include "kernels/cuda/cublas_gemm.h"
 
-#include <cublas_v2.h>
-
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -9,6 +7,7 @@
 #include <unordered_map>
 
 #include "kernels/cuda/cublas_check.h"
+#include "kernels/cuda/cublas_library.h"
 
 namespace infergate::cuda {
 namespace {
@@ -72,13 +71,17 @@ struct LtKeyHash {
 };
 
 struct DescDeleter {
-  void operator()(cublasLtMatmulDesc_t d) const { cublasLtMatmulDescDestroy(d); }
+  void operator()(cublasLtMatmulDesc_t d) const { cublas_library().cublasLtMatmulDescDestroy(d); }
 };
 struct LayoutDeleter {
-  void operator()(cublasLtMatrixLayout_t l) const { cublasLtMatrixLayoutDestroy(l); }
+  void operator()(cublasLtMatrixLayout_t l) const {
+    cublas_library().cublasLtMatrixLayoutDestroy(l);
+  }
 };
 struct PreferenceDeleter {
-  void operator()(cublasLtMatmulPreference_t p) const { cublasLtMatmulPreferenceDestroy(p); }
+  void operator()(cublasLtMatmulPreference_t p) const {
+    cublas_library().cublasLtMatmulPreferenceDestroy(p);
+  }
 };
 using DescPtr = std::unique_ptr<std::remove_pointer_t<cublasLtMatmulDesc_t>, DescDeleter>;
 using LayoutPtr = std::unique_ptr<std::remove_pointer_t<cublasLtMatrixLayout_t>, LayoutDeleter>;
@@ -87,18 +90,18 @@ using PreferencePtr =
 
 LayoutPtr make_layout(cudaDataType_t type, int rows, int cols, int ld) {
   cublasLtMatrixLayout_t layout = nullptr;
-  INFERGATE_CUBLAS_CHECK(
-      cublasLtMatrixLayoutCreate(&layout, type, uint64_t(rows), uint64_t(cols), int64_t(ld)));
+  INFERGATE_CUBLAS_CHECK(cublas_library().cublasLtMatrixLayoutCreate(&layout, type, uint64_t(rows),
+                                                                     uint64_t(cols), int64_t(ld)));
   return LayoutPtr(layout);
 }
 
 PreferencePtr make_preference(const LtKey& key, uint64_t workspace_bytes) {
   cublasLtMatmulPreference_t raw = nullptr;
-  INFERGATE_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&raw));
+  INFERGATE_CUBLAS_CHECK(cublas_library().cublasLtMatmulPreferenceCreate(&raw));
   PreferencePtr pref(raw);
   const auto set = [&](cublasLtMatmulPreferenceAttributes_t attr, const auto& value) {
-    INFERGATE_CUBLAS_CHECK(
-        cublasLtMatmulPreferenceSetAttribute(pref.get(), attr, &value, sizeof(value)));
+    INFERGATE_CUBLAS_CHECK(cublas_library().cublasLtMatmulPreferenceSetAttribute(
+        pref.get(), attr, &value, sizeof(value)));
   };
   set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, workspace_bytes);
   // cuBLASLt's A is w, B is x, C and D are y (the column-major view of y^T = w x^T).
@@ -119,13 +122,14 @@ struct LtPlan {
 std::unique_ptr<LtPlan> make_plan(cublasLtHandle_t lt, const LtKey& key, uint64_t workspace_bytes) {
   auto plan = std::make_unique<LtPlan>();
   cublasLtMatmulDesc_t desc = nullptr;
-  INFERGATE_CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  INFERGATE_CUBLAS_CHECK(
+      cublas_library().cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
   plan->desc.reset(desc);
   const cublasOperation_t transpose = CUBLAS_OP_T, keep = CUBLAS_OP_N;
-  INFERGATE_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA,
-                                                        &transpose, sizeof(transpose)));
-  INFERGATE_CUBLAS_CHECK(
-      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &keep, sizeof(keep)));
+  INFERGATE_CUBLAS_CHECK(cublas_library().cublasLtMatmulDescSetAttribute(
+      desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));
+  INFERGATE_CUBLAS_CHECK(cublas_library().cublasLtMatmulDescSetAttribute(
+      desc, CUBLASLT_MATMUL_DESC_TRANSB, &keep, sizeof(keep)));
   // Row-major data seen column-major: w [n, k] is k x n (then transposed), x [m, k] is k x m,
   // y [m, n] is n x m.
   const Dims d = key.dims;
@@ -137,7 +141,7 @@ std::unique_ptr<LtPlan> make_plan(cublasLtHandle_t lt, const LtKey& key, uint64_
   const PreferencePtr pref = make_preference(key, workspace_bytes);
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
-  INFERGATE_CUBLAS_CHECK(cublasLtMatmulAlgoGetHeuristic(
+  INFERGATE_CUBLAS_CHECK(cublas_library().cublasLtMatmulAlgoGetHeuristic(
       lt, desc, plan->w_layout.get(), plan->x_layout.get(), plan->y_layout.get(),
       plan->y_layout.get(), pref.get(), 1, &result, &found));
   if (found == 0) {
@@ -159,8 +163,8 @@ struct CublasGemm::LtCache {
 
 CublasGemm::CublasGemm() {
   try {
-    INFERGATE_CUBLAS_CHECK(cublasCreate(&handle_));
-    INFERGATE_CUBLAS_CHECK(cublasLtCreate(&lt_handle_));
+    INFERGATE_CUBLAS_CHECK(cublas_library().cublasCreate_v2(&handle_));
+    INFERGATE_CUBLAS_CHECK(cublas_library().cublasLtCreate(&lt_handle_));
     lt_workspace_ = DeviceBytes(kLtWorkspaceBytes);
     workspace_ = DeviceBytes(kLtWorkspaceBytes);
     lt_cache_ = std::make_unique<LtCache>();
@@ -174,8 +178,8 @@ CublasGemm::~CublasGemm() { release(); }
 
 void CublasGemm::release() noexcept {
   if (lt_cache_) lt_cache_->plans.clear();  // descriptors before the handle
-  if (lt_handle_) cublasLtDestroy(lt_handle_);
-  if (handle_) cublasDestroy(handle_);
+  if (lt_handle_) cublas_library().cublasLtDestroy(lt_handle_);
+  if (handle_) cublas_library().cublasDestroy_v2(handle_);
   lt_handle_ = nullptr;
   handle_ = nullptr;
 }
@@ -185,14 +189,15 @@ void CublasGemm::gemm(const void* x, const void* w, GemmDType dtype, float* y, i
   const Dims d = checked_dims(m, n, k, "CublasGemm::gemm");
   const cudaDataType_t in = cuda_type(dtype);
   const float alpha = 1.0f, beta = 0.0f;
-  INFERGATE_CUBLAS_CHECK(cublasSetStream(handle_, stream));
+  INFERGATE_CUBLAS_CHECK(cublas_library().cublasSetStream_v2(handle_, stream));
   // A workspace of our own (cublasSetStream resets it to cuBLAS's pool): cuBLAS then never
   // allocates while a CUDA graph is being captured.
-  INFERGATE_CUBLAS_CHECK(cublasSetWorkspace(handle_, workspace_.data(), workspace_.bytes()));
+  INFERGATE_CUBLAS_CHECK(
+      cublas_library().cublasSetWorkspace_v2(handle_, workspace_.data(), workspace_.bytes()));
   // Column-major y^T [n x m] = w [k x n]^T * x^T [k x m]: no copies of row-major data.
-  INFERGATE_CUBLAS_CHECK(cublasGemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, d.n, d.m, d.k, &alpha, w,
-                                      in, d.k, x, in, d.k, &beta, y, CUDA_R_32F, d.n,
-                                      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  INFERGATE_CUBLAS_CHECK(cublas_library().cublasGemmEx(
+      handle_, CUBLAS_OP_T, CUBLAS_OP_N, d.n, d.m, d.k, &alpha, w, in, d.k, x, in, d.k, &beta, y,
+      CUDA_R_32F, d.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
 void CublasGemm::gemm_lt(const void* x, const void* w, GemmDType dtype, float* y, int64_t m,
@@ -202,10 +207,10 @@ void CublasGemm::gemm_lt(const void* x, const void* w, GemmDType dtype, float* y
   std::unique_ptr<LtPlan>& plan = lt_cache_->plans[key];
   if (!plan) plan = make_plan(lt_handle_, key, lt_workspace_.bytes());
   const float alpha = 1.0f, beta = 0.0f;
-  INFERGATE_CUBLAS_CHECK(cublasLtMatmul(lt_handle_, plan->desc.get(), &alpha, w,
-                                        plan->w_layout.get(), x, plan->x_layout.get(), &beta, y,
-                                        plan->y_layout.get(), y, plan->y_layout.get(), &plan->algo,
-                                        lt_workspace_.data(), lt_workspace_.bytes(), stream));
+  INFERGATE_CUBLAS_CHECK(cublas_library().cublasLtMatmul(
+      lt_handle_, plan->desc.get(), &alpha, w, plan->w_layout.get(), x, plan->x_layout.get(), &beta,
+      y, plan->y_layout.get(), y, plan->y_layout.get(), &plan->algo, lt_workspace_.data(),
+      lt_workspace_.bytes(), stream));
 }
 
 }  // namespace infergate::cuda
