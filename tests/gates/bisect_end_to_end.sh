@@ -97,11 +97,12 @@ check_checkout() {
 }
 
 WORKLOAD=$HERE/bisect_fixture/workload.json
-# The delay takes TPOT from ~3 ms (idle machine) to over 20 ms; a 50% threshold keeps a busy CI
-# machine, whose load drifts between measurements, from passing for a regression.
+# The delay takes TPOT from ~3 ms (idle machine) to over 20 ms, +600% or more. A 200% threshold
+# keeps a neighbour test on the other core (CI runs this beside others) from making a commit
+# without the delay, measured while the neighbour slows it up to 3x, pass for a regression.
 bisect() {
   "$INFERGATE" bisect --workload "$WORKLOAD" --metric summary.tpot_ms.p50 --repeat 4 \
-    --threshold 50 --build-cmd 'sh build.sh' --cache-dir "$CACHE" "$@"
+    --threshold 200 --build-cmd 'sh build.sh' --cache-dir "$CACHE" "$@"
 }
 elapsed() { echo "[$(($(date +%s) - START)) s] $*"; }
 
@@ -172,7 +173,7 @@ check_checkout "the failed bisects"
 
 elapsed "6. Ctrl-C while git bisect runs: the temporary worktree goes, the checkout stays"
 "$INFERGATE" bisect --repo "$REPO" --good "$C1" --bad "$C7" --remeasure --out-dir "$WORK/out7" \
-  --workload "$WORKLOAD" --metric summary.tpot_ms.p50 --repeat 4 --threshold 50 \
+  --workload "$WORKLOAD" --metric summary.tpot_ms.p50 --repeat 4 --threshold 200 \
   --build-cmd 'sh build.sh' --cache-dir "$CACHE" >"$WORK/out7.txt" 2>"$WORK/err7.txt" &
 pid=$!  # infergate itself, not a subshell (which would ignore SIGINT in the background)
 for _ in $(seq 1 600); do
