@@ -249,7 +249,11 @@ int calibrate(const CalibrateArguments& args, const RuleSet& rules) {
     const auto [slowed, delay] = slowed_runs(args, runs, stamp);
     const std::vector<VerdictCounts> ab =
         detect_slowdown(runs, slowed, rules, design, args.check_slowdown, delay, aa.noise);
-    print_rates(("detection of the injected slowdown, " + design_text(design) + ":").c_str(), ab);
+    print_rates(("detection of the slowed runs (measured: " +
+                 format_measured_change(aa.noise.verdict_rates.back()["measured_change"]) +
+                 " against the A/A runs), " + design_text(design) + ":")
+                    .c_str(),
+                ab);
   }
   const std::string out =
       !args.noise_out.empty()

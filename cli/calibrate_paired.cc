@@ -129,14 +129,7 @@ nlohmann::json measured_effects(const Arm& base, const Arm& slowed,
 // What a slowed arm did, as power claims must say it: "slowed-0.05 (measured: tpot_ms.p50
 // +7.1%, ...)". The injected fraction is only the arm's name.
 std::string measured_label(const Arm& arm, const nlohmann::json& effects) {
-  std::string label = arm.name + " (measured:";
-  for (const auto& [key, change] : effects.items()) {
-    char figure[32];
-    std::snprintf(figure, sizeof(figure), " %+.1f%%", 100 * change.get<double>());
-    label += " " + key.substr(key.find('.') + 1) + figure + ",";
-  }
-  if (label.back() == ',') label.pop_back();
-  return label + (effects.empty() ? " nothing)" : ")");
+  return arm.name + " (measured: " + format_measured_change(effects) + ")";
 }
 
 double share(const VerdictCounts& c, int n) { return c.trials ? 100.0 * n / c.trials : 0; }

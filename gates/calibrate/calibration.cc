@@ -1,8 +1,13 @@
 #include "gates/calibrate/calibration.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+#include "common/results/metric_key.h"
 
 namespace infergate {
 
@@ -14,6 +19,19 @@ constexpr uint64_t kAbSeed = 2;
 
 ResamplingPlan plan_of(const CalibrationDesign& d, uint64_t seed) {
   return {d.reps_per_side, d.auto_repeat, d.trials, seed};
+}
+
+// The geometric mean of a metric over a point's repetitions; nullopt with fewer than two
+// positive values.
+std::optional<double> geometric_mean(const PointResult& point, const MetricKey& key) {
+  double sum = 0;
+  int n = 0;
+  for (const RepetitionResult& rep : point.repetitions) {
+    const auto v = metric_value(rep.summary, key);
+    if (v && *v > 0) sum += std::log(*v), ++n;
+  }
+  if (n < 2) return std::nullopt;
+  return std::exp(sum / n);
 }
 
 }  // namespace
@@ -66,6 +84,28 @@ int64_t slowdown_delay_us(const ResultsFile& runs, double fraction) {
   return steps > 0 ? int64_t(step_ms / steps * 1000 * fraction + 0.5) : 0;
 }
 
+nlohmann::json measured_change(const ResultsFile& runs, const ResultsFile& slowed,
+                               const std::vector<std::string>& keys) {
+  nlohmann::json changes = nlohmann::json::object();
+  for (const std::string& text : keys) {
+    const MetricKey key = parse_metric_key(text);
+    const auto a = geometric_mean(runs.points.at(0), key);
+    const auto b = geometric_mean(slowed.points.at(0), key);
+    if (a && b) changes[text] = *b / *a - 1;
+  }
+  return changes;
+}
+
+std::string format_measured_change(const nlohmann::json& changes) {
+  std::string text;
+  for (const auto& [key, change] : changes.items()) {
+    char figure[32];
+    std::snprintf(figure, sizeof(figure), " %+.1f%%", 100 * change.get<double>());
+    text += (text.empty() ? "" : ", ") + key.substr(key.find('.') + 1) + figure;
+  }
+  return text.empty() ? "nothing" : text;
+}
+
 int64_t injected_delay_us(const ResultsFile& slowed) {
   return slowed.workload.value(
       nlohmann::json::json_pointer("/target/engine/debug/inject_decode_delay_us"), int64_t{0});
@@ -76,12 +116,15 @@ std::vector<VerdictCounts> detect_slowdown(const ResultsFile& runs, const Result
                                            double fraction, int64_t delay_us, NoiseProfile& noise) {
   std::vector<VerdictCounts> counts = resampled_verdicts(
       runs.points[0], &slowed.points[0], rules, runs.workload_name, plan_of(design, kAbSeed));
-  noise.verdict_rates.push_back({{"kind", "injected slowdown"},
-                                 {"fraction", fraction},
-                                 {"delay_us", delay_us},
-                                 {"reps_per_side", design.reps_per_side},
-                                 {"auto_repeat", design.auto_repeat},
-                                 {"rules", verdict_counts_to_json(counts)}});
+  noise.verdict_rates.push_back(
+      {{"kind", "injected slowdown"},
+       {"fraction", fraction},
+       {"delay_us", delay_us},
+       {"measured_change",
+        measured_change(runs, slowed, rule_metric_keys(rules, runs.workload_name))},
+       {"reps_per_side", design.reps_per_side},
+       {"auto_repeat", design.auto_repeat},
+       {"rules", verdict_counts_to_json(counts)}});
   return counts;
 }
 

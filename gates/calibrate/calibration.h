@@ -48,9 +48,21 @@ int64_t slowdown_delay_us(const ResultsFile& runs, double fraction);
 // target.engine.debug.inject_decode_delay_us), 0 when it has none.
 int64_t injected_delay_us(const ResultsFile& slowed);
 
+// What the slowed runs did to each metric of `keys` ("summary.tpot_ms.p50"), as power claims
+// must name it: the ratio of their geometric mean over the first point's repetitions to that of
+// `runs`, minus one (a metric without two positive values on each side is left out). The blocks
+// ran one after the other, so drift between them is part of it: the paired calibration's
+// change (calibrate --paired) is the cleaner figure.
+nlohmann::json measured_change(const ResultsFile& runs, const ResultsFile& slowed,
+                               const std::vector<std::string>& keys);
+
+// "tpot_ms.p50 +7.1%, tpot_ms.p95 +9.0%": measured changes as power claims must name them
+// ("nothing" when there are none).
+std::string format_measured_change(const nlohmann::json& changes);
+
 // Each rule's verdicts on resampled comparisons of `runs` against `slowed`, which ran with
 // `delay_us` per decoding step (`fraction` of a step); appends that entry to
-// noise.verdict_rates.
+// noise.verdict_rates, with the slowed runs' measured_change on every gated metric.
 std::vector<VerdictCounts> detect_slowdown(const ResultsFile& runs, const ResultsFile& slowed,
                                            const RuleSet& rules, const CalibrationDesign& design,
                                            double fraction, int64_t delay_us, NoiseProfile& noise);

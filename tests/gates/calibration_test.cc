@@ -1,6 +1,7 @@
 #include "gates/calibrate/calibration.h"
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 
 #include "gates/verdict/comparison.h"
 #include "synthetic_results.h"
@@ -57,6 +58,15 @@ TEST_CASE("a slowdown check appends its detection rates after the A/A entry") {
   CHECK(aa.noise.verdict_rates[1]["kind"] == "injected slowdown");
   CHECK(aa.noise.verdict_rates[1]["delay_us"] == 300);
   CHECK(aa.noise.verdict_rates[1]["fraction"] == 0.15);
+  // What the slowed runs did, not what was injected: 23 against 20 is +15%, within the noise.
+  const nlohmann::json& change = aa.noise.verdict_rates[1]["measured_change"];
+  REQUIRE(change.size() == 1);  // the ttft rule is for another workload
+  CHECK(change["summary.tpot_ms.p95"].get<double>() == Approx(0.15).margin(0.01));
+  char expected[64];
+  std::snprintf(expected, sizeof(expected), "tpot_ms.p95 %+.1f%%",
+                100 * change["summary.tpot_ms.p95"].get<double>());
+  CHECK(format_measured_change(change) == expected);
+  CHECK(format_measured_change(nlohmann::json::object()) == "nothing");
 }
 
 TEST_CASE("the slowdown delay needs engine step times and is read back from the slowed runs") {

@@ -196,6 +196,14 @@ else
   status=1
 fi
 
+# The slowed runs are described by what they did to each gated metric, not by what was injected
+# (a "100%" delay moves TPOT by its own amount), on screen and in the noise file.
+expect 0 "detection of the slowed runs \(measured: .*tpot_ms.p50 \+[0-9.]+%.* against the A/A runs\)" -- \
+  "$infergate" calibrate "$workload" --repeat 4 --check-slowdown 1 --reps-per-side 2 \
+  --trials 20 --runs-out cal2-runs.json --noise-out cal2.noise.json
+grep -q '"measured_change"' cal2.noise.json ||
+  { echo "FAIL: the noise file keeps no measured_change"; status=1; }
+
 # --- A binary that hangs is stopped by the budget and named with what it printed --------------
 printf '#!/bin/sh\necho "hanging now, ignoring $1"\nexec sleep 1000\n' >hang.sh && chmod +x hang.sh
 start=$SECONDS
