@@ -10,11 +10,11 @@
 #include "cli/gate_inputs.h"
 #include "cli/report_files.h"
 #include "cli/verdict_table.h"
+#include "common/results/machine_key.h"
 #include "common/util/time_stamp.h"
 #include "gates/ab/ab_plan.h"
 #include "gates/ab/ab_session.h"
 #include "gates/baseline/baseline_store.h"
-#include "gates/baseline/machine_key.h"
 #include "gates/process/interrupt.h"
 #include "gates/verdict/verdict.h"
 

@@ -6,9 +6,9 @@
 
 #include "cli/command_line.h"
 #include "cli/gate_inputs.h"
+#include "common/results/machine_key.h"
+#include "common/util/safe_file_name.h"
 #include "gates/baseline/baseline_store.h"
-#include "gates/baseline/machine_key.h"
-#include "gates/baseline/safe_file_name.h"
 #include "gates/verdict/error_share_check.h"
 #include "gates/verdict/verdict.h"
 

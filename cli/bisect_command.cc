@@ -11,14 +11,14 @@
 #include "bench/workload/workload_parser.h"
 #include "cli/command_line.h"
 #include "common/io/json_file.h"
+#include "common/report/metric_format.h"
+#include "common/util/shell_quote.h"
 #include "common/util/time_stamp.h"
 #include "gates/bisect/bisect_report.h"
 #include "gates/bisect/bisect_session.h"
 #include "gates/bisect/bisect_step.h"
 #include "gates/bisect/content_hash.h"
 #include "gates/process/interrupt.h"
-#include "gates/report/metric_format.h"
-#include "gates/report/reproduce_command.h"
 
 namespace infergate {
 

@@ -12,12 +12,12 @@
 
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_parser.h"
-#include "cli/calibrate_paired.h"
 #include "cli/command_line.h"
 #include "cli/gate_inputs.h"
 #include "common/io/json_file.h"
 #include "gates/baseline/baseline_store.h"
 #include "gates/calibrate/calibration.h"
+#include "gates/calibrate/paired_calibration.h"
 #include "gates/process/interrupt.h"
 #include "gates/verdict/verdict.h"
 

@@ -14,8 +14,8 @@
 #include "cli/gate_inputs.h"
 #include "cli/report_files.h"
 #include "cli/verdict_table.h"
-#include "gates/calibrate/noise_profile.h"
-#include "gates/verdict/auto_repeat.h"
+#include "gates/auto_repeat/auto_repeat.h"
+#include "gates/baseline/noise_profile.h"
 #include "gates/verdict/comparison.h"
 #include "gates/verdict/error_share_check.h"
 

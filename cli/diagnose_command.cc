@@ -9,9 +9,9 @@
 #include "common/results/results_file.h"
 #include "common/util/time_stamp.h"
 #include "gates/diagnose/diagnose.h"
+#include "gates/diagnose/diagnosis_section.h"
 #include "gates/diagnose/remedy_verification.h"
 #include "gates/process/interrupt.h"
-#include "gates/report/diagnosis_section.h"
 #include "gates/report/html_report.h"
 #include "gates/verdict/verdict.h"
 

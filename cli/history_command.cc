@@ -12,6 +12,7 @@
 #include "cli/history_serve.h"
 #include "common/io/json_file.h"
 #include "gates/process/interrupt.h"
+#include "gates/report/html_report.h"
 #include "gates/verdict/verdict.h"
 #include "history/dashboard_site.h"
 #include "history/history_export.h"
@@ -135,6 +136,7 @@ int dashboard(HistoryStore& store, const po::variables_map& vm, const DetectRequ
   s.detect = !vm["no-detect"].as<bool>();
   s.detect_settings = detect.settings;
   s.run_reports = !vm["no-run-reports"].as<bool>();
+  s.run_report = [](const ResultsFile& r) { return html_run_report(r); };
   const std::string dir = out.empty() ? "out/history-dashboard" : out;
   const DashboardOutcome o = write_dashboard(store, dir, s);
   std::cout << "dashboard: " << dir << "/index.html (" << o.pages
@@ -150,6 +152,7 @@ int serve(HistoryStore& store, const po::variables_map& vm, const DetectRequest&
   s.filter = detect.filter;
   s.detect = !vm["no-detect"].as<bool>();
   s.detect_settings = detect.settings;
+  s.run_report = [](const ResultsFile& r) { return html_run_report(r); };
   return history_serve(store, s, "127.0.0.1", uint16_t(port));
 }
 

@@ -63,7 +63,8 @@ HttpResponse answer(const HttpRequest& req, Site& site) {
   const std::lock_guard lock(site.mutex);
   try {
     if (const std::optional<int64_t> run = run_of(path)) {
-      return page(req, http::status::ok, run_report_html(site.store, *run));
+      return page(req, http::status::ok,
+                  run_report_html(site.store, *run, site.settings.run_report));
     }
     DashboardSettings live = site.settings;
     live.detect = false;  // detected once at start; pages show what is recorded

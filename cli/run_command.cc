@@ -23,7 +23,7 @@
 #include "engine/dist/mpi_session.h"
 #include "engine/parallel/parallel_job.h"
 #endif
-#include "gates/baseline/safe_file_name.h"
+#include "common/util/safe_file_name.h"
 #include "history/history_store.h"
 
 namespace infergate {

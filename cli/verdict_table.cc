@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "gates/report/metric_format.h"
+#include "common/report/metric_format.h"
 
 namespace infergate {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "common/results/metric_registry.h"
-#include "gates/stats/descriptive.h"
+#include "common/stats/descriptive.h"
 
 namespace infergate {
 

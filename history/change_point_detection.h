@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "gates/stats/bootstrap.h"
-#include "gates/stats/e_divisive.h"
+#include "common/stats/bootstrap.h"
+#include "common/stats/e_divisive.h"
 #include "history/metric_series.h"
 
 namespace infergate {

@@ -3,10 +3,10 @@
 #include <map>
 #include <utility>
 
-#include "gates/baseline/safe_file_name.h"
-#include "gates/report/html_page.h"
-#include "gates/report/markup_escape.h"
-#include "gates/report/metric_format.h"
+#include "common/report/html_page.h"
+#include "common/report/markup_escape.h"
+#include "common/report/metric_format.h"
+#include "common/util/safe_file_name.h"
 #include "history/trend_chart.h"
 
 namespace infergate {

@@ -7,7 +7,6 @@
 #include "common/io/json_file.h"
 #include "common/results/results_file.h"
 #include "common/util/time_stamp.h"
-#include "gates/report/html_report.h"
 #include "history/change_point_store.h"
 
 namespace infergate {
@@ -24,9 +23,10 @@ bool admitted(const SeriesFilter& f, const ChangePoint& c) {
 
 }  // namespace
 
-std::string run_report_html(const HistoryStore& store, int64_t run) {
+std::string run_report_html(const HistoryStore& store, int64_t run,
+                            const RunReportRenderer& render) {
   const std::string source = "stored run " + std::to_string(run);
-  return html_run_report(parse_results(nlohmann::json::parse(store.results_text(run)), source));
+  return render(parse_results(nlohmann::json::parse(store.results_text(run)), source));
 }
 
 DashboardData dashboard_data(HistoryStore& store, const DashboardSettings& settings) {
@@ -62,9 +62,9 @@ DashboardOutcome write_dashboard(HistoryStore& store, const std::string& out_dir
       ++out.reports_kept;
       continue;
     }
-    if (!settings.run_reports) continue;
+    if (!settings.run_reports || !settings.run_report) continue;
     try {
-      write_text_atomically(run_report_html(store, r.id), page.string());
+      write_text_atomically(run_report_html(store, r.id, settings.run_report), page.string());
       d.reports.insert(r.id);
       ++out.reports_written;
     } catch (const HistoryError&) {  // its file was pruned: its dots link nowhere

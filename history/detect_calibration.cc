@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "common/results/metric_registry.h"
-#include "gates/stats/descriptive.h"
-#include "gates/stats/xoshiro256.h"
+#include "common/stats/descriptive.h"
+#include "common/stats/xoshiro256.h"
 
 namespace infergate {
 

@@ -7,10 +7,10 @@
 #include <ctime>
 
 #include "common/io/input_file.h"
+#include "common/results/machine_key.h"
 #include "common/results/metric_registry.h"
 #include "common/results/results_file.h"
 #include "common/util/fnv1a.h"
-#include "gates/baseline/machine_key.h"
 #include "history/history_schema.h"
 
 namespace infergate {

@@ -1,7 +1,7 @@
 #include "history/trend_chart.h"
 
-#include "gates/report/metric_format.h"
-#include "gates/stats/descriptive.h"
+#include "common/report/metric_format.h"
+#include "common/stats/descriptive.h"
 
 namespace infergate {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gates/report/svg_chart.h"
+#include "common/report/svg_chart.h"
 #include "history/change_point_detection.h"
 #include "history/metric_series.h"
 

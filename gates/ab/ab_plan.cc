@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gates/stats/paired_ratio.h"
+#include "common/stats/paired_ratio.h"
 
 namespace infergate {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gates/ab/ab_design.h"
-#include "gates/calibrate/noise_profile.h"
+#include "gates/baseline/noise_profile.h"
 #include "gates/rules/rule_set.h"
 #include "gates/verdict/comparison.h"
 

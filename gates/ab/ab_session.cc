@@ -7,7 +7,7 @@
 
 #include "common/io/json_file.h"
 #include "gates/ab/workload_process.h"
-#include "gates/verdict/auto_repeat.h"
+#include "gates/auto_repeat/auto_repeat.h"
 #include "gates/verdict/comparability.h"
 #include "gates/verdict/error_share_check.h"
 

@@ -6,9 +6,9 @@
 
 #include "common/io/input_file.h"
 #include "common/io/json_file.h"
+#include "common/results/machine_key.h"
+#include "common/util/safe_file_name.h"
 #include "common/util/time_stamp.h"
-#include "gates/baseline/machine_key.h"
-#include "gates/baseline/safe_file_name.h"
 
 namespace infergate {
 

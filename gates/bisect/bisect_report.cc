@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gates/report/markup_escape.h"
-#include "gates/report/metric_format.h"
+#include "common/report/markup_escape.h"
+#include "common/report/metric_format.h"
 
 namespace infergate {
 

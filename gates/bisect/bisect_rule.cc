@@ -2,8 +2,8 @@
 
 #include <string_view>
 
+#include "common/report/metric_format.h"
 #include "common/results/metric_registry.h"
-#include "gates/report/metric_format.h"
 
 namespace infergate {
 

@@ -8,13 +8,13 @@
 #include <map>
 
 #include "common/io/json_file.h"
+#include "common/report/metric_format.h"
 #include "common/util/time_stamp.h"
 #include "gates/bisect/bisect_log.h"
 #include "gates/bisect/bisect_step.h"
 #include "gates/bisect/bisect_worktree.h"
 #include "gates/bisect/commit_judge.h"
 #include "gates/process/interrupt.h"
-#include "gates/report/metric_format.h"
 
 namespace infergate {
 

@@ -2,10 +2,10 @@
 
 #include <filesystem>
 
+#include "common/report/metric_format.h"
 #include "gates/ab/ab_session.h"
 #include "gates/bisect/commit_measurement.h"
 #include "gates/process/interrupt.h"
-#include "gates/report/metric_format.h"
 #include "gates/verdict/rule_evaluator.h"
 
 namespace infergate {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/results/results_file.h"
-#include "gates/calibrate/noise_profile.h"
+#include "gates/baseline/noise_profile.h"
 #include "gates/calibrate/verdict_rates.h"
 #include "gates/rules/rule_set.h"
 

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <sstream>
 
+#include "common/report/metric_format.h"
 #include "gates/ab/ab_design.h"
 #include "gates/ab/ab_session.h"
 #include "gates/process/interrupt.h"
-#include "gates/report/metric_format.h"
 
 namespace infergate {
 

@@ -28,8 +28,8 @@
 #include <system_error>
 #include <thread>
 
+#include "common/util/shell_quote.h"
 #include "gates/process/interrupt.h"
-#include "gates/report/reproduce_command.h"
 
 namespace infergate {
 

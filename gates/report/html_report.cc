@@ -5,10 +5,10 @@
 #include <set>
 
 #include "common/io/json_path.h"
+#include "common/report/html_page.h"
+#include "common/report/markup_escape.h"
+#include "common/report/metric_format.h"
 #include "gates/report/communication_section.h"
-#include "gates/report/html_page.h"
-#include "gates/report/markup_escape.h"
-#include "gates/report/metric_format.h"
 #include "gates/report/replica_section.h"
 #include "gates/report/report_figures.h"
 #include "gates/report/report_series.h"

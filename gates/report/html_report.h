@@ -4,8 +4,8 @@
 
 #include <string>
 
+#include "common/report/html_page.h"
 #include "common/results/results_file.h"
-#include "gates/report/html_page.h"
 #include "gates/verdict/comparison.h"
 
 namespace infergate {

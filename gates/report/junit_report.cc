@@ -1,7 +1,7 @@
 #include "gates/report/junit_report.h"
 
-#include "gates/report/markup_escape.h"
-#include "gates/report/metric_format.h"
+#include "common/report/markup_escape.h"
+#include "common/report/metric_format.h"
 #include "gates/report/reproduce_command.h"
 
 namespace infergate {

@@ -1,7 +1,7 @@
 #include "gates/report/replica_section.h"
 
-#include "gates/report/markup_escape.h"
-#include "gates/report/svg_chart.h"
+#include "common/report/markup_escape.h"
+#include "common/report/svg_chart.h"
 
 namespace infergate {
 

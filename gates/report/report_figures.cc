@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "gates/report/markup_escape.h"
-#include "gates/report/metric_format.h"
+#include "common/report/markup_escape.h"
+#include "common/report/metric_format.h"
+#include "common/report/svg_chart.h"
+#include "common/report/svg_stacked_bars.h"
 #include "gates/report/report_series.h"
-#include "gates/report/svg_chart.h"
-#include "gates/report/svg_stacked_bars.h"
 
 namespace infergate {
 

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/report/svg_chart.h"
 #include "common/results/metric_key.h"
 #include "common/results/results_file.h"
-#include "gates/report/svg_chart.h"
 
 namespace infergate {
 

@@ -3,14 +3,11 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include "gates/verdict/comparison.h"
 
 namespace infergate {
 
-// `text` unchanged when it is made only of safe characters, else in single quotes.
-std::string shell_quote(std::string_view text);
 // "infergate compare BASELINE CANDIDATE --rules RULES", plus --allow-env-diff when the
 // fingerprints differed and the comparison went ahead anyway. --rules is left out for the
 // built-in default rules.

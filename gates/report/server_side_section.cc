@@ -1,7 +1,7 @@
 #include "gates/report/server_side_section.h"
 
-#include "gates/report/markup_escape.h"
-#include "gates/report/metric_format.h"
+#include "common/report/markup_escape.h"
+#include "common/report/metric_format.h"
 
 namespace infergate {
 

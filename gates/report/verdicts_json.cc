@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "gates/report/metric_format.h"
+#include "common/report/metric_format.h"
 #include "gates/report/reproduce_command.h"
 
 namespace infergate {

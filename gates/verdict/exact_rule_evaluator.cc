@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "common/results/metric_key.h"
-#include "gates/stats/descriptive.h"
+#include "common/stats/descriptive.h"
 #include "gates/verdict/justification.h"
 
 namespace infergate {

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "gates/stats/descriptive.h"
-#include "gates/stats/paired_ratio.h"
-#include "gates/stats/wilcoxon_signed_rank.h"
+#include "common/stats/descriptive.h"
+#include "common/stats/paired_ratio.h"
+#include "common/stats/wilcoxon_signed_rank.h"
 #include "gates/verdict/exact_rule_evaluator.h"
 
 namespace infergate {

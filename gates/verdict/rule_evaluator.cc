@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "common/results/request_samples.h"
-#include "gates/stats/bootstrap.h"
-#include "gates/stats/descriptive.h"
-#include "gates/stats/mann_whitney.h"
+#include "common/stats/bootstrap.h"
+#include "common/stats/descriptive.h"
+#include "common/stats/mann_whitney.h"
 #include "gates/verdict/exact_rule_evaluator.h"
 #include "gates/verdict/justification.h"
 #include "gates/verdict/verdict_decision.h"

@@ -2,8 +2,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/results/machine_key.h"
 #include "gates/baseline/baseline_store.h"
-#include "gates/baseline/machine_key.h"
 #include "synthetic_results.h"
 
 using namespace infergate;

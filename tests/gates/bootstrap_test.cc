@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "gates/stats/bootstrap.h"
-#include "gates/stats/descriptive.h"
+#include "common/stats/bootstrap.h"
+#include "common/stats/descriptive.h"
 
 using namespace infergate;
 using Catch::Matchers::WithinRel;

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "gates/stats/descriptive.h"
+#include "common/stats/descriptive.h"
 
 using namespace infergate;
 using Catch::Matchers::WithinRel;

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "gates/stats/e_divisive.h"
+#include "common/stats/e_divisive.h"
 
 using namespace infergate;
 

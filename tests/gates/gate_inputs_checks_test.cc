@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/util/safe_file_name.h"
 #include "gates/baseline/baseline_store.h"
-#include "gates/baseline/safe_file_name.h"
 #include "gates/rules/default_rules.h"
 #include "gates/rules/rule_set.h"
 #include "gates/verdict/comparison.h"

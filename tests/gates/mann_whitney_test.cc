@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "gates/stats/mann_whitney.h"
+#include "common/stats/mann_whitney.h"
 
 using namespace infergate;
 using Catch::Matchers::WithinAbs;

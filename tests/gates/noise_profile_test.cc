@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "common/io/json_file.h"
-#include "gates/calibrate/noise_profile.h"
+#include "gates/baseline/noise_profile.h"
 #include "gates/calibrate/verdict_rates.h"
 #include "synthetic_results.h"
 

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <vector>
 
-#include "gates/stats/paired_ratio.h"
+#include "common/stats/paired_ratio.h"
 
 using namespace infergate;
 

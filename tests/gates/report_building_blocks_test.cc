@@ -3,12 +3,13 @@
 #include <catch2/catch.hpp>
 #include <limits>
 
-#include "gates/report/axis_ticks.h"
-#include "gates/report/markup_escape.h"
-#include "gates/report/metric_format.h"
+#include "common/report/axis_ticks.h"
+#include "common/report/markup_escape.h"
+#include "common/report/metric_format.h"
+#include "common/report/svg_chart.h"
+#include "common/util/shell_quote.h"
 #include "gates/report/report_series.h"
 #include "gates/report/reproduce_command.h"
-#include "gates/report/svg_chart.h"
 #include "report_fixtures.h"
 
 using namespace infergate;

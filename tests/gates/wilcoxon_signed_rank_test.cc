@@ -3,7 +3,7 @@
 #include <random>
 #include <vector>
 
-#include "gates/stats/wilcoxon_signed_rank.h"
+#include "common/stats/wilcoxon_signed_rank.h"
 
 using namespace infergate;
 

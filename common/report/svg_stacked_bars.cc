@@ -1,13 +1,13 @@
-#include "gates/report/svg_stacked_bars.h"
+#include "common/report/svg_stacked_bars.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "gates/report/axis_ticks.h"
-#include "gates/report/markup_escape.h"
-#include "gates/report/svg_frame.h"
-#include "gates/report/svg_legend.h"
+#include "common/report/axis_ticks.h"
+#include "common/report/markup_escape.h"
+#include "common/report/svg_frame.h"
+#include "common/report/svg_legend.h"
 
 namespace infergate {
 

@@ -1,6 +1,6 @@
-#include "gates/report/svg_frame.h"
+#include "common/report/svg_frame.h"
 
-#include "gates/report/markup_escape.h"
+#include "common/report/markup_escape.h"
 
 namespace infergate {
 

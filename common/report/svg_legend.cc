@@ -1,8 +1,8 @@
-#include "gates/report/svg_legend.h"
+#include "common/report/svg_legend.h"
 
 #include <cstdio>
 
-#include "gates/report/markup_escape.h"
+#include "common/report/markup_escape.h"
 
 namespace infergate {
 

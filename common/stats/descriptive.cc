@@ -1,4 +1,4 @@
-#include "gates/stats/descriptive.h"
+#include "common/stats/descriptive.h"
 
 #include <algorithm>
 #include <cmath>

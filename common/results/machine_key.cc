@@ -1,4 +1,4 @@
-#include "gates/baseline/machine_key.h"
+#include "common/results/machine_key.h"
 
 #include <cctype>
 #include <map>

@@ -1,4 +1,4 @@
-#include "cli/calibrate_paired.h"
+#include "gates/calibrate/paired_calibration.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,13 +10,13 @@
 
 #include "common/io/json_file.h"
 #include "common/results/metric_key.h"
+#include "common/stats/paired_ratio.h"
 #include "gates/ab/workload_process.h"
+#include "gates/auto_repeat/auto_repeat.h"
 #include "gates/baseline/baseline_store.h"
 #include "gates/calibrate/calibration.h"
 #include "gates/calibrate/paired_rates.h"
 #include "gates/process/interrupt.h"
-#include "gates/stats/paired_ratio.h"
-#include "gates/verdict/auto_repeat.h"
 #include "gates/verdict/verdict.h"
 
 namespace infergate {

@@ -1,4 +1,4 @@
-#include "gates/stats/wilcoxon_signed_rank.h"
+#include "common/stats/wilcoxon_signed_rank.h"
 
 #include <algorithm>
 #include <cmath>

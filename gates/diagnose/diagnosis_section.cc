@@ -1,6 +1,6 @@
-#include "gates/report/diagnosis_section.h"
+#include "gates/diagnose/diagnosis_section.h"
 
-#include "gates/report/markup_escape.h"
+#include "common/report/markup_escape.h"
 
 namespace infergate {
 

@@ -1,4 +1,4 @@
-#include "gates/calibrate/noise_profile.h"
+#include "gates/baseline/noise_profile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "common/io/json_file.h"
+#include "common/results/machine_key.h"
 #include "common/results/metric_key.h"
-#include "gates/baseline/machine_key.h"
-#include "gates/stats/descriptive.h"
+#include "common/stats/descriptive.h"
 
 namespace infergate {
 

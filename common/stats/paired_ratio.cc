@@ -1,4 +1,4 @@
-#include "gates/stats/paired_ratio.h"
+#include "common/stats/paired_ratio.h"
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>

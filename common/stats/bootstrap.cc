@@ -1,4 +1,4 @@
-#include "gates/stats/bootstrap.h"
+#include "common/stats/bootstrap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "gates/stats/descriptive.h"
-#include "gates/stats/xoshiro256.h"
+#include "common/stats/descriptive.h"
+#include "common/stats/xoshiro256.h"
 
 namespace infergate {
 namespace {

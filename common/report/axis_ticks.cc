@@ -1,4 +1,4 @@
-#include "gates/report/axis_ticks.h"
+#include "common/report/axis_ticks.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "gates/report/metric_format.h"
+#include "common/report/metric_format.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "gates/verdict/auto_repeat.h"
+#include "gates/auto_repeat/auto_repeat.h"
 
 #include <filesystem>
 #include <stdexcept>

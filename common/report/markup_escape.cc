@@ -1,4 +1,4 @@
-#include "gates/report/markup_escape.h"
+#include "common/report/markup_escape.h"
 
 namespace infergate {
 

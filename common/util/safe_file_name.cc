@@ -1,4 +1,4 @@
-#include "gates/baseline/safe_file_name.h"
+#include "common/util/safe_file_name.h"
 
 #include <cctype>
 #include <cstdio>

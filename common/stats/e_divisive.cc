@@ -1,4 +1,4 @@
-#include "gates/stats/e_divisive.h"
+#include "common/stats/e_divisive.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "gates/stats/xoshiro256.h"
+#include "common/stats/xoshiro256.h"
 
 namespace infergate {
 namespace {

@@ -1,6 +1,6 @@
-#include "gates/report/html_page.h"
+#include "common/report/html_page.h"
 
-#include "gates/report/markup_escape.h"
+#include "common/report/markup_escape.h"
 
 namespace infergate {
 

@@ -1,4 +1,4 @@
-#include "gates/stats/mann_whitney.h"
+#include "common/stats/mann_whitney.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 
 #include <span>
 
-#include "gates/stats/bootstrap.h"
+#include "common/stats/bootstrap.h"
 
 namespace infergate {
 
