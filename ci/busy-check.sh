@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/build.sh infergate_cpu_drift >/dev/null
-build/release/bench/infergate_cpu_drift --threads 1 --max-share 1 --min-segment-s 2 \
+build/release/bench/programs/drift/infergate_cpu_drift --threads 1 --max-share 1 --min-segment-s 2 \
   --max-segment-s 20 --duration-s 21600 --seed "${BUSY_SEED:-1}" &
 neighbour=$!
 trap 'kill "$neighbour" 2>/dev/null; wait "$neighbour" 2>/dev/null || true' EXIT

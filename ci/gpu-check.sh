@@ -50,7 +50,7 @@ ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 2>&1 | tee "$
 tests_rc=${PIPESTATUS[0]}
 
 step "kernel micro-benchmarks"
-timeout 240 "$build/bench/cuda/infergate_cuda_micro" --benchmark_min_time=0.2s \
+timeout 240 "$build/bench/programs/cuda/infergate_cuda_micro" --benchmark_min_time=0.2s \
   --benchmark_counters_tabular=true --benchmark_out="$out/cuda-micro.json" \
   --benchmark_out_format=json 2>&1 | tee "$out/cuda-micro.txt"
 

@@ -1,5 +1,5 @@
 # Sourced by scripts that run llama.cpp through the npm package node-llama-cpp
-# (ci/interop-llama-cpp.sh, bench/llama_cpp/measure_vs_llama_cpp.sh): makes sure Node.js (>= 20)
+# (ci/interop-llama-cpp.sh, bench/programs/llama_cpp/measure_vs_llama_cpp.sh): makes sure Node.js (>= 20)
 # and npm are present (from apt when missing), installs node-llama-cpp (pinned) once into
 # $INFERGATE_CACHE/node-llama-cpp (default ~/.cache/infergate) from the npm registry only (no
 # install scripts, no llama.cpp download or build), and exports INFERGATE_NODE_MODULES, the

@@ -42,4 +42,4 @@ fi
 # build/sim-accuracy/accuracy.md (~5 min; a hang fails after 15). The errors are reported, not
 # judged: a shared runner's noise is not the model's.
 CALIBRATE_REPETITIONS=3 LAYOUTS="" WORKLOADS="quickstart chat-short goodput-slo long-prompt shared-system-prompt pd-interference" \
-  timeout 900 bash bench/sim/measure_accuracy.sh build/release build/sim-accuracy
+  timeout 900 bash bench/campaigns/sim/measure_accuracy.sh build/release build/sim-accuracy

@@ -7,21 +7,21 @@
 #include <string>
 #include <vector>
 
-#include "bench/comm/byte_size.h"
-#include "bench/comm/comm_bench.h"
-#include "bench/comm/comm_bench_json.h"
-#include "bench/comm/comm_bench_table.h"
+#include "bench/programs/comm/byte_size.h"
+#include "bench/programs/comm/comm_bench.h"
+#include "bench/programs/comm/comm_bench_json.h"
+#include "bench/programs/comm/comm_bench_table.h"
 #include "cli/command_line.h"
 #include "common/io/json_file.h"
-#include "engine/dist/comm_error.h"
-#include "engine/dist/comm_options.h"
+#include "engine/comm/comm_error.h"
+#include "engine/comm/comm_options.h"
 
 #ifdef INFERGATE_HAVE_MPI
-#include "engine/dist/mpi_communicator.h"
-#include "engine/dist/mpi_session.h"
+#include "engine/comm/mpi_communicator.h"
+#include "engine/comm/mpi_session.h"
 #endif
 #ifdef INFERGATE_HAVE_NCCL
-#include "engine/dist/nccl_communicator.h"
+#include "engine/comm/nccl_communicator.h"
 #endif
 
 namespace infergate {

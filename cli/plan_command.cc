@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/plan/deployment_planner.h"
 #include "cli/command_line.h"
 #include "common/io/json_file.h"
+#include "sim/plan/deployment_planner.h"
 
 namespace infergate {
 

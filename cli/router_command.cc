@@ -5,23 +5,23 @@
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <iomanip>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench/workload/workload_parser.h"
 #include "cli/engine_options.h"
+#include "cli/flag_range.h"
+#include "cli/http_front_flags.h"
+#include "common/kv_transfer/kv_transfer_secret.h"
 #include "engine/core/kv_pool_plan.h"
 #include "engine/model/model_argument.h"
 #include "engine/model/model_config.h"
 #include "router/replica_budget.h"
 #include "router/replica_supervisor.h"
 #include "router/router_server.h"
-#include "server/kv_transfer/kv_transfer_secret.h"
 
 namespace infergate {
 
@@ -30,89 +30,54 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr int kMaxReplicas = 1024;
-constexpr int kMaxThreads = 256;
 constexpr double kMaxSeconds = 86400;
-
-template <typename T>
-std::string number(T value) {
-  std::ostringstream text;
-  text << std::setprecision(12) << value;
-  return text.str();
-}
-
-// `value` in [low, high]; written so that NaN is out of range too.
-template <typename T>
-void check_range(const std::string& flag, T value, T low, T high) {
-  if (!(value >= low && value <= high)) {
-    throw std::invalid_argument("--" + flag + " " + number(value) + " is out of range (" +
-                                number(low) + " to " + number(high) + ")");
-  }
-}
 
 // `value` in (0, kMaxSeconds]: a timeout of 0 would fail everything at once.
 void check_seconds(const std::string& flag, double value) {
-  if (!(value > 0 && value <= kMaxSeconds)) {
-    throw std::invalid_argument("--" + flag + " " + number(value) +
-                                " is out of range (above 0 to " + number(kMaxSeconds) + ")");
-  }
+  check_flag_range(flag, value, 0, kMaxSeconds, true);
 }
 
 // The prefix-aware policy's settings (replica_chooser.h), by the flags that set them.
 void check_prefix_settings(const PrefixAwareSettings& p) {
-  check_range("cache-threshold", p.cache_threshold, 0.0, 1.0);
-  check_range("balance-abs", p.balance_abs, 0, 1 << 20);
-  check_range("balance-rel", p.balance_rel, 1.0, 1e6);
-  check_range<size_t>("prefix-capacity-blocks", p.capacity_blocks, 1, size_t(1) << 24);
+  check_flag_range("cache-threshold", p.cache_threshold, 0.0, 1.0);
+  check_flag_range("balance-abs", p.balance_abs, 0, 1 << 20);
+  check_flag_range("balance-rel", p.balance_rel, 1.0, 1e6);
+  check_flag_range("prefix-capacity-blocks", p.capacity_blocks, 1, size_t(1) << 24);
 }
 
-void check_options(const RouterOptions& o, int port) {
-  check_range("port", port, 0, 65535);
-  check_range("http-threads", o.listen.num_threads, 1, kMaxThreads);
-  check_range("max-connections", o.listen.max_connections, 1, 1000000);
-  check_range("max-outstanding-per-replica", o.replicas.max_outstanding, 1, 1 << 20);
-  check_range("max-queued", o.max_queued, 0, 1 << 20);
-  check_range("max-attempts", o.max_attempts, 1, 16);
-  check_range("breaker-failures", o.replicas.breaker_failures, 1, 1000);
-  check_range("prefix-chunk-bytes", o.prefix_chunk_bytes, 1, 1 << 20);
-  check_range("token-block-size", o.token_block_size, 1, 1 << 16);
+void check_options(const RouterOptions& o) {
+  check_flag_range("max-outstanding-per-replica", o.replicas.max_outstanding, 1, 1 << 20);
+  check_flag_range("max-queued", o.max_queued, 0, 1 << 20);
+  check_flag_range("max-attempts", o.max_attempts, 1, 16);
+  check_flag_range("breaker-failures", o.replicas.breaker_failures, 1, 1000);
+  check_flag_range("prefix-chunk-bytes", o.prefix_chunk_bytes, 1, 1 << 20);
+  check_flag_range("token-block-size", o.token_block_size, 1, 1 << 16);
   check_prefix_settings(o.replicas.prefix);
   for (const auto& [flag, value] : {std::pair{"queue-timeout-s", o.queue_timeout_s},
                                     {"connect-timeout-s", o.connect_timeout_s},
                                     {"first-byte-timeout-s", o.first_byte_timeout_s},
                                     {"stall-timeout-s", o.stall_timeout_s},
                                     {"health-interval-s", o.health_interval_s},
-                                    {"health-timeout-s", o.health_timeout_s},
-                                    {"header-timeout-s", o.header_timeout_s},
-                                    {"body-timeout-s", o.body_timeout_s},
-                                    {"idle-timeout-s", o.idle_timeout_s}}) {
+                                    {"health-timeout-s", o.health_timeout_s}}) {
     check_seconds(flag, value);
-  }
-}
-
-// An empty key would turn authentication off without a word; serve refuses it the same way.
-void check_api_key(const po::variables_map& vm, const RouterOptions& o) {
-  if (vm.count("api-key") && o.api_key.empty()) {
-    throw std::invalid_argument(
-        "--api-key is empty, which would turn authentication off; leave --api-key out to route "
-        "without one");
   }
 }
 
 void check_supervisor(const SupervisorSettings& s) {
   check_seconds("replica-start-timeout-s", s.start_timeout_s);
-  check_range("restart-delay-s", s.restart_delay_s, 0.0, kMaxSeconds);
+  check_flag_range("restart-delay-s", s.restart_delay_s, 0.0, kMaxSeconds);
 }
 
 // How many replicas, from where: checked before the either/or, so that `--replicas 0` is
 // named as out of range rather than taken for "no --replicas".
 void check_replica_counts(const po::variables_map& vm, int replicas, int prefill_replicas,
                           size_t backends, size_t prefill_backends) {
-  if (vm.count("replicas")) check_range("replicas", replicas, 1, kMaxReplicas);
+  if (vm.count("replicas")) check_flag_range("replicas", replicas, 1, kMaxReplicas);
   if (vm.count("prefill-replicas")) {
-    check_range("prefill-replicas", prefill_replicas, 1, kMaxReplicas);
+    check_flag_range("prefill-replicas", prefill_replicas, 1, kMaxReplicas);
   }
-  check_range<size_t>("backend", backends, 0, kMaxReplicas);
-  check_range<size_t>("prefill-backend", prefill_backends, 0, kMaxReplicas);
+  check_flag_range("backend", backends, 0, kMaxReplicas);
+  check_flag_range("prefill-backend", prefill_backends, 0, kMaxReplicas);
 }
 
 std::string self_executable() {
@@ -228,7 +193,14 @@ void share_kv_transfer_secret() {
 
 int router_command(int argc, char** argv) {
   RouterOptions o;
-  int port = o.listen.port;
+  HttpFrontFlags front{o.listen.host,
+                       o.listen.port,
+                       "",
+                       o.listen.num_threads,
+                       o.listen.max_connections,
+                       o.header_timeout_s,
+                       o.body_timeout_s,
+                       o.idle_timeout_s};
   int replicas = 0;
   int prefill_replicas = 0;
   std::vector<std::string> backends, prefill_backends;
@@ -250,16 +222,8 @@ int router_command(int argc, char** argv) {
       "--backend then names decode workers (`serve --role decode`)")(
       "policy", po::value(&policy)->default_value(policy),
       "round-robin, least-outstanding or prefix-aware")(
-      "host", po::value(&o.listen.host)->default_value(o.listen.host), "address to listen on")(
-      "port", po::value(&port)->default_value(port), "0 to 65535; 0: any free port")(
-      "api-key", po::value(&o.api_key), "require Authorization: Bearer KEY of clients")(
       "backend-api-key", po::value(&o.backend_api_key),
       "send Authorization: Bearer KEY to replicas")(
-      "http-threads", po::value(&o.listen.num_threads)->default_value(o.listen.num_threads),
-      "threads serving HTTP")(
-      "max-connections",
-      po::value(&o.listen.max_connections)->default_value(o.listen.max_connections),
-      "open client connections beyond which new ones get 503")(
       "max-outstanding-per-replica",
       po::value(&o.replicas.max_outstanding)->default_value(o.replicas.max_outstanding),
       "requests in flight at one replica beyond which it gets no more")(
@@ -310,13 +274,8 @@ int router_command(int argc, char** argv) {
       po::value(&supervisor.restart_delay_s)->default_value(supervisor.restart_delay_s),
       "--replicas: a dead replica is restarted after this")(
       "pin-replicas", po::bool_switch(&supervisor.pin_cpus),
-      "--replicas: replica i runs on CPU i (mod the CPUs the router may use)")(
-      "header-timeout-s", po::value(&o.header_timeout_s)->default_value(o.header_timeout_s),
-      "a request header must arrive within this, else 408")(
-      "body-timeout-s", po::value(&o.body_timeout_s)->default_value(o.body_timeout_s),
-      "a request body must arrive within this, else 408")(
-      "idle-timeout-s", po::value(&o.idle_timeout_s)->default_value(o.idle_timeout_s),
-      "an idle client connection is closed after this");
+      "--replicas: replica i runs on CPU i (mod the CPUs the router may use)");
+  add_http_front_options(desc, front);
   const po::parsed_options parsed =
       po::command_line_parser(argc, argv).options(desc).allow_unregistered().run();
   po::variables_map vm;
@@ -343,10 +302,15 @@ int router_command(int argc, char** argv) {
     throw std::invalid_argument("unknown option " + unrecognized.front() +
                                 " (serve flags go to replicas the router starts, with --replicas)");
   }
-  check_options(o, port);
-  check_api_key(vm, o);
+  check_http_front_flags(vm, front, "route");
+  check_options(o);
   check_supervisor(supervisor);
-  o.listen.port = static_cast<uint16_t>(port);
+  o.listen = {front.host, uint16_t(front.port), front.http_threads, front.max_connections,
+              o.listen.name};
+  o.api_key = front.api_key;
+  o.header_timeout_s = front.header_timeout_s;
+  o.body_timeout_s = front.body_timeout_s;
+  o.idle_timeout_s = front.idle_timeout_s;
   o.replicas.policy = parse_routing_policy(policy);
   const std::vector<std::string> args = serve_args(unrecognized);
   if (replicas > 0) check_machine_fits(replicas, prefill_replicas, args);

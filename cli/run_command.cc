@@ -17,10 +17,10 @@
 #include "cli/command_line.h"
 #include "common/io/json_file.h"
 #include "common/util/time_stamp.h"
-#include "engine/dist/communicator.h"
+#include "engine/comm/communicator.h"
 #ifdef INFERGATE_HAVE_PARALLEL
-#include "engine/dist/mpi_communicator.h"
-#include "engine/dist/mpi_session.h"
+#include "engine/comm/mpi_communicator.h"
+#include "engine/comm/mpi_session.h"
 #include "engine/parallel/parallel_job.h"
 #endif
 #include "common/util/safe_file_name.h"

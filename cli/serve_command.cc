@@ -4,22 +4,22 @@
 #include <atomic>
 #include <boost/program_options.hpp>
 #include <cctype>
-#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/workload/workload_parser.h"
 #include "cli/command_line.h"
 #include "cli/engine_options.h"
+#include "cli/flag_range.h"
+#include "cli/http_front_flags.h"
+#include "common/kv_transfer/kv_transfer_secret.h"
 #include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
 #include "engine/model/model_tokenizer.h"
 #include "server/http_server.h"
-#include "server/kv_transfer/kv_transfer_secret.h"
 #include "server/model_file_fault.h"
 
 namespace infergate {
@@ -28,8 +28,6 @@ namespace po = boost::program_options;
 
 namespace {
 
-constexpr int kMaxHttpThreads = 256;
-constexpr int kMaxConnectionsLimit = 1000000;
 constexpr double kMaxTimeoutSeconds = 86400;
 constexpr size_t kMaxServedNames = 32;
 constexpr size_t kMaxServedNameBytes = 256;
@@ -76,22 +74,6 @@ void apply_workload(const std::string& path, const po::variables_map& vm, std::s
   model = source.kind == "synthetic" ? source.preset : source.path;
 }
 
-std::string number(double v) {
-  std::ostringstream text;
-  text << std::setprecision(12) << v;
-  return text.str();
-}
-
-// `value` in [low, high], or (low, high] when low_open; NaN is in no range.
-void check_range(const std::string& flag, double value, double low, double high,
-                 bool low_open = false) {
-  if (!(value >= low && value <= high) || (low_open && value == low)) {
-    throw std::invalid_argument("--" + flag + " " + number(value) + " is out of range (" +
-                                (low_open ? "above " : "") + number(low) + " to " + number(high) +
-                                ")");
-  }
-}
-
 // A Prometheus metric name's first part: [a-zA-Z_][a-zA-Z0-9_]*, at most 64 characters.
 void check_metrics_prefix(const std::string& prefix) {
   const bool ok = !prefix.empty() && prefix.size() <= 64 &&
@@ -107,40 +89,28 @@ void check_metrics_prefix(const std::string& prefix) {
 }
 
 // The flags boost cannot check by type alone.
-void check_server_flags(const po::variables_map& vm, int port, const ServerOptions& o) {
-  if (port < 0 || port > 65535) {
-    throw std::invalid_argument("--port " + std::to_string(port) +
-                                " is out of range (0 to 65535; 0: any free port)");
-  }
-  if (vm.count("api-key") && o.api_key.empty()) {
-    throw std::invalid_argument(
-        "--api-key is empty, which would turn authentication off; leave --api-key out to serve "
-        "without one");
-  }
-  check_range("http-threads", o.num_threads, 1, kMaxHttpThreads);
-  check_range("max-pending", o.max_pending_requests, 1, INT32_MAX);
-  check_range("max-connections", o.max_connections, 1, kMaxConnectionsLimit);
-  check_range("header-timeout-s", o.header_timeout_s, 0, kMaxTimeoutSeconds, true);
-  check_range("body-timeout-s", o.body_timeout_s, 0, kMaxTimeoutSeconds, true);
-  check_range("idle-timeout-s", o.idle_timeout_s, 0, kMaxTimeoutSeconds, true);
+void check_server_flags(const po::variables_map& vm, const HttpFrontFlags& front,
+                        const ServerOptions& o) {
+  check_http_front_flags(vm, front, "serve");
+  check_flag_range("max-pending", o.max_pending_requests, 1, INT32_MAX);
   if (o.role != "colocated" && o.role != "prefill" && o.role != "decode") {
     throw std::invalid_argument("--role " + o.role + " is not one of colocated, prefill, decode");
   }
   check_metrics_prefix(o.metrics_prefix);
-  check_range("kv-export-ttl-s", o.kv_transport.export_ttl_s, 0, kMaxTimeoutSeconds, true);
-  check_range("kv-read-timeout-s", o.kv_read_timeout_s, 0, kMaxTimeoutSeconds, true);
+  check_flag_range("kv-export-ttl-s", o.kv_transport.export_ttl_s, 0, kMaxTimeoutSeconds, true);
+  check_flag_range("kv-read-timeout-s", o.kv_read_timeout_s, 0, kMaxTimeoutSeconds, true);
   if (o.kv_read_timeout_s >= o.kv_transport.export_ttl_s) {
     // A prefill worker must not drop an export a decode worker may still be reading.
-    throw std::invalid_argument("--kv-read-timeout-s " + number(o.kv_read_timeout_s) +
+    throw std::invalid_argument("--kv-read-timeout-s " + flag_number(o.kv_read_timeout_s) +
                                 " must be below --kv-export-ttl-s " +
-                                number(o.kv_transport.export_ttl_s));
+                                flag_number(o.kv_transport.export_ttl_s));
   }
 }
 
 // The KV transport's sizes, given in MB on the command line.
 void apply_kv_flags(double max_exported_mb, double read_rate_mb_s, ServerOptions& o) {
-  check_range("kv-max-exported-mb", max_exported_mb, 0, 1e6, true);
-  check_range("kv-read-rate-mb-s", read_rate_mb_s, 0, 1e6);
+  check_flag_range("kv-max-exported-mb", max_exported_mb, 0, 1e6, true);
+  check_flag_range("kv-read-rate-mb-s", read_rate_mb_s, 0, 1e6);
   o.kv_transport.max_exported_bytes = size_t(max_exported_mb * 1e6);
   o.kv_transport.max_read_bytes_per_s = read_rate_mb_s * 1e6;
 }
@@ -181,35 +151,29 @@ std::vector<std::string> served_names(const po::variables_map& vm) {
 int serve_command(int argc, char** argv) {
   ServerOptions options;
   std::string model = "tiny", workload;
-  int port = options.port;
+  HttpFrontFlags front{options.host,
+                       options.port,
+                       "",
+                       options.num_threads,
+                       options.max_connections,
+                       options.header_timeout_s,
+                       options.body_timeout_s,
+                       options.idle_timeout_s};
   uint64_t model_seed = 0;
   EngineConfig config;
   double kv_max_exported_mb = 1024, kv_read_rate_mb_s = 0;
   std::string kv_transfer_secret_file;
   po::options_description desc("infergate serve [options]");
-  desc.add_options()("help,h", "show this help")(
-      "host", po::value(&options.host)->default_value(options.host), "address to listen on")(
-      "port", po::value(&port)->default_value(port), "0 to 65535; 0: any free port")(
-      "api-key", po::value(&options.api_key), "require Authorization: Bearer KEY (not empty)")(
+  desc.add_options()("help,h", "show this help");
+  add_http_front_options(desc, front);
+  desc.add_options()(
       "served-model-name", po::value<std::vector<std::string>>()->multitoken(),
       "NAME...: the model names the API answers to; the first is reported (default: --model)")(
-      "http-threads", po::value(&options.num_threads)->default_value(options.num_threads),
-      "threads serving HTTP (the engine has its own)")(
       "max-pending",
       po::value(&options.max_pending_requests)->default_value(options.max_pending_requests),
       "completions in flight beyond which new ones get 429")(
-      "max-connections",
-      po::value(&options.max_connections)->default_value(options.max_connections),
-      "open connections beyond which new ones get 503 and are closed")(
-      "header-timeout-s",
-      po::value(&options.header_timeout_s)->default_value(options.header_timeout_s),
-      "a request header must arrive within this (from its first byte), else 408")(
-      "body-timeout-s", po::value(&options.body_timeout_s)->default_value(options.body_timeout_s),
-      "a request body must arrive within this (after its header), else 408")(
-      "idle-timeout-s", po::value(&options.idle_timeout_s)->default_value(options.idle_timeout_s),
-      "an idle connection is closed after this; also the longest one write may wait on the "
-      "client")("workload", po::value(&workload),
-                "take the model and engine config from this workload file's engine target")(
+      "workload", po::value(&workload),
+      "take the model and engine config from this workload file's engine target")(
       "model", po::value(&model)->default_value(model),
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
       "model-seed", po::value(&model_seed)->default_value(0), "seed of synthetic weights")(
@@ -236,10 +200,17 @@ int serve_command(int argc, char** argv) {
   add_engine_options(desc);
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
-  check_server_flags(*parsed, port, options);
+  options.host = front.host;
+  options.api_key = front.api_key;
+  options.num_threads = front.http_threads;
+  options.max_connections = front.max_connections;
+  options.header_timeout_s = front.header_timeout_s;
+  options.body_timeout_s = front.body_timeout_s;
+  options.idle_timeout_s = front.idle_timeout_s;
+  check_server_flags(*parsed, front, options);
   apply_kv_flags(kv_max_exported_mb, kv_read_rate_mb_s, options);
   apply_kv_transfer_secret(kv_transfer_secret_file, options);
-  options.port = static_cast<uint16_t>(port);
+  options.port = static_cast<uint16_t>(front.port);
   std::vector<std::string> names = served_names(*parsed);
 
   ModelSource source;

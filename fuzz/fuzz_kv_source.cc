@@ -13,10 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/kv_transfer/kv_source.h"
+#include "common/kv_transfer/kv_source_check.h"
+#include "common/kv_transfer/kv_source_signature.h"
 #include "fuzz/fuzz_failure.h"
-#include "server/kv_transfer/kv_source.h"
-#include "server/kv_transfer/kv_source_check.h"
-#include "server/kv_transfer/kv_source_signature.h"
 
 namespace {
 

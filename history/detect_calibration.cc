@@ -3,9 +3,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "common/random/xoshiro256.h"
 #include "common/results/metric_registry.h"
 #include "common/stats/descriptive.h"
-#include "common/stats/xoshiro256.h"
 
 namespace infergate {
 

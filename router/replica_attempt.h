@@ -15,8 +15,8 @@
 
 #include "common/http/http_connection.h"
 #include "common/http/http_responses.h"
+#include "router/policy/replica_set.h"
 #include "router/relayed_stream.h"
-#include "router/replica_set.h"
 #include "router/router_context.h"
 
 namespace infergate {

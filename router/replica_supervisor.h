@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/http/child_server.h"
-#include "router/replica_set.h"
+#include "router/policy/replica_set.h"
 
 namespace infergate {
 

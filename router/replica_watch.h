@@ -14,7 +14,7 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <memory>
 
-#include "router/replica_set.h"
+#include "router/policy/replica_set.h"
 
 namespace infergate {
 

@@ -1,7 +1,8 @@
 // What the router reads of a completion or chat request before forwarding its body unchanged:
-// whether it streams, and its prompt's prefix hashes for the policy (router/prefix_hashes.h).
-// Text prompts (a completion's string, a chat's messages) are hashed by bytes; a completion's
-// token-id prompt by tokens. Everything else is the replica's to check.
+// whether it streams, and its prompt's prefix hashes for the policy
+// (router/policy/prefix_hashes.h). Text prompts (a completion's string, a chat's messages) are
+// hashed by bytes; a completion's token-id prompt by tokens. Everything else is the replica's to
+// check.
 #pragma once
 
 #include <cstdint>

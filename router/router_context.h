@@ -7,7 +7,7 @@
 
 #include "common/http/http_listener.h"
 #include "common/http/request_reader.h"
-#include "router/replica_set.h"
+#include "router/policy/replica_set.h"
 #include "router/router_metrics.h"
 #include "router/slot_waiters.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "router/replica_set.h"
+#include "router/policy/replica_set.h"
 
 namespace infergate {
 

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/kv_transfer/kv_digests.h"
+#include "common/kv_transfer/kv_source.h"
+#include "common/kv_transfer/kv_source_check.h"
+#include "common/kv_transfer/kv_source_signature.h"
 #include "common/openai/openai_error.h"
 #include "common/util/clock.h"
-#include "server/kv_transfer/kv_digests.h"
-#include "server/kv_transfer/kv_source.h"
-#include "server/kv_transfer/kv_source_check.h"
-#include "server/kv_transfer/kv_source_signature.h"
 
 namespace infergate {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "common/http/request_reader.h"
+#include "common/kv_transfer/ucx_kv_transport.h"
 #include "engine/service/engine_service.h"
-#include "server/kv_transfer/ucx_kv_transport.h"
 #include "server/openai/completion_request.h"
 #include "server/server_metrics.h"
 
@@ -34,7 +34,7 @@ struct ServerOptions : HttpReadLimits {
   std::string metrics_prefix = "infergate";
   KvTransportOptions kv_transport;
   double kv_read_timeout_s = 5;  // a decode worker's read; beyond, it computes the prompt
-  // Shared by a router's prefill and decode workers (server/kv_transfer/kv_transfer_secret.h):
+  // Shared by a router's prefill and decode workers (common/kv_transfer/kv_transfer_secret.h):
   // prefill workers sign their KV sources with it, decode workers read only sources it
   // verifies. Empty: a prefill worker exports nothing, a decode worker trusts no source.
   std::string kv_transfer_secret;

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "common/kv_transfer/ucx_kv_transport.h"
 #include "engine/core/engine.h"
-#include "server/kv_transfer/ucx_kv_transport.h"
 #include "server/prometheus_histogram.h"
 
 namespace infergate {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "bench/load/random_variates.h"
+#include "common/random/random_variates.h"
 
 namespace infergate {
 
@@ -24,7 +24,7 @@ int round_and_clamp(double x, const LengthDistribution& d) {
   return static_cast<int>(std::clamp(std::isnan(rounded) ? lo : rounded, lo, hi));
 }
 
-double lognormal(SamplingRng& rng, double mean, double stddev) {
+double lognormal(Xoshiro256& rng, double mean, double stddev) {
   // E[X] = exp(mu + sigma^2 / 2), Var[X] = (exp(sigma^2) - 1) E[X]^2.
   const double sigma2 = std::log1p((stddev * stddev) / (mean * mean));
   const double mu = std::log(mean) - sigma2 / 2;
@@ -52,7 +52,7 @@ void check_length_distribution(const LengthDistribution& d, const char* name) {
   }
 }
 
-int sample_length(const LengthDistribution& d, SamplingRng& rng) {
+int sample_length(const LengthDistribution& d, Xoshiro256& rng) {
   using Kind = LengthDistribution::Kind;
   switch (d.kind) {
     case Kind::kFixed:

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "bench/workload/workload.h"
-#include "engine/request/sampler.h"
+#include "common/random/xoshiro256.h"
 
 namespace infergate {
 
@@ -11,7 +11,7 @@ namespace infergate {
 // converts them to its log-space mu and sigma), rounded to the nearest integer (halves away from
 // zero), then clamped to [min, max] (max 0: no upper bound). Never returns less than 1.
 // `dist` must have passed check_length_distribution.
-int sample_length(const LengthDistribution& dist, SamplingRng& rng);
+int sample_length(const LengthDistribution& dist, Xoshiro256& rng);
 
 // Throws std::invalid_argument, naming `name` (e.g. "dataset.input_tokens"), for a
 // distribution that cannot be sampled: uniform with max < max(min, 1); normal or lognormal with

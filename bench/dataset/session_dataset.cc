@@ -10,9 +10,8 @@
 #include "bench/dataset/jsonl_dataset.h"
 #include "bench/dataset/length_sampler.h"
 #include "bench/dataset/record_json.h"
-#include "bench/load/random_variates.h"
 #include "bench/workload/workload_limits.h"
-#include "engine/request/sampler.h"
+#include "common/random/random_variates.h"
 
 namespace infergate {
 
@@ -25,11 +24,9 @@ constexpr size_t kMaxLineBytes = size_t(64) << 20;  // as jsonl datasets: ShareG
 // Sub-streams of the seed: fixed, so one setting's change leaves the others' draws alone.
 enum Stream : uint64_t { kTurns, kMessageLengths, kAnswerLengths, kTokens, kSystem };
 
-SamplingRng stream(uint64_t seed, Stream s) {
-  return SamplingRng(seed * 0x9e3779b97f4a7c15ULL + s);
-}
+Xoshiro256 stream(uint64_t seed, Stream s) { return Xoshiro256(seed * 0x9e3779b97f4a7c15ULL + s); }
 
-void append_tokens(std::vector<int32_t>& out, int n, SamplingRng& rng, int32_t vocab_size) {
+void append_tokens(std::vector<int32_t>& out, int n, Xoshiro256& rng, int32_t vocab_size) {
   for (int i = 0; i < n; ++i) {
     out.push_back(kFirstOrdinaryId +
                   int32_t(uniform_index(rng, uint64_t(vocab_size - kFirstOrdinaryId))));
@@ -42,9 +39,9 @@ std::vector<BenchSession> synthetic_sessions(const DatasetSpec& spec, uint64_t s
   check_length_distribution(s.turns, "dataset.turns");
   check_length_distribution(spec.input_tokens, "dataset.input_tokens");
   check_length_distribution(spec.output_tokens, "dataset.output_tokens");
-  SamplingRng turns = stream(seed, kTurns), messages = stream(seed, kMessageLengths),
-              answers = stream(seed, kAnswerLengths), tokens = stream(seed, kTokens),
-              system_rng = stream(seed, kSystem);
+  Xoshiro256 turns = stream(seed, kTurns), messages = stream(seed, kMessageLengths),
+             answers = stream(seed, kAnswerLengths), tokens = stream(seed, kTokens),
+             system_rng = stream(seed, kSystem);
   std::vector<int32_t> system = {kBos};
   append_tokens(system, s.system_prompt_tokens, system_rng, vocab_size);
   std::vector<BenchSession> out(size_t(s.num_sessions));

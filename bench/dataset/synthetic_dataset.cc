@@ -7,8 +7,7 @@
 #include <vector>
 
 #include "bench/dataset/length_sampler.h"
-#include "bench/load/random_variates.h"
-#include "engine/request/sampler.h"
+#include "common/random/random_variates.h"
 
 namespace infergate {
 
@@ -32,7 +31,7 @@ class TokenSource {
   }
 
  private:
-  SamplingRng rng_;
+  Xoshiro256 rng_;
   uint64_t span_;
 };
 
@@ -73,9 +72,9 @@ std::vector<BenchRequest> make_synthetic_dataset(const DatasetSpec& spec, int co
                                                  int32_t vocab_size) {
   check_spec(spec, vocab_size);
   const auto prefixes = make_prefixes(spec.shared_prefix, seed, vocab_size);
-  SamplingRng input_lengths(substream_seed(seed, kInputLengths));
-  SamplingRng output_lengths(substream_seed(seed, kOutputLengths));
-  SamplingRng prefix_choice(substream_seed(seed, kPrefixChoice));
+  Xoshiro256 input_lengths(substream_seed(seed, kInputLengths));
+  Xoshiro256 output_lengths(substream_seed(seed, kOutputLengths));
+  Xoshiro256 prefix_choice(substream_seed(seed, kPrefixChoice));
   TokenSource tokens(substream_seed(seed, kTokens), vocab_size);
 
   std::vector<BenchRequest> requests(static_cast<size_t>(count));

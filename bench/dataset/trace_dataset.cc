@@ -8,7 +8,7 @@
 #include "bench/dataset/dataset_error.h"
 #include "bench/dataset/trace_reader.h"
 #include "bench/workload/workload_limits.h"
-#include "engine/request/sampler.h"
+#include "common/random/xoshiro256.h"
 
 namespace infergate {
 
@@ -16,14 +16,6 @@ namespace {
 
 constexpr int32_t kBos = 1;
 constexpr int32_t kFirstFreeToken = 3;  // never unk, bos or eos
-
-// SplitMix64's finalizer: a stateless, well-mixed hash of one 64-bit word.
-uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 int32_t free_token(uint64_t bits, int32_t vocab_size) {
   return kFirstFreeToken + int32_t(bits % uint64_t(vocab_size - kFirstFreeToken));
@@ -49,7 +41,7 @@ std::vector<int32_t> block_prompt(const TraceRecord& t, const DatasetSpec& spec,
 
 std::vector<int32_t> own_prompt(const TraceRecord& t, uint64_t seed, uint64_t index,
                                 int32_t vocab_size) {
-  SamplingRng rng(mix64(seed ^ mix64(index)));
+  Xoshiro256 rng(mix64(seed ^ mix64(index)));
   std::vector<int32_t> prompt(size_t(t.input_tokens));
   for (int32_t& id : prompt) id = free_token(rng.next_u64(), vocab_size);
   return prompt;

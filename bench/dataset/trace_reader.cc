@@ -235,11 +235,6 @@ void check_span(double after_first_s, const std::string& format, const At& at) {
 
 }  // namespace
 
-const std::vector<std::string>& trace_format_names() {
-  static const std::vector<std::string> names = {"mooncake", "azure", "burstgpt"};
-  return names;
-}
-
 TraceReadCounts read_trace(const std::string& file, const std::string& format,
                            const std::function<bool(TraceRecord&&)>& on_record) {
   if (format != "mooncake" && format != "azure" && format != "burstgpt") {

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/workload/workload.h"
+
 namespace infergate {
 
 struct TraceRecord {
@@ -30,8 +32,6 @@ struct TraceReadCounts {
   int64_t records = 0;  // read and checked
   int64_t skipped = 0;  // burstgpt rows without a response
 };
-
-const std::vector<std::string>& trace_format_names();  // mooncake, azure, burstgpt
 
 // Calls `on_record` for each record in file order until it returns false or the file ends.
 // Throws DatasetError for a file that cannot be read or a bad record, std::invalid_argument for

@@ -1,9 +1,7 @@
 #include "bench/driver/load_driver.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <deque>
 #include <iterator>
 #include <mutex>
@@ -15,7 +13,7 @@
 
 #include "bench/load/arrival_process.h"
 #include "bench/load/ramp_schedule.h"
-#include "common/util/clock.h"
+#include "bench/load/wall_load_clock.h"
 
 namespace infergate {
 
@@ -25,11 +23,9 @@ namespace {
 constexpr int64_t kPreallocatedTokenTimes = int64_t(8) << 20;
 constexpr int64_t kMaxReservedPerRequest = 32'768;
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
+// How often the supervisor reports progress, sees a stop and judges a ramp's ended stages
+// (also on every target event, on the wall clock).
+constexpr int64_t kSupervisePeriodNs = 100'000'000;
 
 // The furthest a schedule may reach (a year): load.duration_s, a ramp and a trace replay are
 // held to a day, so this only keeps a double's offset from overflowing the 64-bit clock.
@@ -39,29 +35,34 @@ int64_t offset_ns(double at_s) { return std::llround(std::clamp(at_s, 0.0, kMaxO
 
 class LoadRun {
  public:
-  LoadRun(Target& target, const std::vector<BenchRequest>& requests, const DriverOptions& o)
-      : target_(target), requests_(requests), o_(o), load_(o.load) {
+  LoadRun(Target& target, LoadClock& clock, const std::vector<BenchRequest>& requests,
+          const DriverOptions& o)
+      : target_(target), clock_(clock), requests_(requests), o_(o), load_(o.load) {
     if (load_.ramp) {  // the stages give the length
       ramp_.emplace(*load_.ramp);
       load_.duration_s = ramp_->duration_s();
     }
     if (load_.num_requests > 0) planned_ = load_.warmup_requests + load_.num_requests;
-    if (load_.mode == "trace") planned_ = int64_t(requests.size());
+    if (load_.mode == LoadMode::kTrace) planned_ = int64_t(requests.size());
     preallocate_records();
   }
 
   DriverResult run() {
     target_.start([this](TargetEvent&& e) { on_event(std::move(e)); });
-    // A millisecond to get the generator going, or the start the load ranks agreed on.
-    start_ns_ = o_.start_ns > 0 ? o_.start_ns : now_ns() + 1'000'000;
-    std::thread generator([this] {
-      if (load_.mode == "open") return open_loop();
-      if (load_.mode == "trace") return trace_loop();
-      if (load_.mode == "sessions") return sessions_loop();
-      closed_loop();
-    });
-    supervise();
-    generator.join();
+    // Time to get the generator going, or the start the load ranks agreed on.
+    start_ns_ = o_.start_ns > 0 ? o_.start_ns : now_ns() + clock_.start_delay_ns();
+    if (clock_.concurrent()) {
+      std::thread generator([this] { generate(); });
+      supervise();
+      generator.join();
+    } else {  // virtual time: the clock moves inside the generator's waits, then the drain's
+      clock_.set_ticker(kSupervisePeriodNs, [this] {
+        std::unique_lock<std::mutex> lock(mutex_);
+        supervise_step(lock);
+      });
+      generate();
+      drain();
+    }
     target_.stop();  // aborts anything still in flight (only after a stop request)
     DriverResult r;
     drop_unsent_records();
@@ -79,30 +80,24 @@ class LoadRun {
   }
 
  private:
+  void generate() {
+    if (load_.mode == LoadMode::kOpen) return open_loop();
+    if (load_.mode == LoadMode::kTrace) return trace_loop();
+    if (load_.mode == LoadMode::kSessions) return sessions_loop();
+    closed_loop();
+  }
+
+  int64_t now_ns() const { return clock_.now_ns(); }
   bool stopped() const { return o_.stop && o_.stop->load(); }
 
-  // Sleeps most of the way, then spins (sleeping alone overshoots by tens of microseconds); a
-  // stop or a saturated ramp wakes it at once, however far off the deadline (an hour's think
-  // time, a trace's gap). False when it was woken so: nothing more is to be sent.
+  // Until the scheduled time; a stop or a saturated ramp wakes it at once, however far off the
+  // deadline (an hour's think time, a trace's gap). False when it was woken so: nothing more is
+  // to be sent.
   bool wait_until(int64_t deadline_ns) {
-    constexpr int64_t kSpinWindow = 200'000;
-    if (deadline_ns - now_ns() > kSpinWindow) {
-      std::unique_lock<std::mutex> lock(halt_mutex_);
-      const Clock::time_point wake{std::chrono::nanoseconds(deadline_ns - kSpinWindow)};
-      if (halt_cv_.wait_until(lock, wake, [&] { return halted(); })) return false;
-    }
-    while (now_ns() < deadline_ns) {
-      if (halted()) return false;
-      cpu_relax();  // not yield(): that hands the core away
-    }
-    return !halted();
+    return clock_.sleep_until(deadline_ns, [this] { return halted(); });
   }
-
-  // Wakes wait_until() once halted() has become true (the lock: not between its check and sleep).
-  void wake_waits() {
-    { std::lock_guard<std::mutex> lock(halt_mutex_); }
-    halt_cv_.notify_all();
-  }
+  // Wakes wait_until() once halted() has become true.
+  void wake_waits() { clock_.wake_sleeps(); }
   // This rank's share of the global schedule (DriverOptions::rank).
   bool owns(uint64_t index) const { return int(index % uint64_t(o_.ranks)) == o_.rank; }
   // The global index of this rank's k-th request (closed loops and sessions).
@@ -131,7 +126,7 @@ class LoadRun {
   // showed up as tens of microseconds of added latency in workloads/harness-overhead.json.
   void preallocate_records() {
     int64_t expected = planned_;
-    if (expected == 0 && load_.mode == "open") {
+    if (expected == 0 && load_.mode == LoadMode::kOpen) {
       const double offered =
           ramp_ ? ramp_->cumulative(load_.duration_s) : load_.rate * load_.duration_s;
       expected = load_.warmup_requests + int64_t(offered * 1.1) + 16;
@@ -211,7 +206,8 @@ class LoadRun {
       size_t u;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        cv_.wait(lock, [&] { return !ready_users_.empty() || active_users_ == 0 || stopped(); });
+        clock_.wait_for(lock, LoadClock::kForever,
+                        [&] { return !ready_users_.empty() || active_users_ == 0 || stopped(); });
         if (stopped() || ready_users_.empty()) break;
         std::tie(ready_at, u) = ready_users_.front();
         ready_users_.pop_front();
@@ -289,7 +285,8 @@ class LoadRun {
       if (!wait_until(scheduled)) break;
       if (load_.max_concurrency > 0) {
         std::unique_lock<std::mutex> lock(mutex_);
-        cv_.wait(lock, [&] { return in_flight_ < load_.max_concurrency || stopped(); });
+        clock_.wait_for(lock, LoadClock::kForever,
+                        [&] { return in_flight_ < load_.max_concurrency || stopped(); });
       }
       if (halted()) break;
       send(i, scheduled);
@@ -350,11 +347,7 @@ class LoadRun {
         return true;
       }
       if (join == 0 && in_flight_ == 0) return false;  // no user of this rank is left
-      if (join > 0) {
-        cv_.wait_for(lock, std::chrono::nanoseconds(join - now_ns()));
-      } else {
-        cv_.wait(lock);
-      }
+      clock_.wait(lock, join > 0 ? join : LoadClock::kForever);
     }
   }
 
@@ -370,7 +363,7 @@ class LoadRun {
       if (saturated_stage_ < 0 && judgements_.back().saturated) {
         saturated_stage_ = stage;
         saturated_ = true;
-        cv_.notify_all();  // the generator stops sending
+        clock_.notify_all();  // the generator stops sending
         wake_waits();
       }
     }
@@ -390,7 +383,7 @@ class LoadRun {
   void finish_generating() {
     std::lock_guard<std::mutex> lock(mutex_);
     generating_ = false;
-    cv_.notify_all();
+    clock_.notify_all();
   }
 
   void on_event(TargetEvent&& e) {
@@ -423,50 +416,58 @@ class LoadRun {
     r.error = std::move(e.error);
     --in_flight_;
     ++done_;
-    if (load_.mode == "closed") ready_.push_back(e.finished_ns);
+    if (load_.mode == LoadMode::kClosed) ready_.push_back(e.finished_ns);
     if (o_.sessions) turn_ended(e);
-    cv_.notify_all();
+    clock_.notify_all();
   }
 
   // On the caller's thread: progress reports, and the wait for every sent request to end.
   void supervise() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      cv_.wait_for(lock, std::chrono::milliseconds(100));
-      if (o_.on_progress) {
-        if (ttft_count_ > 0) recent_ttft_ms_ = ttft_sum_ms_ / double(ttft_count_);
-        DriverProgress p{done_, planned_, now_ns() - start_ns_, recent_ttft_ms_};
-        ttft_sum_ms_ = 0;
-        ttft_count_ = 0;
-        lock.unlock();
-        o_.on_progress(p);
-        lock.lock();
-      }
-      // A signal handler may only set the flag: it is seen here, within 100 ms, and every wait
-      // of the generator is woken from here.
-      if (stopped()) {
-        cv_.notify_all();
-        wake_waits();
-        return;
-      }
-      if (ramp_ && !load_.stop_when.empty()) judge_ended_stages(generating_ || in_flight_ > 0);
-      if (!generating_ && in_flight_ == 0) return;
+      clock_.wait(lock, now_ns() + kSupervisePeriodNs);
+      if (supervise_step(lock)) return;
     }
   }
 
+  // Under mutex_ (released for the progress callback): true when the run is over.
+  bool supervise_step(std::unique_lock<std::mutex>& lock) {
+    if (o_.on_progress) {
+      if (ttft_count_ > 0) recent_ttft_ms_ = ttft_sum_ms_ / double(ttft_count_);
+      DriverProgress p{done_, planned_, now_ns() - start_ns_, recent_ttft_ms_};
+      ttft_sum_ms_ = 0;
+      ttft_count_ = 0;
+      lock.unlock();
+      o_.on_progress(p);
+      lock.lock();
+    }
+    // A signal handler may only set the flag: it is seen here, within 100 ms, and every wait
+    // of the generator is woken from here.
+    if (stopped()) {
+      clock_.notify_all();
+      wake_waits();
+      return true;
+    }
+    if (ramp_ && !load_.stop_when.empty()) judge_ended_stages(generating_ || in_flight_ > 0);
+    return !generating_ && in_flight_ == 0;
+  }
+
+  // Virtual time, once the generator is done: the supervisor's steps as the clock ticks, until
+  // every sent request has ended.
+  void drain() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!supervise_step(lock)) clock_.wait(lock, LoadClock::kForever);
+  }
+
   Target& target_;
+  LoadClock& clock_;
   const std::vector<BenchRequest>& requests_;
   const DriverOptions& o_;
   LoadSpec load_;
   std::optional<RampSchedule> ramp_;
   int64_t planned_ = 0;
   int64_t start_ns_ = 0;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  // The generator's sleeps until a scheduled time, apart from cv_: every target event notifies
-  // cv_, and a sleep woken by each would cost the generator a core under load.
-  std::mutex halt_mutex_;
-  std::condition_variable halt_cv_;
+  std::mutex mutex_;  // what the generator, the target's events and the supervisor share
   // A deque never relocates: growing a vector of records mid-run stalled the generator for
   // up to 140 ms at every doubling (measured with workloads/harness-overhead.json).
   std::deque<RequestRecord> records_;
@@ -496,7 +497,7 @@ class LoadRun {
 
 }  // namespace
 
-DriverResult run_load(Target& target, const std::vector<BenchRequest>& requests,
+DriverResult run_load(Target& target, LoadClock& clock, const std::vector<BenchRequest>& requests,
                       const DriverOptions& options) {
   if (requests.empty() && !options.sessions) {
     throw std::invalid_argument("run_load: the dataset has no requests");
@@ -504,7 +505,13 @@ DriverResult run_load(Target& target, const std::vector<BenchRequest>& requests,
   if (options.sessions && options.sessions->empty()) {
     throw std::invalid_argument("run_load: the dataset has no sessions");
   }
-  return LoadRun(target, requests, options).run();
+  return LoadRun(target, clock, requests, options).run();
+}
+
+DriverResult run_load(Target& target, const std::vector<BenchRequest>& requests,
+                      const DriverOptions& options) {
+  WallLoadClock clock;
+  return run_load(target, clock, requests, options);
 }
 
 }  // namespace infergate

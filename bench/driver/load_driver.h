@@ -3,7 +3,8 @@
 // closed loop: each of N users schedules its next request the moment its previous one ends;
 // a ramp raises the rate or the users stage by stage (bench/load/ramp_schedule.h).
 // Latency is measured from the scheduled time, so a slow target cannot slow the clock down
-// (no coordinated omission).
+// (no coordinated omission). The same loops run on the wall clock for real targets and in
+// virtual time for simulated ones (bench/load/load_clock.h).
 #pragma once
 
 #include <atomic>
@@ -13,9 +14,9 @@
 
 #include "bench/dataset/bench_request.h"
 #include "bench/dataset/session_dataset.h"
-#include "bench/metrics/request_record.h"
-#include "bench/metrics/saturation_check.h"
-#include "bench/target/target.h"
+#include "bench/load/load_clock.h"
+#include "bench/metrics/driver_result.h"
+#include "bench/targets/target.h"
 #include "bench/workload/workload.h"
 
 namespace infergate {
@@ -44,23 +45,13 @@ struct DriverOptions {
   int64_t start_ns = 0;
 };
 
-struct DriverResult {
-  std::vector<RequestRecord> records;  // one per sent request, in index order
-  bool incomplete = false;             // stopped before the plan was done
-  // Sessions: those held to their last turn, and those ended early (a failed answer, or a
-  // target that gave no token ids to build the next turn from) with the first reason.
-  int64_t sessions_completed = 0, sessions_cut = 0;
-  std::string sessions_cut_reason;
-  // A ramp with load.stop_when: each ended stage's judgement, in stage order, and the stage
-  // whose judgement stopped the load (-1: none did).
-  std::vector<StageJudgement> stage_judgements;
-  int saturated_stage = -1;
-  int64_t start_ns = 0;
-  int64_t end_ns = 0;
-};
-
 // `requests` is cycled if the plan needs more (unused with sessions). Warm-up requests come first.
+// On the wall clock (a real target).
 DriverResult run_load(Target& target, const std::vector<BenchRequest>& requests,
+                      const DriverOptions& options);
+// On `clock`: a simulated target's virtual clock runs the same loops in virtual time
+// (sim/cluster/virtual_load_clock.h).
+DriverResult run_load(Target& target, LoadClock& clock, const std::vector<BenchRequest>& requests,
                       const DriverOptions& options);
 
 }  // namespace infergate

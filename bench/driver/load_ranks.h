@@ -11,8 +11,8 @@
 
 #include "bench/dataset/bench_request.h"
 #include "bench/driver/load_driver.h"
-#include "bench/target/target.h"
-#include "engine/dist/communicator.h"
+#include "bench/targets/target.h"
+#include "engine/comm/communicator.h"
 
 namespace infergate {
 

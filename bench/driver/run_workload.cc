@@ -11,11 +11,11 @@
 #include <thread>
 
 #include "bench/dataset/dataset.h"
+#include "bench/dataset/dataset_limits.h"
 #include "bench/dataset/dataset_tokenizer.h"
 #include "bench/driver/load_driver.h"
 #include "bench/driver/load_ranks.h"
 #include "bench/driver/progress_printer.h"
-#include "bench/driver/repetition_result.h"
 #include "bench/driver/server_observation.h"
 #include "bench/driver/simulated_repetition.h"
 #include "bench/load/schedule_length.h"
@@ -25,12 +25,12 @@
 #include "bench/metrics/summarize.h"
 #include "bench/quality/workload_quality.h"
 #include "bench/results/manifest.h"
-#include "bench/target/echo_target.h"
-#include "bench/target/engine_target.h"
-#include "bench/target/openai_target.h"
-#include "bench/target/replica_workload_file.h"
-#include "bench/target/router_target.h"
-#include "bench/target/simulated_deployment.h"
+#include "bench/results/repetition_result.h"
+#include "bench/targets/echo_target.h"
+#include "bench/targets/engine_target.h"
+#include "bench/targets/openai_target.h"
+#include "bench/targets/replica_workload_file.h"
+#include "bench/targets/router_target.h"
 #include "bench/telemetry/cupti_results.h"
 #include "bench/telemetry/cupti_tracer.h"
 #include "bench/telemetry/resource_sampler.h"
@@ -39,6 +39,7 @@
 #include "common/io/json_file.h"
 #include "common/results/results_file.h"
 #include "common/util/time_stamp.h"
+#include "sim/cluster/simulated_deployment.h"
 
 namespace infergate {
 
@@ -295,7 +296,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
       server ? server->finish(summary, run.records, run.start_ns) : nlohmann::json();
   // Lag held back on purpose by max_concurrency is the load model, not the harness failing.
   summary.harness_limited =
-      !(load.mode == "open" && load.max_concurrency > 0) && send_lag_grew(run.records);
+      !(load.mode == LoadMode::kOpen && load.max_concurrency > 0) && send_lag_grew(run.records);
   summary.error_share_exceeded = summary.error_share > o.max_error_share;
   RepetitionResult r = make_repetition_result(repetition, run, summary, stats, w.record_requests);
   r.timeline = timeline_json(sampler.samples(), run.start_ns);
@@ -384,14 +385,6 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
                : std::vector<BenchSession>{};
   check_session_lengths(conversations, w, limit);
   if (sessions) check_session_warmup(w, conversations);
-  if (sessions && factory.simulated()) {
-    throw std::invalid_argument(
-        "simulated target: multi-turn sessions are not simulated yet (docs/simulator.md)");
-  }
-  if (w.load.ramp && factory.simulated()) {
-    throw std::invalid_argument(
-        "simulated target: load.ramp is not simulated yet (docs/simulator.md)");
-  }
   const std::optional<QualitySummary> quality = score_quality(w, factory);
 
   const std::vector<nlohmann::json> values =
@@ -412,8 +405,9 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
                                w.name + point_label(w, value, r, w.repetitions));
       RepetitionResult rep =
           factory.simulated()
-              ? run_simulated_repetition(w, *factory.simulated(), dataset, load, router, engine, r,
-                                         o)
+              ? run_simulated_repetition(w, *factory.simulated(), dataset,
+                                         sessions ? &conversations : nullptr, load, router, engine,
+                                         r, o)
               : run_repetition(w, factory, dataset, load, router, engine, r, o, quality,
                                trace.get(), progress, sessions ? &conversations : nullptr);
       outcome.incomplete = outcome.incomplete || rep.incomplete;

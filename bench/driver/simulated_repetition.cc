@@ -1,9 +1,13 @@
 #include "bench/driver/simulated_repetition.h"
 
-#include "bench/driver/repetition_result.h"
-#include "bench/driver/simulated_load.h"
+#include "bench/driver/load_driver.h"
+#include "bench/metrics/ramp_summary.h"
+#include "bench/metrics/session_summary.h"
 #include "bench/metrics/summarize.h"
-#include "bench/target/engine_target.h"
+#include "bench/results/repetition_result.h"
+#include "bench/targets/engine_target.h"
+#include "sim/cluster/simulated_target.h"
+#include "sim/cluster/virtual_load_clock.h"
 
 namespace infergate {
 
@@ -20,35 +24,30 @@ SimulatedWorkers workers_of(const Workload& w, const RouterTargetSpec& router) {
   return s;
 }
 
-TargetStats cluster_stats(const SimulatedCluster& cluster) {
-  TargetStats s;
-  s.engine = engine_stats_record(cluster.stats());
-  s.router = cluster.router_record();
-  return s;
-}
-
 }  // namespace
 
 RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDeployment& deployment,
                                           const std::vector<BenchRequest>& dataset,
+                                          const std::vector<BenchSession>* sessions,
                                           const LoadSpec& load, const RouterTargetSpec& router,
                                           const EngineConfig& engine_config, int repetition,
                                           const RunOptions& o) {
   SimulatedCluster cluster(deployment, engine_config, workers_of(w, router));
+  SimulatedTarget target(cluster, w.sampling);
+  VirtualLoadClock clock(cluster, target);
   nlohmann::json timeline = nlohmann::json::array();
-  SimulatedLoadOptions options;
-  options.driver.load = load;
-  options.driver.seed = w.seed;
-  options.driver.stop = o.stop;
-  options.sampling = w.sampling;
-  options.sample_interval_ns = int64_t(o.sample_interval_ms) * 1'000'000;
-  options.on_sample = [&](int64_t now, const SimulatedCluster& c) {
+  clock.set_sampler(int64_t(o.sample_interval_ms) * 1'000'000, [&](int64_t now) {
     TargetStats s;
-    s.engine = engine_stats_record(c.stats());
+    s.engine = engine_stats_record(cluster.stats());
     timeline.push_back({{"t_ms", double(now) * 1e-6}, {"engine", to_json(s)}});
-  };
-  const DriverResult run = run_simulated_load(cluster, dataset, options);
-  const TargetStats stats = cluster_stats(cluster);
+  });
+  DriverOptions driver;
+  driver.load = load;
+  driver.seed = w.seed;
+  driver.stop = o.stop;
+  driver.sessions = sessions;
+  const DriverResult run = run_load(target, clock, dataset, driver);
+  const TargetStats stats = target.stats();
 
   RunSummary summary = summarize_run(run.records, w.slo);
   add_engine_counters(summary, stats);
@@ -59,6 +58,8 @@ RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDepl
   summary.error_share_exceeded = summary.error_share > o.max_error_share;
   RepetitionResult r = make_repetition_result(repetition, run, summary, stats, w.record_requests);
   r.timeline = std::move(timeline);
+  if (sessions) r.sessions = session_summary(run);
+  if (load.ramp) r.ramp = ramp_summary(run, load, w.slo);
   return r;
 }
 

@@ -18,7 +18,7 @@ out=${2:-/tmp/infergate-http-figures}
 reps=${3:-7}
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 infergate="$build/cli/infergate"
-echo_bin="$build/bench/infergate_http_echo"
+echo_bin="$build/bench/programs/http_echo/infergate_http_echo"
 mkdir -p "$out"
 
 pids=()

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "bench/load/random_variates.h"
+#include "common/random/random_variates.h"
 
 namespace infergate {
 

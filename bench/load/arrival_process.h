@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "bench/workload/workload.h"
-#include "engine/request/sampler.h"
+#include "common/random/xoshiro256.h"
 
 namespace infergate {
 
@@ -36,7 +36,7 @@ class ArrivalProcess {
   Kind kind_;
   double rate_;   // requests per second
   double shape_;  // gamma only
-  SamplingRng rng_;
+  Xoshiro256 rng_;
 };
 
 // Cumulative scheduled send times in seconds for `count` open-loop requests: the first at 0,

@@ -32,7 +32,8 @@ void check_rate(const Workload& w, const LoadSpec& load, const std::string& path
 }  // namespace
 
 double open_loop_expected_s(const LoadSpec& load) {
-  if (load.mode != "open" || load.ramp || load.num_requests <= 0 || !(load.rate > 0)) return 0;
+  if (load.mode != LoadMode::kOpen || load.ramp || load.num_requests <= 0 || !(load.rate > 0))
+    return 0;
   // The first request goes at once; each of the others waits a mean gap of 1 / rate.
   return double(int64_t(load.num_requests) + load.warmup_requests - 1) / load.rate;
 }

@@ -12,7 +12,7 @@
 
 namespace infergate {
 
-// The class of one error message as the targets write them (bench/target/openai_target.cc,
+// The class of one error message as the targets write them (bench/targets/openai_target.cc,
 // engine_target.cc); "other error" for a message none of them writes.
 std::string error_class_of(std::string_view message);
 

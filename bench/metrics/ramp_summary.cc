@@ -56,7 +56,7 @@ nlohmann::json ramp_summary(const DriverResult& run, const LoadSpec& load, const
     }
     stages.push_back(std::move(stage));
   }
-  nlohmann::json out = {{"field", load.mode == "open" ? "load.rate" : "load.concurrency"},
+  nlohmann::json out = {{"field", load.mode == LoadMode::kOpen ? "load.rate" : "load.concurrency"},
                         {"shape", load.ramp->shape},
                         {"saturated_stage", nullptr},
                         {"stages", std::move(stages)}};

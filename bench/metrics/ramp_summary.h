@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/driver/load_driver.h"
+#include "bench/metrics/driver_result.h"
 #include "bench/workload/workload.h"
 
 namespace infergate {

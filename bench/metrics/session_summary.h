@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "bench/driver/load_driver.h"
+#include "bench/metrics/driver_result.h"
 
 namespace infergate {
 

@@ -11,7 +11,7 @@ chunks=${CHUNKS:-4}
 threads=${THREADS:-$(nproc)}
 reps=${REPS:-2}
 infergate=$build/cli/infergate
-engine_speed=$build/bench/infergate_engine_speed
+engine_speed=$build/bench/programs/llama_cpp/infergate_engine_speed
 for bin in "$infergate" "$engine_speed"; do
   [ -x "$bin" ] || { echo "$name: no $bin (build it first)" >&2; exit 2; }
 done

@@ -4,10 +4,7 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "bench/dataset/bench_request.h"
-#include "bench/dataset/session_dataset.h"
 #include "bench/workload/workload.h"
 
 namespace infergate {
@@ -31,15 +28,5 @@ int dataset_request_count(const LoadSpec& load);
 // Throws WorkloadError (file, JSON path, value, the limit) when the synthetic dataset can make a
 // request longer than `limit`, or its prompts or shared prefixes exceed kMaxDatasetTokens.
 void check_synthetic_lengths(const Workload& w, const std::string& file, const RequestLimit& limit);
-
-// Throws WorkloadError when a session's last turn (every message and answer of it) does not fit
-// `limit`.
-void check_session_lengths(const std::vector<BenchSession>& sessions, const Workload& w,
-                           const RequestLimit& limit);
-
-// Throws WorkloadError naming the first request of a built dataset that does not fit `limit`
-// (JSONL datasets, whose lengths are known only once the file is read).
-void check_dataset_requests(const std::vector<BenchRequest>& requests, const Workload& w,
-                            const RequestLimit& limit);
 
 }  // namespace infergate

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/workload/load_mode.h"
+#include "common/random/splitmix64.h"
 #include "engine/core/engine_config.h"
 #include "engine/model/model_loader.h"
 
@@ -41,6 +43,12 @@ struct TraceSpec {
   int block_tokens = 512;  // mooncake: the tokens one hash id stands for
 };
 
+// The trace formats bench/dataset/trace_reader.h reads.
+inline const std::vector<std::string>& trace_format_names() {
+  static const std::vector<std::string> names = {"mooncake", "azure", "burstgpt"};
+  return names;
+}
+
 // Multi-turn conversations (dataset type "sessions", bench/dataset/session_dataset.h).
 struct SessionsSpec {
   int num_sessions = 16;                 // synthetic: conversations
@@ -61,7 +69,7 @@ struct DatasetSpec {
   std::optional<uint64_t> seed;  // default: the workload seed
 };
 
-// A router target's replicas and router (bench/target/router_target.h, docs/router.md).
+// A router target's replicas and router (bench/targets/router_target.h, docs/router.md).
 struct RouterTargetSpec {
   int replicas = 2;  // `infergate serve` processes, each an engine of the target's model and engine
   std::string policy = "prefix-aware";  // round-robin | least-outstanding | prefix-aware
@@ -114,7 +122,7 @@ struct TargetSpec {
   SimulatedTargetSpec simulated;
   // echo: emits output tokens with no model; optional per-token delay to shape timings.
   double echo_token_delay_us = 0;
-  // openai (bench/target/openai_target.h): the server, the model and API to ask for.
+  // openai (bench/targets/openai_target.h): the server, the model and API to ask for.
   std::string url;                  // http://HOST[:PORT][/PREFIX], the server's root
   std::string model_name;           // "" : the first model GET /v1/models lists
   std::string api = "completions";  // completions | chat
@@ -162,9 +170,7 @@ struct SaturationStopSpec {
 };
 
 struct LoadSpec {
-  std::string mode = "closed";      // closed (N users) | open (arrival process) | trace (the
-                                    // trace dataset's own times) | sessions (N users, each
-                                    // holding conversations of a sessions dataset)
+  LoadMode mode = LoadMode::kClosed;
   int concurrency = 1;              // closed: simultaneous users
   double rate = 1.0;                // open: requests per second
   std::string arrival = "poisson";  // open: constant | poisson | gamma
@@ -227,10 +233,7 @@ struct SamplingSpec {
   // The seed of the request at `index` of the dataset, for a workload seeded `seed`: a
   // SplitMix64 step, kept below 2^63 (OpenAI's `seed` is a signed integer).
   static uint64_t request_seed(uint64_t seed, uint64_t index) {
-    uint64_t z = seed * 0x9e3779b97f4a7c15ULL + index + 1;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return (z ^ (z >> 31)) >> 1;
+    return splitmix64_finalize(seed * kGoldenGamma + index + 1) >> 1;
   }
 };
 

@@ -132,11 +132,11 @@ json saturation_stop_to_json(const SaturationStopSpec& s) {
 }
 
 json load_to_json(const LoadSpec& l) {
-  json j = {{"mode", l.mode}, {"warmup_requests", l.warmup_requests}};
+  json j = {{"mode", load_mode_name(l.mode)}, {"warmup_requests", l.warmup_requests}};
   if (l.num_requests > 0) j["num_requests"] = l.num_requests;
   if (l.duration_s > 0) j["duration_s"] = l.duration_s;
-  if (l.mode == "trace") return j;  // the trace gives the times and the count
-  if (l.mode == "sessions") {
+  if (l.mode == LoadMode::kTrace) return j;  // the trace gives the times and the count
+  if (l.mode == LoadMode::kSessions) {
     j["concurrency"] = l.concurrency;
     j["think_time_s"] = l.think_time_s;
     return j;
@@ -145,7 +145,7 @@ json load_to_json(const LoadSpec& l) {
     j["ramp"] = ramp_to_json(*l.ramp);
     if (!l.stop_when.empty()) j["stop_when"] = saturation_stop_to_json(l.stop_when);
   }
-  if (l.mode == "closed") {
+  if (l.mode == LoadMode::kClosed) {
     if (!l.ramp) j["concurrency"] = l.concurrency;
     return j;
   }

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <sstream>
 
-#include "bench/dataset/trace_reader.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
@@ -504,19 +503,22 @@ DatasetSpec read_dataset(JsonObjectReader& top, uint64_t workload_seed,
 void check_dataset_pairing(const JsonObjectReader& top, const DatasetSpec& d, const LoadSpec& l) {
   struct Pair {
     const char* kind;
+    LoadMode mode;
     const char* needs_mode;  // the dataset's word when the mode is another
     const char* needs_dataset;
   };
   for (const Pair& p :
-       {Pair{"trace", "a trace dataset is replayed at its own times: set load.mode \"trace\"",
+       {Pair{"trace", LoadMode::kTrace,
+             "a trace dataset is replayed at its own times: set load.mode \"trace\"",
              "load.mode \"trace\" takes its times from a dataset of type \"trace\""},
-        Pair{"sessions",
+        Pair{"sessions", LoadMode::kSessions,
              "a sessions dataset is held by users turn by turn: set load.mode \"sessions\"",
              "load.mode \"sessions\" takes its conversations from a dataset of type "
              "\"sessions\""}}) {
-    if ((d.type == p.kind) == (l.mode == p.kind)) continue;
+    if ((d.type == p.kind) == (l.mode == p.mode)) continue;
     const bool dataset_is = d.type == p.kind;
-    throw WorkloadError(top.file(), top.path_of("load") + ".mode", json_quoted(l.mode),
+    throw WorkloadError(top.file(), top.path_of("load") + ".mode",
+                        json_quoted(load_mode_name(l.mode)),
                         dataset_is ? json_quoted(p.kind) : "the mode of the dataset's type",
                         dataset_is ? p.needs_mode : p.needs_dataset);
   }
@@ -541,7 +543,7 @@ void check_request_count(const JsonObjectReader& r, const LoadSpec& l) {
   r.check(int64_t(l.num_requests) + l.warmup_requests <= kMaxRequests, "warmup_requests",
           "num_requests + warmup_requests must be <= " + max_requests);
   // An open loop for a duration plans rate x duration_s requests, each with its record.
-  const double planned = l.mode == "open" && l.duration_s > 0 ? l.rate * l.duration_s : 0;
+  const double planned = l.mode == LoadMode::kOpen && l.duration_s > 0 ? l.rate * l.duration_s : 0;
   r.check(planned + l.warmup_requests <= double(kMaxRequests), "duration_s",
           "rate x duration_s + warmup_requests (the requests planned) must be <= " + max_requests);
 }
@@ -563,11 +565,11 @@ void read_open_load(JsonObjectReader& r, LoadSpec& l) {
 }
 
 // A ramp's stages, checked: a closed loop's users are whole numbers.
-RampSpec read_ramp(JsonObjectReader& load, const std::string& mode) {
+RampSpec read_ramp(JsonObjectReader& load, LoadMode mode) {
   JsonObjectReader r = load.child("ramp");
   RampSpec p;
   p.shape = r.get_choice("shape", p.shape, {"steps", "linear"});
-  const bool users = mode == "closed";
+  const bool users = mode == LoadMode::kClosed;
   p.from = users ? r.get_int("from", 1) : r.get_double("from", 0);
   p.to = users ? r.get_int("to", 1) : r.get_double("to", 0);
   p.stages = r.get_int("stages", p.stages);
@@ -612,12 +614,12 @@ LoadSpec read_ramp_load(JsonObjectReader& r, LoadSpec l) {
   l.ramp = read_ramp(r, l.mode);
   if (r.has("stop_when")) l.stop_when = read_stop_when(r);
   l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
-  if (l.mode == "open") {
+  if (l.mode == LoadMode::kOpen) {
     l.arrival = r.get_choice("arrival", l.arrival, {"constant", "poisson", "gamma"});
     if (l.arrival == "gamma") l.burstiness = r.get_double("burstiness", l.burstiness);
   }
   r.set_context("with a ramp (its stages give the " +
-                    std::string(l.mode == "open" ? "rate" : "users") + " and the length)",
+                    std::string(l.mode == LoadMode::kOpen ? "rate" : "users") + " and the length)",
                 {"num_requests", "duration_s", "rate", "concurrency", "max_concurrency", "arrival",
                  "burstiness"});
   r.finish();
@@ -631,9 +633,10 @@ LoadSpec read_ramp_load(JsonObjectReader& r, LoadSpec l) {
 LoadSpec read_load(JsonObjectReader& top) {
   JsonObjectReader r = top.child("load");
   LoadSpec l;
-  l.mode = r.get_choice("mode", l.mode, {"closed", "open", "trace", "sessions"});
-  if ((l.mode == "open" || l.mode == "closed") && r.has("ramp")) return read_ramp_load(r, l);
-  if (l.mode == "sessions") {  // users hold conversations; the dataset gives their count
+  l.mode = load_mode_from_name(r.get_choice("mode", load_mode_name(l.mode), load_mode_names()));
+  if ((l.mode == LoadMode::kOpen || l.mode == LoadMode::kClosed) && r.has("ramp"))
+    return read_ramp_load(r, l);
+  if (l.mode == LoadMode::kSessions) {  // users hold conversations; the dataset gives their count
     l.concurrency = r.get_int("concurrency", l.concurrency);
     l.think_time_s = r.get_double("think_time_s", l.think_time_s);
     l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
@@ -649,7 +652,7 @@ LoadSpec read_load(JsonObjectReader& top) {
             "must be in [0, " + number_text(kMaxRequests) + "] (the first requests sent)");
     return l;
   }
-  if (l.mode == "trace") {  // the trace dataset gives the times and the count
+  if (l.mode == LoadMode::kTrace) {  // the trace dataset gives the times and the count
     l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
     r.set_context("with mode \"trace\" (the trace gives the times and the count)",
                   {"num_requests", "duration_s", "rate", "arrival", "burstiness", "concurrency",
@@ -660,7 +663,7 @@ LoadSpec read_load(JsonObjectReader& top) {
     return l;
   }
   read_request_count(r, l);
-  if (l.mode == "open") {
+  if (l.mode == LoadMode::kOpen) {
     read_open_load(r, l);
   } else {
     l.concurrency = r.get_int("concurrency", l.concurrency);
@@ -750,15 +753,15 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   r.finish();
   // The swept field must be the one the load mode uses: a rate means nothing to a closed loop.
   // A router target may sweep its workers instead.
-  const bool users = load.mode == "closed" || load.mode == "sessions";
-  const std::string field = load.ramp             ? "no load field (load.ramp gives it)"
-                            : load.mode == "open" ? "load.rate"
-                            : users               ? "load.concurrency"
-                                                  : "no load field";
+  const bool users = load.mode == LoadMode::kClosed || load.mode == LoadMode::kSessions;
+  const std::string field = load.ramp                      ? "no load field (load.ramp gives it)"
+                            : load.mode == LoadMode::kOpen ? "load.rate"
+                            : users                        ? "load.concurrency"
+                                                           : "no load field";
   const bool router = target.type == "router" || target.simulated.routed;
   const std::vector<std::string> router_fields = {kSweepReplicas, kSweepPrefillReplicas,
                                                   kSweepKvReadRate};
-  std::string allowed = field + " (load.mode is " + json_quoted(load.mode) + ")";
+  std::string allowed = field + " (load.mode is " + json_quoted(load_mode_name(load.mode)) + ")";
   if (router) {
     for (const std::string& f : router_fields) allowed += ", " + f;
   }

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/random/xoshiro256.h"
 #include "common/stats/descriptive.h"
-#include "common/stats/xoshiro256.h"
 
 namespace infergate {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "common/stats/xoshiro256.h"
+#include "common/random/xoshiro256.h"
 
 namespace infergate {
 namespace {

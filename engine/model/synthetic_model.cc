@@ -4,22 +4,17 @@
 #include <string>
 #include <vector>
 
+#include "common/random/splitmix64.h"
 #include "common/util/fnv1a.h"
 
 namespace infergate {
 
 namespace {
 
-// SplitMix64: tiny, well-mixed, and identical everywhere.
+// The SplitMix64 stream: tiny, well-mixed, and identical everywhere.
 struct SplitMix64 {
   uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double uniform() { return double(splitmix64_next(state) >> 11) * 0x1.0p-53; }  // [0, 1)
 };
 
 uint64_t hash_name(const std::string& s, uint64_t seed) {

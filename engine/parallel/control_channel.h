@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/dist/mpi_communicator.h"
+#include "engine/comm/mpi_communicator.h"
 
 namespace infergate {
 

@@ -1,7 +1,7 @@
 // ShardCollectives (what a sharded Transformer calls) over a Communicator of the stage's group.
 #pragma once
 
-#include "engine/dist/communicator.h"
+#include "engine/comm/communicator.h"
 #include "engine/model/model_shard.h"
 
 namespace infergate {

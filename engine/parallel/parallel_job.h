@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "engine/dist/mpi_session.h"
+#include "engine/comm/mpi_session.h"
 #include "engine/parallel/control_channel.h"
 
 namespace infergate {

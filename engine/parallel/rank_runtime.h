@@ -9,8 +9,8 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
+#include "engine/comm/mpi_communicator.h"
 #include "engine/core/memory_ledger.h"
-#include "engine/dist/mpi_communicator.h"
 #include "engine/forward/transformer.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/parallel/group_collectives.h"

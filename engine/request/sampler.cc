@@ -11,15 +11,6 @@ namespace infergate {
 
 namespace {
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // NaN would break the strict weak ordering std::nth_element/std::sort rely on.
@@ -172,28 +163,6 @@ int32_t draw(const std::vector<Candidate>& cand, size_t count, double r) {
   return last_with_weight;
 }
 
-}  // namespace
-
-SamplingRng::SamplingRng(uint64_t seed) {
-  for (uint64_t& word : s_) word = splitmix64(seed);
-}
-
-uint64_t SamplingRng::next_u64() {
-  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-double SamplingRng::uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
-
-namespace {
-
 void check_row(const float* logits, int32_t vocab_size, const char* what) {
   if (logits == nullptr) throw std::invalid_argument(std::string(what) + ": logits is null");
   if (vocab_size < 1) {
@@ -217,7 +186,7 @@ double kept_distribution(const float* logits, int32_t vocab_size, const Sampling
 }  // namespace
 
 int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
-                     SamplingRng& rng) {
+                     Xoshiro256& rng) {
   check_row(logits, vocab_size, "sample_token");
   if (!(params.temperature > 0.0f)) return argmax(logits, vocab_size);
   const double u = rng.uniform();  // drawn up front: one step per sampled token, always
@@ -232,7 +201,7 @@ int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingPara
 }
 
 int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
-                           int32_t draft, SamplingRng& rng) {
+                           int32_t draft, Xoshiro256& rng) {
   check_row(logits, vocab_size, "verify_draft_token");
   const int32_t best = argmax(logits, vocab_size);
   if (!(params.temperature > 0.0f)) return best;
@@ -275,7 +244,7 @@ std::vector<float> sampling_distribution(const float* logits, int32_t vocab_size
 }
 
 int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
-                           int32_t draft, const float* q, SamplingRng& rng) {
+                           int32_t draft, const float* q, Xoshiro256& rng) {
   check_row(logits, vocab_size, "verify_draft_token");
   if (q == nullptr) throw std::invalid_argument("verify_draft_token: q is null");
   if (!(params.temperature > 0.0f)) return argmax(logits, vocab_size);

@@ -5,29 +5,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/random/xoshiro256.h"
 #include "engine/request/sampling_params.h"
 
 namespace infergate {
 
-// Per-request random stream: a request with a seed gets SamplingRng(seed), so the same seed and
+// Per-request random stream: a request with a seed gets Xoshiro256(seed), so the same seed and
 // prompt give the same tokens regardless of batch composition; unseeded requests get a seed from
 // the engine's own generator.
 //
-// xoshiro256** (Blackman & Vigna) with its state expanded from the seed by SplitMix64, as the
-// authors recommend. Both are fixed integer recurrences, so unlike std:: distributions the stream
-// is the same with every standard library and compiler.
-class SamplingRng {
- public:
-  explicit SamplingRng(uint64_t seed);
-
-  // Uniform in [0, 1) with 53 random bits (every value is a multiple of 2^-53).
-  double uniform();
-  uint64_t next_u64();
-
- private:
-  uint64_t s_[4];
-};
-
 // Chooses the next token from one row of logits. temperature == 0: argmax (ties to the lowest
 // id). Otherwise: logits / temperature, then top-k (keep the k largest), then top-p (keep the
 // smallest set of highest-probability tokens whose mass >= top_p, always at least one), then
@@ -41,7 +27,7 @@ class SamplingRng {
 // Throws std::invalid_argument if logits is null or vocab_size < 1; params are expected to have
 // passed SamplingParams::validate().
 int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
-                     SamplingRng& rng);
+                     Xoshiro256& rng);
 
 // Speculative decoding's verification of one proposed token against this row: rejection
 // sampling (Leviathan et al. 2023, Chen et al. 2023) for a draft that is a single token, as the
@@ -52,7 +38,7 @@ int32_t sample_token(const float* logits, int32_t vocab_size, const SamplingPara
 // the draft, renormalized (norm(max(0, p - q))). So the returned token is distributed exactly
 // as sample_token's, and it equals `draft` exactly when the draft was accepted.
 int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
-                           int32_t draft, SamplingRng& rng);
+                           int32_t draft, Xoshiro256& rng);
 
 // The distribution sample_token draws from, dense: [vocab_size] probabilities summing to 1, zero
 // outside the kept set (top-k, top-p). Greedy (or every logit -inf): one-hot at the argmax. A
@@ -66,6 +52,6 @@ std::vector<float> sampling_distribution(const float* logits, int32_t vocab_size
 // draws from norm(max(0, p - q)). Greedy: argmax agreement, no randomness. The returned token is
 // distributed exactly as sample_token's whenever the draft was drawn from q.
 int32_t verify_draft_token(const float* logits, int32_t vocab_size, const SamplingParams& params,
-                           int32_t draft, const float* q, SamplingRng& rng);
+                           int32_t draft, const float* q, Xoshiro256& rng);
 
 }  // namespace infergate

@@ -50,10 +50,10 @@ struct Sequence {
   std::vector<uint64_t> block_hashes;
   int num_cached_blocks = 0;  // leading block_table entries in the prefix cache
   SamplingParams params;
-  SamplingRng rng;
+  Xoshiro256 rng;
   // A draft model's draws: a stream of its own, so the target's verification draws (`rng`) are
   // the same whatever the draft did, and a seed still reproduces the request.
-  SamplingRng draft_rng;
+  Xoshiro256 draft_rng;
   SequenceStatus status = SequenceStatus::kWaiting;
   FinishReason finish_reason = FinishReason::kNone;
   std::string error;  // with FinishReason::kError

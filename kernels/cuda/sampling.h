@@ -16,7 +16,7 @@ void argmax_rows(const float* logits, int64_t rows, int64_t vocab, int32_t* out,
                  cudaStream_t stream);
 
 // One row's sampling parameters (SamplingParams' fields), plus the one draw the host made for it:
-// SamplingRng::uniform() from the request's own stream, so a seed means the same tokens on the
+// Xoshiro256::uniform() from the request's own stream, so a seed means the same tokens on the
 // CPU and the GPU. Plain data, the same layout on both sides.
 struct DeviceSamplingParams {
   float temperature;  // <= 0: greedy

@@ -36,7 +36,7 @@ SamplingParams cpu_params(const cuda::DeviceSamplingParams& p) {
 
 int32_t cpu_token(const float* logits, int32_t vocab, const cuda::DeviceSamplingParams& p,
                   uint64_t seed) {
-  SamplingRng rng(seed);
+  Xoshiro256 rng(seed);
   return sample_token(logits, vocab, cpu_params(p), rng);
 }
 
@@ -173,7 +173,7 @@ void check_against_cpu(int32_t vocab, const std::vector<float>& temperatures,
             const std::vector<float> row = sampling_row(vocab, kind, rng);
             logits.insert(logits.end(), row.begin(), row.end());
             seeds.push_back(uint64_t(seed) * 1000003u + params.size());
-            params.push_back({t, k, p, SamplingRng(seeds.back()).uniform()});
+            params.push_back({t, k, p, Xoshiro256(seeds.back()).uniform()});
           }
         }
       }
@@ -234,7 +234,7 @@ TEST_CASE("cuda: argmax_rows is sample_token's greedy choice, ties to the lowest
 
   std::vector<int32_t> want(kRows);
   for (int r = 0; r < kRows; ++r) {
-    SamplingRng unused(0);
+    Xoshiro256 unused(0);
     want[size_t(r)] = sample_token(&*row(r), vocab, SamplingParams{}, unused);
   }
   testing::TestStream stream;
@@ -278,7 +278,7 @@ TEST_CASE("cuda: sample_rows equals sample_token exactly on rows drawn far from 
         const Walk walk = reference_walk(row.data(), vocab, dp);
         uint64_t s = uint64_t(rng());
         for (int tries = 0; tries < 10000; ++tries, ++s) {
-          dp.uniform = SamplingRng(s).uniform();
+          dp.uniform = Xoshiro256(s).uniform();
           if (reference_draw(walk, dp.uniform).margin > 1e-3) break;
         }
         if (walk.cut_margin <= 1e-4 || reference_draw(walk, dp.uniform).margin <= 1e-3) {

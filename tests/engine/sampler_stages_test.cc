@@ -28,7 +28,7 @@ std::vector<int32_t> eight_tokens(const std::vector<float>& logits, float temper
   p.temperature = temperature;
   p.top_k = top_k;
   p.top_p = top_p;
-  SamplingRng rng(2024);
+  Xoshiro256 rng(2024);
   std::vector<int32_t> out;
   for (int i = 0; i < 8; ++i) {
     out.push_back(sample_token(logits.data(), int32_t(logits.size()), p, rng));
@@ -77,7 +77,7 @@ TEST_CASE("a sampled token consumes one uniform whatever the cuts, a greedy one 
     p.temperature = c.temperature;
     p.top_k = c.top_k;
     p.top_p = c.top_p;
-    SamplingRng used(99), expected(99);
+    Xoshiro256 used(99), expected(99);
     sample_token(c.logits->data(), int32_t(c.logits->size()), p, used);
     for (int i = 0; i < c.uniforms; ++i) expected.uniform();
     CHECK(used.next_u64() == expected.next_u64());

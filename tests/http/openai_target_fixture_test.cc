@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "bench/http/openai_endpoint.h"
-#include "bench/target/openai_target.h"
+#include "bench/targets/openai_target.h"
 #include "tests/http/http_test_support.h"
 
 namespace infergate::test {

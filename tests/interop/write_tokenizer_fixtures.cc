@@ -22,8 +22,8 @@
 #include "engine/tokenizer/gpt2_pre_tokenizer.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "engine/tokenizer/utf8.h"
-#include "gpt2_test_vocab.h"
-#include "model_formats_util.h"
+#include "tests/engine/gpt2_test_vocab.h"
+#include "tests/engine/model_formats_util.h"
 
 using namespace infergate;
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common/openai/openai_error.h"
-#include "router/prefix_hashes.h"
+#include "router/policy/prefix_hashes.h"
 
 namespace infergate {
 namespace {

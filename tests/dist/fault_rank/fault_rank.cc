@@ -11,8 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/dist/mpi_communicator.h"
-#include "engine/dist/mpi_session.h"
+#include "engine/comm/mpi_communicator.h"
+#include "engine/comm/mpi_session.h"
 
 int main(int argc, char** argv) {
   using namespace infergate;

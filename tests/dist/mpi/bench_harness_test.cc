@@ -2,8 +2,8 @@
 // exact, with the bandwidth model applied.
 #include <catch2/catch.hpp>
 
-#include "bench/comm/collective_bench.h"
-#include "bench/comm/comm_bench.h"
+#include "bench/programs/comm/collective_bench.h"
+#include "bench/programs/comm/comm_bench.h"
 #include "tests/dist/mpi/world.h"
 
 namespace infergate {

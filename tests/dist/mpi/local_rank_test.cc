@@ -1,7 +1,7 @@
 // local_rank: which GPU a rank takes is decided from host names gathered over MPI.
 #include <catch2/catch.hpp>
 
-#include "engine/dist/local_rank.h"
+#include "engine/comm/local_rank.h"
 #include "tests/dist/mpi/world.h"
 
 namespace infergate {

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "bench/trace/nvtx_trace_recorder.h"
-#include "engine/dist/mpi_session.h"
+#include "engine/comm/mpi_session.h"
 
 int main(int argc, char** argv) {
   // NVTX picks its tool on its first call in the process: hook the trace capture before any

@@ -2,7 +2,7 @@
 // test whose ranks disagree ends in seconds, not a hang.
 #pragma once
 
-#include "engine/dist/mpi_communicator.h"
+#include "engine/comm/mpi_communicator.h"
 
 namespace infergate::test {
 

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "bench/comm/comm_bench.h"
-#include "engine/dist/mpi_communicator.h"
-#include "engine/dist/nccl_communicator.h"
+#include "bench/programs/comm/comm_bench.h"
+#include "engine/comm/mpi_communicator.h"
+#include "engine/comm/nccl_communicator.h"
 #include "tests/dist/support/elements.h"
 
 namespace infergate {

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 
-#include "engine/dist/mpi_session.h"
+#include "engine/comm/mpi_session.h"
 
 int main(int argc, char** argv) {
   infergate::MpiSession mpi(&argc, &argv);

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/dist/comm_dtype.h"
+#include "engine/comm/comm_dtype.h"
 #include "kernels/cpu/convert.h"
 
 namespace infergate::test {

@@ -4,12 +4,12 @@
 #include <cmath>
 #include <sstream>
 
-#include "bench/comm/byte_size.h"
-#include "bench/comm/collective_bench.h"
-#include "bench/comm/comm_bench.h"
-#include "bench/comm/comm_bench_json.h"
-#include "bench/comm/comm_bench_table.h"
-#include "bench/comm/test_values.h"
+#include "bench/programs/comm/byte_size.h"
+#include "bench/programs/comm/collective_bench.h"
+#include "bench/programs/comm/comm_bench.h"
+#include "bench/programs/comm/comm_bench_json.h"
+#include "bench/programs/comm/comm_bench_table.h"
+#include "bench/programs/comm/test_values.h"
 #include "common/results/metric_key.h"
 
 namespace infergate {

@@ -1,7 +1,7 @@
 // Communication stats: the per-step cost of TP or EP is the difference of two snapshots.
 #include <catch2/catch.hpp>
 
-#include "engine/dist/comm_stats.h"
+#include "engine/comm/comm_stats.h"
 
 namespace infergate {
 

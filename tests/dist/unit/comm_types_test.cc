@@ -4,9 +4,9 @@
 #include <span>
 #include <vector>
 
-#include "engine/dist/comm_op.h"
-#include "engine/dist/comm_span.h"
-#include "engine/dist/reduce_op.h"
+#include "engine/comm/comm_op.h"
+#include "engine/comm/comm_span.h"
+#include "engine/comm/reduce_op.h"
 
 namespace infergate {
 

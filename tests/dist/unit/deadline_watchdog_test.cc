@@ -7,8 +7,8 @@
 #include <string>
 #include <thread>
 
-#include "engine/dist/deadline_watchdog.h"
-#include "engine/dist/in_flight_op.h"
+#include "engine/comm/deadline_watchdog.h"
+#include "engine/comm/in_flight_op.h"
 
 namespace infergate {
 

@@ -1,0 +1,28 @@
+// The requests the engine benchmarks feed it (engine_bench.cc,
+// bench/programs/llama_cpp/engine_speed.cc): prompts of distinct token ids that never share a
+// prefix between salts, the same ids llama_cpp_speed.mjs gives llama.cpp, and greedy sampling of a
+// fixed length.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/request/sampling_params.h"
+
+namespace infergate::bench {
+
+inline std::vector<int32_t> distinct_prompt(int length, int salt) {
+  std::vector<int32_t> p;
+  for (int i = 0; i < length; ++i) p.push_back(3 + (i * 131 + salt * 977) % 31000);
+  return p;
+}
+
+// Greedy, exactly `tokens` tokens (end-of-sequence ignored).
+inline SamplingParams fixed_length(int tokens) {
+  SamplingParams s;
+  s.max_tokens = tokens;
+  s.ignore_eos = true;
+  return s;
+}
+
+}  // namespace infergate::bench
