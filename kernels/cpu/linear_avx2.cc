@@ -13,6 +13,8 @@
 #include <cstring>
 #include <utility>
 
+#include "kernels/cpu/linear_gemv_rows_impl.h"
+
 namespace infergate::detail {
 namespace {
 namespace avx2 {
@@ -38,64 +40,39 @@ inline __m256 load8(const uint16_t* p, DType dtype) {
   return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
 }
 
-// ---- GEMV over row-major weights (m = 1): one row at a time, one sequential stream ----------
+// ---- GEMV over row-major weights (m = 1): the dot product of x and one row ------------------
 
-template <DType D>
-float row_dot(const float* x, const void* wr, int64_t k) {
-  __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
-                   _mm256_setzero_ps()};
-  int64_t j = 0;
-  for (; j + 32 <= k; j += 32) {
+struct RowDot {
+  template <DType D>
+  static float of(const float* x, const void* wr, int64_t k) {
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
+                     _mm256_setzero_ps()};
+    int64_t j = 0;
+    for (; j + 32 <= k; j += 32) {
 #pragma GCC unroll 4
-    for (int u = 0; u < 4; ++u) {
-      __m256 w;
-      if constexpr (D == DType::kF32) {
-        w = load8(static_cast<const float*>(wr) + j + 8 * u);
-      } else {
-        w = load8(static_cast<const uint16_t*>(wr) + j + 8 * u, D);
+      for (int u = 0; u < 4; ++u) {
+        __m256 w;
+        if constexpr (D == DType::kF32) {
+          w = load8(static_cast<const float*>(wr) + j + 8 * u);
+        } else {
+          w = load8(static_cast<const uint16_t*>(wr) + j + 8 * u, D);
+        }
+        acc[u] = _mm256_fmadd_ps(w, _mm256_loadu_ps(x + j + 8 * u), acc[u]);
       }
-      acc[u] = _mm256_fmadd_ps(w, _mm256_loadu_ps(x + j + 8 * u), acc[u]);
     }
-  }
-  float s = hsum(_mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3])));
-  for (; j < k; ++j) {
-    if constexpr (D == DType::kF32) {
-      s += x[j] * static_cast<const float*>(wr)[j];
-    } else if constexpr (D == DType::kF16) {
-      s += x[j] * f16_to_f32(static_cast<const uint16_t*>(wr)[j]);
-    } else {
-      s += x[j] * widen_bf16(static_cast<const uint16_t*>(wr)[j]);
+    float s = hsum(_mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3])));
+    for (; j < k; ++j) {
+      if constexpr (D == DType::kF32) {
+        s += x[j] * static_cast<const float*>(wr)[j];
+      } else if constexpr (D == DType::kF16) {
+        s += x[j] * f16_to_f32(static_cast<const uint16_t*>(wr)[j]);
+      } else {
+        s += x[j] * widen_bf16(static_cast<const uint16_t*>(wr)[j]);
+      }
     }
+    return s;
   }
-  return s;
-}
-
-template <DType D>
-void gemv_rows_dense(const float* x, const void* w, int64_t k, int64_t rows, float* y) {
-  const size_t row_bytes = D == DType::kF32 ? size_t(k) * 4 : size_t(k) * 2;
-  for (int64_t r = 0; r < rows; ++r) {
-    y[r] = row_dot<D>(x, static_cast<const uint8_t*>(w) + size_t(r) * row_bytes, k);
-  }
-}
-
-void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t rows, float* y) {
-  switch (dtype) {
-    case DType::kF32:
-      return gemv_rows_dense<DType::kF32>(x, w, k, rows, y);
-    case DType::kBF16:
-      return gemv_rows_dense<DType::kBF16>(x, w, k, rows, y);
-    case DType::kF16:
-      return gemv_rows_dense<DType::kF16>(x, w, k, rows, y);
-    case DType::kQ8_0:
-    case DType::kQ4_0:
-    case DType::kQ4_1:
-    case DType::kQ4_K:
-    case DType::kW8A8:
-    case DType::kI8:  // KV cache formats: never a weight (PackedWeight refuses them)
-    case DType::kF8E4M3:
-      break;  // block formats go to quant_linear() (linear.cc)
-  }
-}
+};
 
 // ---- panel rows as fp32 -------------------------------------------------------------------
 
@@ -364,7 +341,8 @@ void gemm_panel(const float* a, int64_t lda, int64_t m, const void* panel, DType
 
 }  // namespace avx2
 
-constexpr LinearKernels kAvx2Kernels = {&avx2::gemv_rows, &avx2::gemm_panel, &pack_panel_f32};
+constexpr LinearKernels kAvx2Kernels = {&gemv_rows_dense<avx2::RowDot>, &avx2::gemm_panel,
+                                        &pack_panel_f32};
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/cpu/linear_gemv_rows_impl.h"
 #include "kernels/cpu/linear_portable_impl.h"  // pack_panel_f32: per-call packing
 
 namespace infergate::detail {
@@ -49,53 +50,28 @@ inline float load1(const void* row, int64_t j) {
   return D == DType::kF16 ? half_to_float(h) : widen_bf16(h);  // the portable scalar
 }
 
-// ---- GEMV over row-major weights (m = 1): one row at a time, one sequential stream ----------
+// ---- GEMV over row-major weights (m = 1): the dot product of x and one row ------------------
 
 // Eight accumulators: enough independent FMA chains to hide the FMA latency on wide cores.
-template <DType D>
-float row_dot(const float* x, const void* row, int64_t k) {
-  float32x4_t acc[8];
-  for (auto& v : acc) v = vdupq_n_f32(0.0f);
-  int64_t j = 0;
-  for (; j + 32 <= k; j += 32) {
+struct RowDot {
+  template <DType D>
+  static float of(const float* x, const void* row, int64_t k) {
+    float32x4_t acc[8];
+    for (auto& v : acc) v = vdupq_n_f32(0.0f);
+    int64_t j = 0;
+    for (; j + 32 <= k; j += 32) {
 #pragma GCC unroll 8
-    for (int u = 0; u < 8; ++u) {
-      acc[u] = vfmaq_f32(acc[u], load4<D>(row, j + 4 * u), vld1q_f32(x + j + 4 * u));
+      for (int u = 0; u < 8; ++u) {
+        acc[u] = vfmaq_f32(acc[u], load4<D>(row, j + 4 * u), vld1q_f32(x + j + 4 * u));
+      }
     }
+    for (; j + 4 <= k; j += 4) acc[0] = vfmaq_f32(acc[0], load4<D>(row, j), vld1q_f32(x + j));
+    for (int u = 1; u < 8; ++u) acc[0] = vaddq_f32(acc[0], acc[u]);
+    float s = vaddvq_f32(acc[0]);
+    for (; j < k; ++j) s += x[j] * load1<D>(row, j);
+    return s;
   }
-  for (; j + 4 <= k; j += 4) acc[0] = vfmaq_f32(acc[0], load4<D>(row, j), vld1q_f32(x + j));
-  for (int u = 1; u < 8; ++u) acc[0] = vaddq_f32(acc[0], acc[u]);
-  float s = vaddvq_f32(acc[0]);
-  for (; j < k; ++j) s += x[j] * load1<D>(row, j);
-  return s;
-}
-
-template <DType D>
-void gemv_rows_dense(const float* x, const void* w, int64_t k, int64_t rows, float* y) {
-  const size_t row_bytes = D == DType::kF32 ? size_t(k) * 4 : size_t(k) * 2;
-  for (int64_t r = 0; r < rows; ++r) {
-    y[r] = row_dot<D>(x, static_cast<const uint8_t*>(w) + size_t(r) * row_bytes, k);
-  }
-}
-
-void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t rows, float* y) {
-  switch (dtype) {
-    case DType::kF32:
-      return gemv_rows_dense<DType::kF32>(x, w, k, rows, y);
-    case DType::kBF16:
-      return gemv_rows_dense<DType::kBF16>(x, w, k, rows, y);
-    case DType::kF16:
-      return gemv_rows_dense<DType::kF16>(x, w, k, rows, y);
-    case DType::kQ8_0:
-    case DType::kQ4_0:
-    case DType::kQ4_1:
-    case DType::kQ4_K:
-    case DType::kW8A8:
-    case DType::kI8:  // KV cache formats: never a weight (PackedWeight refuses them)
-    case DType::kF8E4M3:
-      break;  // block formats go to quant_linear() (linear.cc)
-  }
-}
+};
 
 // ---- panel rows as fp32 -------------------------------------------------------------------
 
@@ -321,7 +297,8 @@ void gemm_panel(const float* a, int64_t lda, int64_t m, const void* panel, DType
 
 }  // namespace neon
 
-constexpr LinearKernels kNeonKernels = {&neon::gemv_rows, &neon::gemm_panel, &pack_panel_f32};
+constexpr LinearKernels kNeonKernels = {&gemv_rows_dense<neon::RowDot>, &neon::gemm_panel,
+                                        &pack_panel_f32};
 
 }  // namespace
 
