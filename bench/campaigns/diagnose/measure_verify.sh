@@ -9,7 +9,7 @@
 set -euo pipefail
 build=${1:?usage: measure_verify.sh BUILD_DIR [OUT_DIR]}
 out=${2:-/tmp/infergate-diagnose-verify}
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
 infergate="$build/cli/infergate"
 workloads=${WORKLOADS:-"shared-prefix kv-preemption long-prompt prefill-interference harness-limited batch-limit repetitive"}
 mkdir -p "$out"

@@ -4,7 +4,7 @@
 # and the second reuses every object whose source did not change. Prints each end's build time.
 #   bench/campaigns/history/measure_bisect_build.sh [BUILD_DIR] [GOOD] [BAD]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 build=${1:-build/release} good=${2:-HEAD~1} bad=${3:-HEAD}
 infergate="$build/cli/infergate"
 [ -x "$infergate" ] || { echo "measure_bisect_build: $infergate is not built" >&2; exit 2; }

@@ -6,7 +6,7 @@
 # run (the difference is what the page itself costs).
 #   bench/campaigns/history/measure_dashboard.sh [BUILD_DIR] [OUT_DIR]    COMMITS=500
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 build=${1:-build/release}
 out=${2:-out/dashboard-scale}
 commits=${COMMITS:-500}

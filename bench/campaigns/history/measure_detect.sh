@@ -9,7 +9,7 @@
 #   bench/campaigns/history/measure_detect.sh [BUILD_DIR] [OUT_DIR]
 #   RUNS=40 REPEAT=3 WORKLOADS="quickstart gate-decode" TRIALS=2000 SYNTHETIC_CVS="0.02 0.05"
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 build=${1:-build/release}
 out=${2:-out/detect-calibration}
 runs=${RUNS:-40} repeat=${REPEAT:-3} trials=${TRIALS:-2000}

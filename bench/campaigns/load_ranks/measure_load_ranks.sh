@@ -12,7 +12,7 @@
 set -euo pipefail
 build=${1:?usage: measure_load_ranks.sh BUILD_DIR [OUT_DIR]}
 out=${2:-/tmp/infergate-load-ranks}
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
 infergate="$build/cli/infergate"
 echo_bin="$build/bench/programs/http_echo/infergate_http_echo"
 mpirun=(mpirun --oversubscribe --allow-run-as-root)

@@ -4,7 +4,7 @@
 # (docs/parallelism.md quotes the figures). Each rank gets cores/ranks threads.
 #   bench/campaigns/parallel/measure_parallel.sh [INFERGATE] [OUT_DIR]
 set -euo pipefail
-here="$(cd "$(dirname "$0")/../.." && pwd)"
+here="$(cd "$(dirname "$0")/../../.." && pwd)"
 infergate=${1:-$here/build/release/cli/infergate}
 out=${2:-$(mktemp -d)}
 cores=$(nproc)

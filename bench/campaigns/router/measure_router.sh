@@ -15,7 +15,7 @@ set -euo pipefail
 build=${1:?usage: measure_router.sh BUILD_DIR [OUT_DIR] [REPS]}
 out=${2:-/tmp/infergate-router-figures}
 reps=${3:-7}
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
 infergate="$build/cli/infergate"
 echo_bin="$build/bench/programs/http_echo/infergate_http_echo"
 workload="$root/bench/campaigns/router/router-overhead.json"

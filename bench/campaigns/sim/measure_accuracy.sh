@@ -14,7 +14,7 @@
 # Writes OUT_DIR/accuracy.md and accuracy.json; exit 0 when every figure was computed (the
 # errors are reported, not judged: the table says where the model is wrong), 2 on failure.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
 build="${1:-$root/build/release}"
 out="${2:-$root/out/sim-accuracy}"
 infergate="$build/cli/infergate"

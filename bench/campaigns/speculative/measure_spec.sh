@@ -12,7 +12,7 @@
 # spec-batch"), ROUNDS (default 2).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${1:?usage: measure_spec.sh BUILD_DIR [OUT_DIR]}
 out=${2:-$(mktemp -d "${TMPDIR:-/tmp}/infergate-measure_spec.XXXXXX")}
 workloads=${WORKLOADS:-spec-repetitive spec-temperature spec-self spec-open spec-batch}

@@ -17,7 +17,7 @@
 # Exit status: 0 measured, 2 usage error, 77 llama.cpp unavailable (no Node.js >= 20 or npm).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${1:?usage: measure_vs_llama_cpp.sh BUILD_DIR [OUT_DIR]}
 out=${2:-$(mktemp -d "${TMPDIR:-/tmp}/infergate-vs-llama-cpp.XXXXXX")}
 isa=${ISA:-avx2}
