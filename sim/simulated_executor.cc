@@ -55,21 +55,21 @@ std::vector<int32_t> SimulatedExecutor::execute_and_sample(
   return tokens;
 }
 
-nlohmann::json SimulatedExecutor::parallel_stats() const {
+std::optional<ParallelRecord> SimulatedExecutor::parallel_stats() const {
   const SimLayout& l = model_.layout();
-  nlohmann::json ops = nlohmann::json::object();
-  for (const auto& [op, s] : totals_.by_operator) ops[op] = s * 1e3;
-  return {{"simulated", true},
-          {"tensor_parallel", l.tensor_parallel},
-          {"pipeline_parallel", l.pipeline_parallel},
-          {"expert_parallel", l.expert_parallel},
-          {"micro_batches", l.micro_batches},
-          {"steps", steps_},
-          {"step_ms", totals_.seconds * 1e3},
-          {"compute_ms", totals_.compute_s * 1e3},
-          {"communication_ms", totals_.communication_s * 1e3},
-          {"overhead_ms", totals_.overhead_s * 1e3},
-          {"operator_ms", ops}};
+  ParallelRecord p;
+  p.tensor_parallel = l.tensor_parallel;
+  p.pipeline_parallel = l.pipeline_parallel;
+  p.expert_parallel = l.expert_parallel;
+  p.micro_batches = l.micro_batches;
+  p.steps = steps_;
+  ParallelRecord::Simulated& c = p.simulated.emplace();
+  c.step_ms = totals_.seconds * 1e3;
+  c.compute_ms = totals_.compute_s * 1e3;
+  c.communication_ms = totals_.communication_s * 1e3;
+  c.overhead_ms = totals_.overhead_s * 1e3;
+  for (const auto& [op, seconds] : totals_.by_operator) c.operator_ms[op] = seconds * 1e3;
+  return p;
 }
 
 }  // namespace infergate

@@ -32,7 +32,7 @@ class SimulatedExecutor final : public Executor {
                                           const std::vector<SamplingDraw>& draws) override;
   MemoryLedger memory() const override { return memory_; }
   // The simulation's own account: steps, seconds by operator, compute and communication.
-  nlohmann::json parallel_stats() const override;
+  std::optional<ParallelRecord> parallel_stats() const override;
   // Prefill/decode handoff between simulated engines: KV contents are not simulated, so a block
   // hands over as bookkeeping only (0 bytes; the transfer's time is the cluster's link model).
   size_t kv_block_nbytes() const override { return 0; }

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "bench/metrics/summarize.h"
@@ -109,18 +110,26 @@ std::string host_name() {
 double ms(int64_t ns) { return double(ns) * 1e-6; }
 
 // What rank 0's report says of one rank.
-nlohmann::json rank_report(int rank, const DriverResult& run, const ClockOffset& start,
+LoadRankRecord rank_report(int rank, const DriverResult& run, const ClockOffset& start,
                            const ClockOffset& end) {
   std::vector<double> lag;
   for (const RequestRecord& r : run.records) lag.push_back(ms(r.sent_ns - r.scheduled_ns));
   const StatSummary l = summarize_values(std::move(lag));
-  return {{"rank", rank},
-          {"host", host_name()},
-          {"requests", run.records.size()},
-          {"clock_offset_ms", ms(start.offset_ns)},
-          {"clock_drift_ms", ms(end.offset_ns - start.offset_ns)},
-          {"clock_uncertainty_ms", ms(std::max(start.uncertainty_ns, end.uncertainty_ns))},
-          {"send_lag_ms", {{"p50", l.p50}, {"max", l.max}}}};
+  LoadRankRecord row;
+  row.rank = rank;
+  row.host = host_name();
+  row.requests = int64_t(run.records.size());
+  row.clock_offset_ms = ms(start.offset_ns);
+  row.clock_drift_ms = ms(end.offset_ns - start.offset_ns);
+  row.clock_uncertainty_ms = ms(std::max(start.uncertainty_ns, end.uncertainty_ns));
+  row.send_lag_ms = {l.p50, l.max};
+  return row;
+}
+
+// A row another rank sent, checked as the results file's are.
+LoadRankRecord peer_report(const nlohmann::json& theirs, int peer) {
+  return read_load_rank(
+      SectionReader(theirs.at("report"), "load rank " + std::to_string(peer), "$.report"));
 }
 
 // Every rank learns every rank's uncertainty, so all refuse together.
@@ -143,8 +152,9 @@ void refuse_uncertain_clocks(Communicator& comm, const ClockOffset& mine) {
 // (as one process would have sent them), with a report row per rank. The other ranks send
 // theirs and keep their own result.
 DriverResult merge(Communicator& comm, DriverResult local, const ClockMap& clock,
-                   nlohmann::json& report) {
-  nlohmann::json mine = {{"report", rank_report(comm.rank(), local, clock.start, clock.end)},
+                   std::vector<LoadRankRecord>& report) {
+  const LoadRankRecord row = rank_report(comm.rank(), local, clock.start, clock.end);
+  nlohmann::json mine = {{"report", to_json(row)},
                          {"incomplete", local.incomplete},
                          {"sessions_completed", local.sessions_completed},
                          {"sessions_cut", local.sessions_cut},
@@ -156,10 +166,10 @@ DriverResult merge(Communicator& comm, DriverResult local, const ClockMap& clock
     send_text(comm, mine.dump(), 0);
     return local;
   }
-  report = nlohmann::json::array({mine["report"]});
+  report = {row};
   for (int peer = 1; peer < comm.size(); ++peer) {
     const nlohmann::json theirs = nlohmann::json::parse(recv_text(comm, peer));
-    report.push_back(theirs.at("report"));
+    report.push_back(peer_report(theirs, peer));
     local.incomplete = local.incomplete || theirs.at("incomplete").get<bool>();
     local.sessions_completed += theirs.at("sessions_completed").get<int64_t>();
     local.sessions_cut += theirs.at("sessions_cut").get<int64_t>();
@@ -216,7 +226,7 @@ int64_t LoadRanks::agree_start_ns(const ClockOffset& offset) {
 }
 
 DriverResult LoadRanks::run(Target& target, const std::vector<BenchRequest>& requests,
-                            DriverOptions options, nlohmann::json& report) {
+                            DriverOptions options, std::vector<LoadRankRecord>& report) {
   ClockMap clock{measure_clock_offset(), {}, now_ns(), 0};
   refuse_uncertain_clocks(comm_, clock.start);
   options.rank = rank();

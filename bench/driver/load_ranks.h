@@ -5,13 +5,13 @@
 // into one DriverResult on its own clock, as if one process had sent them all.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "bench/dataset/bench_request.h"
 #include "bench/driver/load_driver.h"
 #include "bench/targets/target.h"
+#include "common/results/load_rank_record.h"
 #include "engine/comm/communicator.h"
 
 namespace infergate {
@@ -36,11 +36,11 @@ class LoadRanks {
   int size() const { return comm_.size(); }
 
   // Collective: runs this rank's share of the load and returns, on rank 0, every rank's records
-  // merged on rank 0's clock (renumbered in scheduled order) and in `report` a row per rank;
-  // on the other ranks, their own result. Throws std::runtime_error when a rank's clock offset
-  // is too uncertain to merge.
+  // merged on rank 0's clock (renumbered in scheduled order) and in `report` a row per rank in
+  // rank order (the repetition's "load_ranks"); on the other ranks, their own result, `report`
+  // untouched. Throws std::runtime_error when a rank's clock offset is too uncertain to merge.
   DriverResult run(Target& target, const std::vector<BenchRequest>& requests, DriverOptions options,
-                   nlohmann::json& report);
+                   std::vector<LoadRankRecord>& report);
 
   // Collective: this rank's clock offset to rank 0 (0 on rank 0), best of `round_trips`.
   ClockOffset measure_clock_offset(int round_trips = 16);

@@ -156,16 +156,14 @@ LoadSpec load_for_point(const Workload& w, const nlohmann::json& value) {
   return load;
 }
 
-nlohmann::json timeline_json(const std::vector<ResourceSample>& samples, int64_t origin_ns) {
-  nlohmann::json out = nlohmann::json::array();
+// The samples on the repetition's clock, as its timeline.
+std::vector<TimelineSample> timeline_of(const std::vector<ResourceSample>& samples,
+                                        int64_t origin_ns) {
+  std::vector<TimelineSample> out;
+  out.reserve(samples.size());
   for (const ResourceSample& s : samples) {
-    nlohmann::json j = {{"t_ms", double(s.time_ns - origin_ns) * 1e-6},
-                        {"rss_bytes", s.rss_bytes},
-                        {"cpu_pct", s.cpu_pct}};
-    if (s.gpu_memory_bytes) j["gpu_memory_bytes"] = *s.gpu_memory_bytes;
-    if (s.gpu_utilization_pct) j["gpu_utilization_pct"] = *s.gpu_utilization_pct;
-    if (!s.extra.empty()) j["engine"] = s.extra;
-    out.push_back(std::move(j));
+    out.push_back({double(s.time_ns - origin_ns) * 1e-6, s.rss_bytes, s.cpu_pct, s.gpu_memory_bytes,
+                   s.gpu_utilization_pct, s.target, s.target_error});
   }
   return out;
 }
@@ -260,7 +258,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   std::unique_ptr<Target> target = factory.make(router, engine);
   Target* t = target.get();
   ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
-                          [t](ResourceSample& s) { s.extra = to_json(t->stats()); });
+                          [t](ResourceSample& s) { s.target = t->stats(); });
   DriverOptions d;
   d.load = load;
   d.seed = w.seed;  // every repetition replays the same arrivals: they differ only by noise
@@ -278,7 +276,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
       reports(o) ? ServerObservation::for_target(w.target) : nullptr;
   if (server) server->start();
   sampler.start();
-  nlohmann::json rank_report;
+  std::vector<LoadRankRecord> rank_report;
   DriverResult run = o.load_ranks ? LoadRanks(*o.load_ranks).run(*target, dataset, d, rank_report)
                                   : run_load(*target, dataset, d);
   sampler.stop();
@@ -292,19 +290,19 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   RunSummary summary = summarize_run(run.records, w.slo);
   add_telemetry(summary, sampler, stats);
   if (quality) add_quality(summary, *quality);
-  const nlohmann::json server_side =
-      server ? server->finish(summary, run.records, run.start_ns) : nlohmann::json();
+  const std::optional<ServerSideRecord> server_side =
+      server ? server->finish(summary, run.records, run.start_ns) : std::nullopt;
   // Lag held back on purpose by max_concurrency is the load model, not the harness failing.
   summary.harness_limited =
       !(load.mode == LoadMode::kOpen && load.max_concurrency > 0) && send_lag_grew(run.records);
   summary.error_share_exceeded = summary.error_share > o.max_error_share;
   RepetitionResult r = make_repetition_result(repetition, run, summary, stats, w.record_requests);
-  r.timeline = timeline_json(sampler.samples(), run.start_ns);
+  r.timeline = timeline_of(sampler.samples(), run.start_ns);
   if (sessions) r.sessions = session_summary(run);
   r.server = server_side;
   if (load.ramp) r.ramp = ramp_summary(run, load, w.slo);
-  r.load_ranks = rank_report;
-  if (cupti) r.cupti = cupti_results_json(*cupti, run.start_ns, run.end_ns);
+  if (o.load_ranks) r.load_ranks = std::move(rank_report);
+  if (cupti) r.cupti = cupti_record(*cupti, run.start_ns, run.end_ns);
   if (trace && cupti) add_gpu_spans(*trace, *cupti);
   if (trace) {
     for (const RequestRecord& rec : run.records) {
@@ -333,10 +331,10 @@ std::optional<QualitySummary> score_quality(const Workload& w, const TargetFacto
 
 // Once per run: every repetition's results say it too.
 void warn_if_cupti_unavailable(const RepetitionResult& repetition, bool& warned) {
-  const nlohmann::json& cupti = repetition.cupti;
-  if (warned || cupti.is_null() || cupti.value("available", false)) return;
+  const std::optional<CuptiRecord>& cupti = repetition.cupti;
+  if (warned || !cupti || cupti->available) return;
   std::cerr << "warning: CUPTI tracing is unavailable, the run goes on without it: "
-            << cupti.value("unavailable_reason", std::string()) << "\n";
+            << cupti->unavailable_reason.value_or("") << "\n";
   warned = true;
 }
 

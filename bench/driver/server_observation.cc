@@ -15,49 +15,38 @@ namespace {
 constexpr int kProbeRoundTrips = 20;
 constexpr double kProbeTimeoutS = 2;
 
-nlohmann::json optional_json(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-nlohmann::json text_or_null(const std::string& text) {
-  return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
+std::optional<std::string> text_or_null(const std::string& text) {
+  return text.empty() ? std::nullopt : std::optional<std::string>(text);
 }
 
 // The server's own latency over the run: the histogram's change from the first scrape to the
-// last, in milliseconds; null when the server has no such histogram.
-nlohmann::json latency_json(const std::optional<HistogramSnapshot>& first,
-                            const std::optional<HistogramSnapshot>& last) {
-  if (!last) return nullptr;
+// last, in milliseconds; nullopt when the server has no such histogram.
+std::optional<ServerLatency> latency(const std::optional<HistogramSnapshot>& first,
+                                     const std::optional<HistogramSnapshot>& last) {
+  if (!last) return std::nullopt;
   const HistogramSnapshot d = first ? histogram_delta(*last, *first) : *last;
   const auto in_ms = [](std::optional<double> seconds) {
-    return seconds ? nlohmann::json(*seconds * 1e3) : nlohmann::json(nullptr);
+    return seconds ? std::optional<double>(*seconds * 1e3) : std::nullopt;
   };
-  return {{"count", int64_t(d.count)},
-          {"mean", in_ms(histogram_mean(d))},
-          {"p50", in_ms(histogram_quantile(0.50, d))},
-          {"p95", in_ms(histogram_quantile(0.95, d))},
-          {"p99", in_ms(histogram_quantile(0.99, d))}};
+  return ServerLatency{int64_t(d.count), in_ms(histogram_mean(d)),
+                       in_ms(histogram_quantile(0.50, d)), in_ms(histogram_quantile(0.95, d)),
+                       in_ms(histogram_quantile(0.99, d))};
 }
 
-nlohmann::json timeline_json(const std::vector<ServerSample>& samples, int64_t origin_ns) {
-  nlohmann::json out = nlohmann::json::array();
+std::vector<ServerTimelineSample> timeline(const std::vector<ServerSample>& samples,
+                                           int64_t origin_ns) {
+  std::vector<ServerTimelineSample> out;
+  out.reserve(samples.size());
   for (const ServerSample& s : samples) {
-    nlohmann::json j = {{"t_ms", double(s.time_ns - origin_ns) * 1e-6}};
-    const std::pair<const char*, const std::optional<double>*> fields[] = {
-        {"running", &s.running},
-        {"waiting", &s.waiting},
-        {"kv_usage", &s.kv_usage},
-        {"preemptions", &s.preemptions},
-        {"prefix_cache_hit_rate", &s.prefix_cache_hit_rate},
-        {"rss_bytes", &s.rss_bytes},
-        {"cpu_pct", &s.cpu_pct},
-        {"gpu_memory_bytes", &s.gpu_memory_bytes}};
-    for (const auto& [key, value] : fields) {
-      if (*value) j[key] = **value;
-    }
-    out.push_back(std::move(j));
+    out.push_back({double(s.time_ns - origin_ns) * 1e-6, s.running, s.waiting, s.kv_usage,
+                   s.preemptions, s.prefix_cache_hit_rate, s.rss_bytes, s.cpu_pct,
+                   s.gpu_memory_bytes});
   }
   return out;
+}
+
+ServerTransportRecord transport_record(const TransportProbe& t) {
+  return {t.path, t.round_trips, t.rtt_p50_ms, t.rtt_p95_ms, text_or_null(t.failure)};
 }
 
 // The client's TTFT from the send, over every request that got a first token: the same
@@ -137,77 +126,80 @@ void ServerObservation::stop() {
   if (sampler_) sampler_->stop();
 }
 
-nlohmann::json ServerObservation::finish(RunSummary& summary,
-                                         const std::vector<RequestRecord>& records,
-                                         int64_t origin_ns) const {
-  if (!sampler_) return nullptr;
-  const std::vector<ServerSample> samples = sampler_->samples();
+ServerMetricsRecord ServerObservation::metrics_record() const {
   const ScrapeStatus status = sampler_->status();
   const std::optional<ServerReading> first = sampler_->first_reading();
   const std::optional<ServerReading> last = sampler_->last_reading();
   const auto histogram = [](const std::optional<ServerReading>& r, bool ttft) {
     return r ? (ttft ? r->ttft : r->itl) : std::nullopt;
   };
-  const nlohmann::json ttft = latency_json(histogram(first, true), histogram(last, true));
-  nlohmann::json metrics = {
-      {"url", options_.url.text() + options_.metrics_path},
-      {"scraped", options_.scrape},
-      {"available", status.available},
-      {"unavailable_reason",
-       status.available ? nlohmann::json(nullptr) : text_or_null(status.unavailable_reason)},
-      {"dialect", text_or_null(status.dialect)},
-      {"interval_ms", options_.interval.count()},
-      {"scrapes", status.scrapes},
-      {"failed_scrapes", status.failures},
-      {"first_failure", text_or_null(status.first_failure)},
-      {"ttft_ms", ttft},
-      {"itl_ms", latency_json(histogram(first, false), histogram(last, false))}};
+  ServerMetricsRecord m;
+  m.url = options_.url.text() + options_.metrics_path;
+  m.scraped = options_.scrape;
+  m.available = status.available;
+  if (!status.available) m.unavailable_reason = text_or_null(status.unavailable_reason);
+  m.dialect = text_or_null(status.dialect);
+  m.interval_ms = options_.interval.count();
+  m.scrapes = status.scrapes;
+  m.failed_scrapes = status.failures;
+  m.first_failure = text_or_null(status.first_failure);
+  m.ttft_ms = latency(histogram(first, true), histogram(last, true));
+  m.itl_ms = latency(histogram(first, false), histogram(last, false));
+  return m;
+}
 
+ServerProcessRecord ServerObservation::process_record(
+    const std::vector<ServerSample>& samples) const {
   const ProcessFigures p = process_figures(samples);
-  const bool have_process = options_.pid && p.peak_rss;
-  const std::string source =
-      have_process ? "server pid " + std::to_string(*options_.pid) : "harness";
-  nlohmann::json process = {
-      {"pid", options_.pid ? nlohmann::json(*options_.pid) : nullptr},
-      {"found_by", options_.pid ? nlohmann::json(process_detail_) : nullptr},
-      {"unavailable_reason",
-       have_process
-           ? nlohmann::json(nullptr)
-           : nlohmann::json(options_.pid ? "the process could not be read" : process_detail_)},
-      {"peak_rss_bytes", optional_json(p.peak_rss)},
-      {"cpu_pct_mean", optional_json(p.mean_cpu_pct)},
-      {"cpu_time_source", "/proc/PID/stat utime + stime, clock ticks of 1/" +
-                              std::to_string(int(clock_ticks_per_second())) + " s"},
-      {"peak_gpu_memory_bytes", optional_json(p.peak_gpu_memory)}};
-  if (have_process) {
-    summary.peak_memory_bytes = *p.peak_rss;
-    summary.cpu_utilization_pct = p.mean_cpu_pct.value_or(0);
-    const double cores = double(std::max(1u, std::thread::hardware_concurrency()));
-    if (!nvml_.available()) summary.utilization_pct = summary.cpu_utilization_pct / cores;
-    if (nvml_.available() && p.peak_gpu_memory) summary.peak_gpu_memory_bytes = p.peak_gpu_memory;
+  ServerProcessRecord r;
+  if (options_.pid) {
+    r.pid = *options_.pid;
+    r.found_by = process_detail_;
   }
+  if (!(options_.pid && p.peak_rss)) {
+    r.unavailable_reason = options_.pid ? "the process could not be read" : process_detail_;
+  }
+  r.peak_rss_bytes = p.peak_rss;
+  r.cpu_pct_mean = p.mean_cpu_pct;
+  r.cpu_time_source = "/proc/PID/stat utime + stime, clock ticks of 1/" +
+                      std::to_string(int(clock_ticks_per_second())) + " s";
+  r.peak_gpu_memory_bytes = p.peak_gpu_memory;
+  return r;
+}
 
-  nlohmann::json cross_check = nullptr;
-  if (!ttft.is_null() && !ttft["mean"].is_null() && transport_.round_trips > 0) {
-    const auto [client_mean, client_n] = client_ttft_from_send(records);
-    const TtftCrossCheck c = cross_check_ttft(client_mean, client_n, ttft["mean"].get<double>(),
-                                              ttft["count"].get<int64_t>(), transport_.rtt_p95_ms);
-    cross_check = {{"client_mean_ms", c.client_mean_ms}, {"client_count", c.client_count},
-                   {"server_mean_ms", c.server_mean_ms}, {"server_count", c.server_count},
-                   {"difference_ms", c.difference_ms},   {"bound_ms", c.bound_ms},
-                   {"disagreement", c.disagreement},     {"reason", c.reason}};
+// The server's process describes the summary's memory and CPU when it was read.
+void ServerObservation::describe_server(RunSummary& summary, const ServerProcessRecord& p) const {
+  summary.peak_memory_bytes = *p.peak_rss_bytes;
+  summary.cpu_utilization_pct = p.cpu_pct_mean.value_or(0);
+  const double cores = double(std::max(1u, std::thread::hardware_concurrency()));
+  if (!nvml_.available()) summary.utilization_pct = summary.cpu_utilization_pct / cores;
+  if (nvml_.available() && p.peak_gpu_memory_bytes) {
+    summary.peak_gpu_memory_bytes = p.peak_gpu_memory_bytes;
   }
-  return {{"resource_source", source},
-          {"metrics", metrics},
-          {"process", process},
-          {"transport",
-           {{"path", transport_.path},
-            {"round_trips", transport_.round_trips},
-            {"rtt_p50_ms", transport_.rtt_p50_ms},
-            {"rtt_p95_ms", transport_.rtt_p95_ms},
-            {"failure", text_or_null(transport_.failure)}}},
-          {"ttft_cross_check", cross_check},
-          {"timeline", timeline_json(samples, origin_ns)}};
+}
+
+std::optional<TtftCrossCheck> ServerObservation::cross_check(
+    const std::optional<ServerLatency>& ttft, const std::vector<RequestRecord>& records) const {
+  if (!ttft || !ttft->mean || transport_.round_trips <= 0) return std::nullopt;
+  const auto [client_mean, client_n] = client_ttft_from_send(records);
+  return cross_check_ttft(client_mean, client_n, *ttft->mean, ttft->count, transport_.rtt_p95_ms);
+}
+
+std::optional<ServerSideRecord> ServerObservation::finish(RunSummary& summary,
+                                                          const std::vector<RequestRecord>& records,
+                                                          int64_t origin_ns) const {
+  if (!sampler_) return std::nullopt;
+  const std::vector<ServerSample> samples = sampler_->samples();
+  ServerSideRecord r;
+  r.metrics = metrics_record();
+  r.process = process_record(samples);
+  const bool have_process = options_.pid && r.process.peak_rss_bytes;
+  r.resource_source = have_process ? "server pid " + std::to_string(*options_.pid) : "harness";
+  if (have_process) describe_server(summary, r.process);
+  r.transport = transport_record(transport_);
+  r.ttft_cross_check = cross_check(r.metrics.ttft_ms, records);
+  r.timeline = timeline(samples, origin_ns);
+  return r;
 }
 
 }  // namespace infergate

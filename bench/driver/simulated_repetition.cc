@@ -35,11 +35,11 @@ RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDepl
   SimulatedCluster cluster(deployment, engine_config, workers_of(w, router));
   SimulatedTarget target(cluster, w.sampling);
   VirtualLoadClock clock(cluster, target);
-  nlohmann::json timeline = nlohmann::json::array();
+  std::vector<TimelineSample> timeline;
   clock.set_sampler(int64_t(o.sample_interval_ms) * 1'000'000, [&](int64_t now) {
-    TargetStats s;
-    s.engine = engine_stats_record(cluster.stats());
-    timeline.push_back({{"t_ms", double(now) * 1e-6}, {"engine", to_json(s)}});
+    TimelineSample& sample = timeline.emplace_back();
+    sample.t_ms = double(now) * 1e-6;
+    sample.target.emplace().engine = engine_stats_record(cluster.stats());
   });
   DriverOptions driver;
   driver.load = load;

@@ -38,19 +38,4 @@ std::optional<KvTransferRecord> kv_transfer_from_json(const nlohmann::json& j) {
   return r;
 }
 
-nlohmann::json kv_transfer_to_json(const KvTransferRecord& r) {
-  const auto text_or_null = [](const std::string& s) {
-    return s.empty() ? nlohmann::json() : nlohmann::json(s);
-  };
-  return {{"prefill_ms", r.prefill_ms},
-          {"prefill_attempts", r.prefill_attempts},
-          {"prefill_fallback", text_or_null(r.prefill_fallback)},
-          {"cached_blocks", r.cached_blocks},
-          {"blocks_read", r.blocks_read},
-          {"bytes", r.bytes},
-          {"read_ms", r.read_ms},
-          {"before_admit_ms", r.before_admit_ms},
-          {"read_fallback", text_or_null(r.read_fallback)}};
-}
-
 }  // namespace infergate

@@ -28,6 +28,5 @@ struct KvTransferRecord {
 
 // nullopt unless `j` is an object; fields of the wrong type are left at their defaults.
 std::optional<KvTransferRecord> kv_transfer_from_json(const nlohmann::json& j);
-nlohmann::json kv_transfer_to_json(const KvTransferRecord& r);
 
 }  // namespace infergate

@@ -4,24 +4,33 @@
 
 #include "bench/load/ramp_schedule.h"
 #include "bench/metrics/summarize.h"
-#include "common/results/run_summary.h"
 
 namespace infergate {
 
 namespace {
 
-nlohmann::json judgement_json(const StageJudgement& j) {
-  nlohmann::json out = {{"requests", j.requests},       {"unfinished", j.unfinished},
-                        {"errors", j.errors},           {"error_share", j.error_share},
-                        {"ttft_p95_ms", j.ttft_p95_ms}, {"e2e_p95_ms", j.e2e_p95_ms},
-                        {"saturated", j.saturated}};
-  if (j.saturated) out["reason"] = j.reason;
+RampJudgementRecord judgement_record(const StageJudgement& j) {
+  RampJudgementRecord out;
+  out.requests = j.requests;
+  out.unfinished = j.unfinished;
+  out.errors = j.errors;
+  out.error_share = j.error_share;
+  out.ttft_p95_ms = j.ttft_p95_ms;
+  out.e2e_p95_ms = j.e2e_p95_ms;
+  out.saturated = j.saturated;
+  if (j.saturated) out.reason = j.reason;
   return out;
+}
+
+RunSummary stage_summary(const std::vector<RequestRecord>& records, const SloSpec& slo) {
+  RunSummary s = summarize_run(records, slo);
+  s.error_classes.clear();  // not in the file: the repetition's "errors" has every stage's
+  return s;
 }
 
 }  // namespace
 
-nlohmann::json ramp_summary(const DriverResult& run, const LoadSpec& load, const SloSpec& slo) {
+RampRecord ramp_summary(const DriverResult& run, const LoadSpec& load, const SloSpec& slo) {
   const RampSchedule ramp(*load.ramp);
   std::vector<std::vector<RequestRecord>> by_stage(size_t(ramp.stages()));
   std::vector<int64_t> finished_in(size_t(ramp.stages()), 0);
@@ -40,29 +49,25 @@ nlohmann::json ramp_summary(const DriverResult& run, const LoadSpec& load, const
     last = run.saturated_stage;
     while (last + 1 < ramp.stages() && !by_stage[size_t(last + 1)].empty()) ++last;
   }
-  nlohmann::json stages = nlohmann::json::array();
+  RampRecord out;
+  out.field = load.mode == LoadMode::kOpen ? "load.rate" : "load.concurrency";
+  out.shape = load.ramp->shape;
   for (int i = 0; i <= last; ++i) {
-    const double start = ramp.stage_start_s(i), end = ramp.stage_start_s(i + 1);
-    nlohmann::json stage = {
-        {"stage", i},
-        {"start_s", start},
-        {"end_s", end},
-        {"offered", ramp.stage_mean(i)},
-        {"sent", by_stage[size_t(i)].size()},
-        {"finished_in_stage_rps", double(finished_in[size_t(i)]) / (end - start)},
-        {"summary", summary_to_json(summarize_run(by_stage[size_t(i)], slo))}};
+    RampStageRecord& stage = out.stages.emplace_back();
+    stage.stage = i;
+    stage.start_s = ramp.stage_start_s(i);
+    stage.end_s = ramp.stage_start_s(i + 1);
+    stage.offered = ramp.stage_mean(i);
+    stage.sent = int64_t(by_stage[size_t(i)].size());
+    stage.finished_in_stage_rps = double(finished_in[size_t(i)]) / (stage.end_s - stage.start_s);
+    stage.summary = stage_summary(by_stage[size_t(i)], slo);
     if (size_t(i) < run.stage_judgements.size()) {
-      stage["judgement"] = judgement_json(run.stage_judgements[size_t(i)]);
+      stage.judgement = judgement_record(run.stage_judgements[size_t(i)]);
     }
-    stages.push_back(std::move(stage));
   }
-  nlohmann::json out = {{"field", load.mode == LoadMode::kOpen ? "load.rate" : "load.concurrency"},
-                        {"shape", load.ramp->shape},
-                        {"saturated_stage", nullptr},
-                        {"stages", std::move(stages)}};
   if (run.saturated_stage >= 0) {
-    out["saturated_stage"] = run.saturated_stage;
-    out["saturation_reason"] = run.stage_judgements[size_t(run.saturated_stage)].reason;
+    out.saturated_stage = run.saturated_stage;
+    out.saturation_reason = run.stage_judgements[size_t(run.saturated_stage)].reason;
   }
   return out;
 }

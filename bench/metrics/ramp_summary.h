@@ -4,16 +4,14 @@
 // the judgement made as it ended and the stage that stopped the load.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "bench/metrics/driver_result.h"
 #include "bench/workload/workload.h"
+#include "common/results/ramp_record.h"
 
 namespace infergate {
 
-// {"field", "saturated_stage" (null: none), "saturation_reason"?, "stages": [{"stage",
-// "start_s", "end_s", "offered", "sent", "finished_in_stage_rps", "summary", "judgement"?}]};
+// The repetition's "ramp" section (common/results/ramp_record.h) of a run with `load.ramp`;
 // after a saturation stop, the stages nothing was sent in are left out.
-nlohmann::json ramp_summary(const DriverResult& run, const LoadSpec& load, const SloSpec& slo);
+RampRecord ramp_summary(const DriverResult& run, const LoadSpec& load, const SloSpec& slo);
 
 }  // namespace infergate

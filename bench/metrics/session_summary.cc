@@ -20,9 +20,23 @@ double percentile(std::vector<double> v, double p) {
   return linear_percentile(v, p);
 }
 
+SessionTurnRecord turn_record(int turn, const TurnFigures& t) {
+  double sum = 0;
+  for (double v : t.ttft_ms) sum += v;
+  SessionTurnRecord out;
+  out.turn = turn;
+  out.requests = t.requests;
+  out.ttft_ms = {percentile(t.ttft_ms, 50), percentile(t.ttft_ms, 95),
+                 t.ttft_ms.empty() ? 0 : sum / double(t.ttft_ms.size())};
+  out.input_tokens_mean = double(t.input_tokens) / double(t.requests);
+  out.prefix_cache_hit_rate =
+      t.input_tokens > 0 ? double(t.cached_tokens) / double(t.input_tokens) : 0;
+  return out;
+}
+
 }  // namespace
 
-nlohmann::json session_summary(const DriverResult& run) {
+SessionsRecord session_summary(const DriverResult& run) {
   std::map<int, TurnFigures> turns;
   for (const RequestRecord& r : run.records) {
     if (r.turn < 1 || r.warmup) continue;
@@ -34,24 +48,11 @@ nlohmann::json session_summary(const DriverResult& run) {
       t.ttft_ms.push_back(double(r.first_token_ns - r.scheduled_ns) * 1e-6);
     }
   }
-  nlohmann::json out = {{"completed", run.sessions_completed},
-                        {"cut", run.sessions_cut},
-                        {"turns", nlohmann::json::array()}};
-  if (!run.sessions_cut_reason.empty()) out["cut_reason"] = run.sessions_cut_reason;
-  for (const auto& [k, t] : turns) {
-    double sum = 0;
-    for (double v : t.ttft_ms) sum += v;
-    out["turns"].push_back(
-        {{"turn", k},
-         {"requests", t.requests},
-         {"ttft_ms",
-          {{"p50", percentile(t.ttft_ms, 50)},
-           {"p95", percentile(t.ttft_ms, 95)},
-           {"mean", t.ttft_ms.empty() ? 0 : sum / double(t.ttft_ms.size())}}},
-         {"input_tokens_mean", double(t.input_tokens) / double(t.requests)},
-         {"prefix_cache_hit_rate",
-          t.input_tokens > 0 ? double(t.cached_tokens) / double(t.input_tokens) : 0}});
-  }
+  SessionsRecord out;
+  out.completed = run.sessions_completed;
+  out.cut = run.sessions_cut;
+  if (!run.sessions_cut_reason.empty()) out.cut_reason = run.sessions_cut_reason;
+  for (const auto& [k, t] : turns) out.turns.push_back(turn_record(k, t));
   return out;
 }
 

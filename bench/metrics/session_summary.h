@@ -3,15 +3,13 @@
 // prefix cache served, which multi-turn reuse should raise turn after turn.
 #pragma once
 
-#include <nlohmann/json.hpp>
-#include <vector>
-
 #include "bench/metrics/driver_result.h"
+#include "common/results/sessions_record.h"
 
 namespace infergate {
 
-// {"completed", "cut", "cut_reason"?, "turns": [{"turn", "requests", "ttft_ms": {"p50",
-// "p95", "mean"}, "input_tokens_mean", "prefix_cache_hit_rate"}]}; warm-up requests left out.
-nlohmann::json session_summary(const DriverResult& run);
+// The repetition's "sessions" section (common/results/sessions_record.h), over the measured
+// requests (warm-up left out), TTFT from each turn's scheduled send.
+SessionsRecord session_summary(const DriverResult& run);
 
 }  // namespace infergate

@@ -6,18 +6,9 @@
 #include <cstdint>
 #include <string>
 
-namespace infergate {
+#include "common/results/server_side_record.h"  // TtftCrossCheck
 
-struct TtftCrossCheck {
-  double client_mean_ms = 0;  // sent -> first token, every ok request the server saw
-  int64_t client_count = 0;
-  double server_mean_ms = 0;  // the server's histogram: sum / count over the run
-  int64_t server_count = 0;
-  double difference_ms = 0;  // client - server (positive: the transport and client add time)
-  double bound_ms = 0;       // 3 x RTT P95 + 1 ms
-  bool disagreement = false;
-  std::string reason;  // one sentence saying why (or why not)
-};
+namespace infergate {
 
 inline constexpr double kCrossCheckRttFactor = 3;
 inline constexpr double kCrossCheckSlackMs = 1;

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "bench/results/request_record_json.h"
+#include "bench/results/recorded_request_of.h"
 
 namespace infergate {
 
@@ -14,9 +14,7 @@ void add_engine_counters(RunSummary& s, const TargetStats& target) {
     if (d->num_draft_tokens > 0) {
       s.spec_acceptance_rate = double(d->num_accepted_tokens) / double(d->num_draft_tokens);
     }
-    if (d->sampling_passes > 0) {
-      s.spec_tokens_per_target_pass = double(d->generated_tokens) / double(d->sampling_passes);
-    }
+    if (d->tokens_per_target_pass > 0) s.spec_tokens_per_target_pass = d->tokens_per_target_pass;
   }
   if (const auto& engine_cpu = target.engine->cpu) {
     const auto per_token = [](double ms, int64_t tokens) {
@@ -47,10 +45,10 @@ RepetitionResult make_repetition_result(int index, const DriverResult& run,
   r.incomplete = run.incomplete;
   r.summary = summary_to_json(summary);
   r.errors = summary.error_classes;
-  r.engine = to_json(stats);
+  r.engine = stats;
   if (record_requests) {
     for (const RequestRecord& rec : run.records) {
-      r.requests.push_back(record_to_json(rec, run.start_ns));
+      r.requests.push_back(recorded_request_of(rec, run.start_ns));
     }
   }
   return r;

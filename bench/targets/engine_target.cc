@@ -96,10 +96,15 @@ EngineStatsRecord engine_stats_record(const EngineStats& s) {
   // memory above is its own part).
   r.parallel = s.parallel;
   if (s.speculative) {
-    r.spec_decode = {s.spec_num_drafts,          s.spec_num_draft_tokens,
-                     s.spec_num_accepted_tokens, s.spec_accepted_per_position,
-                     s.speculative_method,       double(s.spec_propose_ns) / 1e6,
-                     s.num_sampling_passes,      s.num_generated_tokens};
+    r.spec_decode = {s.spec_num_drafts,
+                     s.spec_num_draft_tokens,
+                     s.spec_num_accepted_tokens,
+                     s.spec_accepted_per_position,
+                     s.speculative_method,
+                     double(s.spec_propose_ns) / 1e6,
+                     s.num_sampling_passes > 0
+                         ? double(s.num_generated_tokens) / double(s.num_sampling_passes)
+                         : 0.0};
   }
   if (s.cpu) {
     r.cpu.emplace();

@@ -1,17 +1,18 @@
-// The `cupti` object of a results file's repetition (docs/results-schema.md, "CUPTI"): what a
-// CuptiTracer saw, reduced to per-name totals and the GPU's busy share of the run.
+// The `cupti` section of a results file's repetition (common/results/cupti_record.h,
+// docs/results-schema.md "CUPTI") from what a CuptiTracer saw: per-name totals and the GPU's
+// busy share of the run.
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 
 #include "bench/telemetry/cupti_tracer.h"
+#include "common/results/cupti_record.h"
 
 namespace infergate {
 
-// {"enabled": true, "available", "unavailable_reason" (null when available), "kernels" and
-// "memcpys" ([{name, count, total_ms}], longest total first), "gpu_busy_fraction" over
-// [begin_ns, end_ns) (null when unavailable), "dropped_records"}. Call after tracer.stop().
-nlohmann::json cupti_results_json(const CuptiTracer& tracer, int64_t begin_ns, int64_t end_ns);
+// Available: the kernels and memcpys by name (longest total first) and the GPU's busy fraction
+// over [begin_ns, end_ns); otherwise the tracer's reason, with no busy fraction. Call after
+// tracer.stop().
+CuptiRecord cupti_record(const CuptiTracer& tracer, int64_t begin_ns, int64_t end_ns);
 
 }  // namespace infergate

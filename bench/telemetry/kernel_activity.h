@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/results/cupti_record.h"  // KernelStats
+
 namespace infergate {
 
 // One kernel execution (or one memcpy: the same shape), on common/util/clock.h.
@@ -16,12 +18,6 @@ struct KernelRecord {
   int64_t end_ns = 0;
   uint32_t device = 0;
   uint32_t stream = 0;
-};
-
-struct KernelStats {
-  std::string name;
-  int64_t count = 0;
-  double total_ms = 0;
 };
 
 // Per name: how many ran and their summed duration; by total time, longest first (ties by

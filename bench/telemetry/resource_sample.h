@@ -1,10 +1,13 @@
-// One reading of what the benchmark process and the GPUs were using. Written to results files
-// (docs/results-schema.md, "Telemetry and manifest").
+// One reading of what the benchmark process and the GPUs were using, and the target's
+// statistics at that moment; a repetition's timeline (common/results/timeline_sample.h) is these
+// on the repetition's clock.
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+
+#include "common/results/target_stats.h"
 
 namespace infergate {
 
@@ -14,11 +17,8 @@ struct ResourceSample {
   double cpu_pct = 0;    // process CPU since the previous sample; 100 = one core busy
   std::optional<double> gpu_memory_bytes;     // in use, summed over NVML's GPUs
   std::optional<double> gpu_utilization_pct;  // mean over the GPUs that report it
-  nlohmann::json extra;  // filled by the sampler's enrich callback (engine stats)
+  std::optional<TargetStats> target;          // filled by the sampler's enrich callback
+  std::string target_error;                   // why the enrich callback threw
 };
-
-// {"time_ns", "rss_bytes", "cpu_pct", "gpu_memory_bytes", "gpu_utilization_pct", "extra"};
-// absent GPU readings are null, an empty extra is {}.
-nlohmann::json to_json(const ResourceSample& sample);
 
 }  // namespace infergate

@@ -89,7 +89,7 @@ void ResourceSampler::take_sample() {
     try {
       enrich_(sample);
     } catch (const std::exception& e) {  // a throw here would end the process
-      sample.extra["enrich_error"] = e.what();
+      sample.target_error = e.what();
     }
   }
   std::lock_guard<std::mutex> lock(mu_);

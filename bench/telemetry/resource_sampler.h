@@ -3,9 +3,9 @@
 // starved.
 //
 //   ResourceSampler sampler(std::chrono::milliseconds(100),
-//                           [&](ResourceSample& s) { s.extra["running"] = engine.num_running(); });
+//                           [&](ResourceSample& s) { s.target = target.stats(); });
 //   sampler.start();  ... run ...  sampler.stop();
-//   for (const ResourceSample& s : sampler.samples()) results["telemetry"].push_back(to_json(s));
+//   for (const ResourceSample& s : sampler.samples()) ...
 #pragma once
 
 #include <chrono>

@@ -10,25 +10,20 @@ namespace infergate {
 
 namespace {
 
-double number_or_nan(const nlohmann::json& record, const char* key) {
-  const auto it = record.find(key);
-  return it != record.end() && it->is_number() ? it->get<double>() : NAN;
-}
+double or_nan(const std::optional<double>& t) { return t ? *t : NAN; }
 
-void add_samples(const nlohmann::json& r, std::string_view metric, std::vector<double>& out) {
-  const double scheduled = number_or_nan(r, "scheduled_ms");
-  const double ttft = number_or_nan(r, "first_token_ms") - scheduled;
-  const double e2e = number_or_nan(r, "finished_ms") - scheduled;
-  const int64_t output_tokens = r.value("output_tokens", int64_t{0});
+void add_samples(const RecordedRequest& r, std::string_view metric, std::vector<double>& out) {
+  const double scheduled = or_nan(r.scheduled_ms);
+  const double ttft = or_nan(r.first_token_ms) - scheduled;
+  const double e2e = or_nan(r.finished_ms) - scheduled;
   if (metric == "ttft_ms" && !std::isnan(ttft)) out.push_back(ttft);
   if (metric == "e2e_ms" && !std::isnan(e2e)) out.push_back(e2e);
-  if (metric == "tpot_ms" && output_tokens >= 2 && !std::isnan(ttft) && !std::isnan(e2e)) {
-    out.push_back((e2e - ttft) / double(output_tokens - 1));
+  if (metric == "tpot_ms" && r.output_tokens >= 2 && !std::isnan(ttft) && !std::isnan(e2e)) {
+    out.push_back((e2e - ttft) / double(r.output_tokens - 1));
   }
-  if (metric == "itl_ms" && r.contains("token_times_ms")) {
-    const nlohmann::json& t = r["token_times_ms"];
-    for (size_t i = 1; i < t.size(); ++i)
-      out.push_back(t[i].get<double>() - t[i - 1].get<double>());
+  if (metric == "itl_ms") {
+    const std::vector<double>& t = r.token_times_ms;
+    for (size_t i = 1; i < t.size(); ++i) out.push_back(t[i] - t[i - 1]);
   }
 }
 
@@ -123,12 +118,11 @@ void check_request_records(const nlohmann::json& requests) {
   for (size_t i = 0; i < requests.size(); ++i) check_record(requests[i], i);
 }
 
-std::vector<double> request_samples(const nlohmann::json& requests, std::string_view metric) {
+std::vector<double> request_samples(const std::vector<RecordedRequest>& requests,
+                                    std::string_view metric) {
   std::vector<double> out;
-  if (!requests.is_array()) return out;
-  for (const nlohmann::json& r : requests) {
-    if (r.value("warmup", false) || r.value("status", std::string()) != "ok") continue;
-    add_samples(r, metric, out);
+  for (const RecordedRequest& r : requests) {
+    if (r.measured_ok()) add_samples(r, metric, out);
   }
   return out;
 }

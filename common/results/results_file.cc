@@ -8,6 +8,7 @@
 #include "common/results/measured_workload.h"
 #include "common/results/metric_registry.h"
 #include "common/results/request_samples.h"
+#include "common/results/section_reader.h"
 #include "common/results/summary_mean.h"
 
 namespace infergate {
@@ -201,11 +202,9 @@ bool agrees(double summary, double records) {
   return std::fabs(summary - records) <= 0.01 + 1e-6 * std::fabs(records);
 }
 
-int64_t records_with_status(const nlohmann::json& requests, const char* status) {
+int64_t records_with_status(const std::vector<RecordedRequest>& requests, const char* status) {
   int64_t n = 0;
-  for (const nlohmann::json& r : requests) {
-    n += !r.value("warmup", false) && r.value("status", std::string()) == status;
-  }
+  for (const RecordedRequest& r : requests) n += !r.warmup && r.status == status;
   return n;
 }
 
@@ -295,21 +294,25 @@ RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& so
   r.summary = member(j, "summary", source, path, T::object);
   check_summary(r.summary, {source, path + ".summary", /*repetition=*/true});
   r.incomplete = optional_member(j, "incomplete", false, source, path, T::boolean);
-  if (j.contains("engine")) r.engine = j["engine"];
-  if (j.contains("timeline")) r.timeline = member(j, "timeline", source, path, T::array);
-  if (j.contains("requests")) r.requests = member(j, "requests", source, path, T::array);
-  try {
-    check_request_records(r.requests);
-  } catch (const std::invalid_argument& e) {
-    throw ResultsError(source + ": " + path + ".requests" + e.what());
+  const SectionReader rep(j, source, path);
+  if (rep.has("engine")) r.engine = read_target_stats(rep.object("engine"));
+  if (rep.has("timeline")) r.timeline = read_timeline(rep.at("timeline"));
+  if (j.contains("requests")) {
+    const nlohmann::json& requests = member(j, "requests", source, path, T::array);
+    try {
+      check_request_records(requests);
+    } catch (const std::invalid_argument& e) {
+      throw ResultsError(source + ": " + path + ".requests" + e.what());
+    }
+    r.requests = requests_from_json(requests);
   }
   check_against_records(r, source, path);
   if (j.contains("errors")) r.errors = checked_errors(j["errors"], r, source, path + ".errors");
-  if (j.contains("cupti")) r.cupti = member(j, "cupti", source, path, T::object);
-  if (j.contains("sessions")) r.sessions = member(j, "sessions", source, path, T::object);
-  if (j.contains("server")) r.server = member(j, "server", source, path, T::object);
-  if (j.contains("ramp")) r.ramp = member(j, "ramp", source, path, T::object);
-  if (j.contains("load_ranks")) r.load_ranks = member(j, "load_ranks", source, path, T::array);
+  if (rep.has("cupti")) r.cupti = read_cupti_record(rep.object("cupti"));
+  if (rep.has("sessions")) r.sessions = read_sessions_record(rep.object("sessions"));
+  if (rep.has("server")) r.server = read_server_side_record(rep.object("server"));
+  if (rep.has("ramp")) r.ramp = read_ramp_record(rep.object("ramp"));
+  if (rep.has("load_ranks")) r.load_ranks = read_load_ranks(rep.at("load_ranks"));
   return r;
 }
 
@@ -337,15 +340,18 @@ PointResult parse_point(const nlohmann::json& j, const std::string& source,
 }
 
 nlohmann::json repetition_to_json(const RepetitionResult& r) {
-  nlohmann::json rep = {{"repetition", r.index}, {"incomplete", r.incomplete},
-                        {"summary", r.summary},  {"errors", error_classes_to_json(r.errors)},
-                        {"engine", r.engine},    {"timeline", r.timeline}};
-  if (!r.requests.empty()) rep["requests"] = r.requests;
-  if (!r.cupti.is_null()) rep["cupti"] = r.cupti;
-  if (!r.sessions.is_null()) rep["sessions"] = r.sessions;
-  if (!r.server.is_null()) rep["server"] = r.server;
-  if (!r.ramp.is_null()) rep["ramp"] = r.ramp;
-  if (!r.load_ranks.is_null()) rep["load_ranks"] = r.load_ranks;
+  nlohmann::json rep = {{"repetition", r.index},
+                        {"incomplete", r.incomplete},
+                        {"summary", r.summary},
+                        {"errors", error_classes_to_json(r.errors)},
+                        {"engine", r.engine ? to_json(*r.engine) : nlohmann::json()},
+                        {"timeline", timeline_to_json(r.timeline)}};
+  if (!r.requests.empty()) rep["requests"] = requests_to_json(r.requests);
+  if (r.cupti) rep["cupti"] = to_json(*r.cupti);
+  if (r.sessions) rep["sessions"] = to_json(*r.sessions);
+  if (r.server) rep["server"] = to_json(*r.server);
+  if (r.ramp) rep["ramp"] = to_json(*r.ramp);
+  if (r.load_ranks) rep["load_ranks"] = load_ranks_to_json(*r.load_ranks);
   return rep;
 }
 

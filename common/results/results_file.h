@@ -7,38 +7,42 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <stdexcept>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/results/cupti_record.h"
+#include "common/results/load_rank_record.h"
+#include "common/results/ramp_record.h"
+#include "common/results/recorded_request.h"
+#include "common/results/results_error.h"
 #include "common/results/run_summary.h"
+#include "common/results/server_side_record.h"
+#include "common/results/sessions_record.h"
+#include "common/results/target_stats.h"
+#include "common/results/timeline_sample.h"
 
 namespace infergate {
 
 inline constexpr const char* kResultsSchema = "infergate.results/v1";
 
-// A results file that cannot be used; the message names the file and the JSON path.
-class ResultsError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// One repetition as the harness writes it and the gates read it. Its summary stays a map of
-// metric name to value: bench-comm's files carry metrics of their own, and the reader checks
-// the run summary's by the registry (the harness writes them with summary_to_json).
+// One repetition as the harness writes it and the gates read it: each section a struct with one
+// writer and one reader in common/results. Its summary stays a map of metric name to value:
+// bench-comm's files carry metrics of their own, and the reader checks the run summary's by the
+// registry (the harness writes them with summary_to_json).
 struct RepetitionResult {
   int index = 0;
   bool incomplete = false;
   nlohmann::json summary = nlohmann::json::object();
-  std::vector<ErrorClass> errors;                     // failed requests by class, most first
-  nlohmann::json engine;                              // the target's statistics; null when absent
-  nlohmann::json timeline = nlohmann::json::array();  // resource samples
-  nlohmann::json requests = nlohmann::json::array();  // empty unless recorded
-  nlohmann::json cupti;                               // null unless CUPTI tracing was asked for
-  nlohmann::json sessions;    // load.mode "sessions": per-turn figures; null otherwise
-  nlohmann::json server;      // an openai target's server side (/metrics, process); null otherwise
-  nlohmann::json ramp;        // load.ramp: per-stage figures and the saturation; null otherwise
-  nlohmann::json load_ranks;  // under mpirun -np N: a row per load rank; null otherwise
+  std::vector<ErrorClass> errors;          // failed requests by class, most first
+  std::optional<TargetStats> engine;       // the target's statistics; null when absent
+  std::vector<TimelineSample> timeline;    // resource samples
+  std::vector<RecordedRequest> requests;   // empty unless recorded
+  std::optional<CuptiRecord> cupti;        // unless CUPTI tracing was asked for
+  std::optional<SessionsRecord> sessions;  // load.mode "sessions": per-turn figures
+  std::optional<ServerSideRecord> server;  // an openai target's server side (/metrics, process)
+  std::optional<RampRecord> ramp;          // load.ramp: per-stage figures and the saturation
+  std::optional<std::vector<LoadRankRecord>> load_ranks;  // under mpirun -np N: a row per rank
 };
 
 struct PointResult {

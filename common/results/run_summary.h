@@ -12,6 +12,8 @@
 
 namespace infergate {
 
+class SectionReader;
+
 // Percentiles use linear interpolation between closest ranks (numpy's default, as vLLM's
 // benchmark): p-th percentile of sorted x[0..n-1] is at rank (n - 1) * p / 100.
 struct StatSummary {
@@ -79,6 +81,12 @@ nlohmann::json stat_to_json(const StatSummary& s);
 // The repetition's "summary": every metric of the registry, in its order (a missing GPU
 // measurement is null). error_classes are written apart, as the repetition's "errors".
 nlohmann::json summary_to_json(const RunSummary& s);
+
+// The inverses, checking each value's type by the registry: `r` is the stat's or the summary's
+// object. Every metric of the registry must be there (an optional one may be null or absent);
+// other keys are not read, and error_classes stay empty (summary_to_json does not write them).
+StatSummary read_stat_summary(const SectionReader& r);
+RunSummary read_run_summary(const SectionReader& r);
 
 // A repetition's "errors": [{"class", "count", "first_message"}], most frequent first.
 nlohmann::json error_classes_to_json(const std::vector<ErrorClass>& classes);

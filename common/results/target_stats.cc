@@ -1,5 +1,7 @@
 #include "common/results/target_stats.h"
 
+#include <cstdlib>
+
 namespace infergate {
 
 namespace {
@@ -38,7 +40,7 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
                         {"sample", s.sample_ms},
                         {"update", s.update_ms},
                         {"injected_delay", s.injected_delay_ms}}}};
-  if (!s.parallel.is_null()) j["parallel"] = s.parallel;
+  if (s.parallel) j["parallel"] = to_json(*s.parallel);
   if (const auto& d = s.spec_decode) {
     const double drafts = double(d->num_drafts), tokens = double(d->num_draft_tokens);
     const double step_ms = s.schedule_ms + s.execute_ms + s.sample_ms + s.update_ms;
@@ -57,8 +59,7 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
         {"draft_time_share",
          step_ms + d->propose_ms > 0 ? d->propose_ms / (step_ms + d->propose_ms) : 0.0},
         // Tokens one target pass gave a sequence: 1 without speculation.
-        {"tokens_per_target_pass",
-         d->sampling_passes > 0 ? double(d->generated_tokens) / double(d->sampling_passes) : 0.0}};
+        {"tokens_per_target_pass", d->tokens_per_target_pass}};
   }
   if (s.cpu) {
     j["cpu"] = {{"total_ms", s.cpu->total_ms},
@@ -167,6 +168,181 @@ nlohmann::json router_json(const RouterRecord& r) {
   return j;
 }
 
+// ---- the reader: each writer above, backwards
+
+EngineStatsRecord::Cpu read_cpu(const SectionReader& r) {
+  EngineStatsRecord::Cpu c;
+  c.total_ms = r.number("total_ms");
+  const SectionReader decode = r.object("decode_steps"), prefill = r.object("prefill_steps");
+  c.decode_steps_ms = decode.number("cpu_ms");
+  c.decode_steps_tokens = decode.integer("tokens");
+  c.prefill_steps_ms = prefill.number("cpu_ms");
+  c.prefill_steps_tokens = prefill.integer("tokens");
+  if (r.has("decode_cost")) {
+    const SectionReader line = r.object("decode_cost");
+    c.decode_cost =
+        EngineStatsRecord::Cpu::Line{line.number("fixed_ms"), line.number("per_token_ms")};
+  }
+  const SectionReader h = r.object("hardware_counters");
+  if (!h.flag("available")) {
+    c.hardware_unavailable = h.text("reason");
+    return c;
+  }
+  const SectionReader d = h.object("decode_steps");
+  c.hardware = EngineStatsRecord::Cpu::HardwareCounts{
+      h.integer("instructions"), h.integer("cycles"), d.integer("instructions"),
+      d.integer("cycles"), d.integer("tokens")};
+  return c;
+}
+
+EngineStatsRecord::SpecDecode read_spec_decode(const SectionReader& r) {
+  EngineStatsRecord::SpecDecode d;
+  d.num_drafts = r.integer("num_drafts");
+  d.num_draft_tokens = r.integer("num_draft_tokens");
+  d.num_accepted_tokens = r.integer("num_accepted_tokens");
+  for (const SectionReader& n : r.array("accepted_per_position")) {
+    d.accepted_per_position.push_back(n.as_integer());
+  }
+  d.method = r.text("method");
+  d.propose_ms = r.number("propose_ms");
+  d.tokens_per_target_pass = r.number("tokens_per_target_pass");
+  return d;
+}
+
+EngineStatsRecord read_engine(const SectionReader& r) {
+  EngineStatsRecord s;
+  s.weights_bytes = r.integer("weights_bytes");
+  s.kv_cache_bytes = r.integer("kv_cache_bytes");
+  s.workspace_bytes = r.integer("workspace_bytes");
+  s.memory_total_bytes = r.integer("memory_total_bytes");
+  s.kv_usage = r.number("kv_usage");
+  s.num_kv_blocks = r.integer("num_kv_blocks");
+  s.num_running = r.integer("num_running");
+  s.num_waiting = r.integer("num_waiting");
+  s.num_preemptions = r.integer("num_preemptions");
+  s.prefix_cache_queries = r.integer("prefix_cache_queries");
+  s.prefix_cache_hits = r.integer("prefix_cache_hits");
+  s.num_steps = r.integer("num_steps");
+  s.last_step_tokens = r.integer("last_step_tokens");
+  s.total_scheduled_tokens = r.integer("total_scheduled_tokens");
+  s.num_generated_tokens = r.integer("num_generated_tokens");
+  const SectionReader t = r.object("step_time_ms");
+  s.schedule_ms = t.number("schedule");
+  s.execute_ms = t.number("execute");
+  s.sample_ms = t.number("sample");
+  s.update_ms = t.number("update");
+  s.injected_delay_ms = t.number("injected_delay");
+  if (r.has("parallel")) s.parallel = read_parallel_record(r.object("parallel"));
+  if (r.has("spec_decode")) s.spec_decode = read_spec_decode(r.object("spec_decode"));
+  if (r.has("cpu")) s.cpu = read_cpu(r.object("cpu"));
+  return s;
+}
+
+HttpClientRecord read_http_client(const SectionReader& r) {
+  HttpClientRecord c;
+  c.requests = r.integer("requests");
+  c.in_flight = r.integer("in_flight");
+  c.peak_in_flight = r.integer("peak_in_flight");
+  c.ok = r.integer("ok");
+  c.aborted = r.integer("aborted");
+  const SectionReader kinds = r.object("errors_by_kind");
+  for (const auto& [code, n] : kinds.object("http_status").members()) {
+    char* end = nullptr;
+    const long status = std::strtol(code.c_str(), &end, 10);
+    if (code.empty() || *end != '\0' || status < 100 || status > 599) {
+      n.fail("\"" + code + "\" is not an HTTP status (100 .. 599)");
+    }
+    c.by_http_status[int(status)] = n.as_integer();
+  }
+  c.connect = kinds.integer("connect");
+  c.timeout = kinds.integer("timeout");
+  c.connection_lost = kinds.integer("connection_lost");
+  c.incomplete_stream = kinds.integer("incomplete_stream");
+  c.stream_error = kinds.integer("stream_error");
+  const SectionReader conn = r.object("connections");
+  c.connections_opened = conn.integer("opened");
+  c.connections_reused = conn.integer("reused");
+  c.stale_retries = conn.integer("stale_retries");
+  c.closed_idle = conn.integer("closed_idle");
+  const SectionReader usage = r.object("usage");
+  c.usage_mismatches = usage.integer("mismatches");
+  c.usage_missing = usage.integer("missing");
+  for (const SectionReader& e : usage.array("mismatch_examples")) {
+    c.mismatch_examples.push_back(e.as_text());
+  }
+  return c;
+}
+
+std::vector<RouterRecord::Replica> read_replicas(const SectionReader& list, bool live) {
+  std::vector<RouterRecord::Replica> out;
+  for (const SectionReader& x : list.elements()) {
+    RouterRecord::Replica r;
+    r.url = x.text("url");
+    if (live) {
+      r.in_flight = x.integer("in_flight");
+      r.healthy = x.flag("healthy");
+    } else {
+      r.routed = x.integer("routed");
+      r.succeeded = x.integer("succeeded");
+      r.failed = x.integer("failed");
+      r.restarts = x.integer("restarts");
+      r.prefix_hit_rate = x.number("prefix_hit_rate");
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+RouterRecord::Disaggregation read_disaggregation(const SectionReader& r, bool live) {
+  RouterRecord::Disaggregation d;
+  d.prefill = read_replicas(r.at("prefill_replicas"), live);
+  d.kv_read_rate_cap_mb_s = r.number("kv_read_rate_cap_mb_s");
+  if (live) return d;
+  const SectionReader prefills = r.object("prefills");
+  d.prefills_exported = prefills.integer("exported");
+  d.prefill_fallbacks = prefills.integer("fallback");
+  d.reads = r.integer("reads");
+  d.read_fallbacks = r.integer("read_fallbacks");
+  d.kv_bytes = r.integer("kv_bytes");
+  d.bandwidth_mb_s = r.number("bandwidth_mb_s");
+  const SectionReader read = r.object("read_ms"), prefill = r.object("prefill_ms");
+  d.read_ms_p50 = read.number("p50");
+  d.read_ms_p95 = read.number("p95");
+  d.prefill_ms_p50 = prefill.number("p50");
+  d.prefill_ms_p95 = prefill.number("p95");
+  d.ttft_share_p50 = r.number("ttft_share_p50");
+  return d;
+}
+
+RouterRecord::Fault read_fault(const SectionReader& f) {
+  return {int(f.integer("kill_replica")), int(f.integer("pid")), f.number("at_ms"),
+          f.integer("in_flight"), f.text_or("error", "")};
+}
+
+// A timeline sample's record is live: the replicas' url, in flight and health, nothing summed.
+RouterRecord read_router(const SectionReader& r) {
+  RouterRecord x;
+  x.live = !r.has("prefix_hit_rate");
+  x.policy = r.text("policy");
+  x.replicas = read_replicas(r.at("replicas"), x.live);
+  if (r.has("disaggregation")) {
+    x.disaggregation = read_disaggregation(r.object("disaggregation"), x.live);
+  }
+  if (x.live) return x;
+  const SectionReader hit = r.object("prefix_hit_rate");
+  x.prefix_hit_rate_achieved = hit.number("achieved");
+  x.prefix_hit_rate_oracle = hit.number("oracle");
+  x.retries = r.integer("retries");
+  x.broken_streams = r.integer("broken_streams");
+  x.migrations = r.integer("migrations");
+  x.migrations_failed = r.integer("migrations_failed");
+  const SectionReader delay = r.object("migration_delay_ms");
+  x.migration_delay_mean_ms = delay.number("mean");
+  x.migration_delay_max_ms = delay.number("max");
+  for (const SectionReader& f : r.array("faults")) x.faults.push_back(read_fault(f));
+  return x;
+}
+
 }  // namespace
 
 int64_t HttpClientRecord::errors() const {
@@ -180,6 +356,15 @@ nlohmann::json to_json(const TargetStats& stats) {
   if (stats.http_client) j["http_client"] = http_client_json(*stats.http_client);
   if (stats.router) j["router"] = router_json(*stats.router);
   return j;
+}
+
+TargetStats read_target_stats(const SectionReader& r) {
+  r.expect_object();
+  TargetStats s;
+  if (r.has("weights_bytes")) s.engine = read_engine(r);
+  if (r.has("http_client")) s.http_client = read_http_client(r.object("http_client"));
+  if (r.has("router")) s.router = read_router(r.object("router"));
+  return s;
 }
 
 }  // namespace infergate

@@ -1,7 +1,6 @@
 // A target's own statistics as the results file records them (docs/results-schema.md, "Engine
-// statistics"): the repetition's "engine" object and each timeline sample's. Typed, so the
-// harness reads fields instead of looking up keys in JSON it just wrote; to_json is the one
-// writer of both places.
+// statistics"): the repetition's "engine" object and each timeline sample's. to_json is the one
+// writer of both places and read_target_stats the one reader.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +9,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "common/results/parallel_record.h"
+#include "common/results/section_reader.h"
 
 namespace infergate {
 
@@ -25,7 +27,8 @@ struct EngineStatsRecord {
   // Where the steps' time went, summed over steps (the report's step breakdown).
   double schedule_ms = 0, execute_ms = 0, sample_ms = 0, update_ms = 0;
   double injected_delay_ms = 0;  // part of execute_ms: debug.inject_decode_delay_us
-  nlohmann::json parallel;       // multi-rank engines' layout and communication; null on one rank
+  // Multi-rank and simulated executors' layout and costs; absent on one in-process rank.
+  std::optional<ParallelRecord> parallel;
   // The engine threads' CPU time in steps (docs/metrics.md, "Engine CPU time"); absent when the
   // engine's work runs elsewhere (other ranks, a GPU).
   struct Cpu {
@@ -56,8 +59,8 @@ struct EngineStatsRecord {
     std::vector<int64_t> accepted_per_position;  // index 0: the first draft token
     std::string method;                          // speculative.method
     double propose_ms = 0;  // proposing drafts (n-gram scans, draft model forwards)
-    // Passes in which a sequence sampled, and the tokens they gave: tokens per target pass.
-    int64_t sampling_passes = 0, generated_tokens = 0;
+    // Tokens a sequence got per pass in which it sampled: 1 without speculation (0: no pass).
+    double tokens_per_target_pass = 0;
   };
   std::optional<SpecDecode> spec_decode;
 
@@ -134,5 +137,7 @@ struct TargetStats {
 // The engine's fields at the top level, the client's under "http_client", the router's under
 // "router"; {} for none.
 nlohmann::json to_json(const TargetStats& stats);
+// The inverse: what to_json writes, the derived figures (acceptance rate, errors) left to it.
+TargetStats read_target_stats(const SectionReader& r);
 
 }  // namespace infergate

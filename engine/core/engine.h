@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/results/parallel_record.h"
 #include "common/util/clock.h"
 #include "engine/core/engine_config.h"
 #include "engine/core/executor.h"
@@ -96,7 +97,8 @@ struct EngineStats {
   // With `cpu`: the steps' hardware counts, or why the kernel gives none.
   std::optional<StepCounts> hardware;
   std::string hardware_unavailable;
-  nlohmann::json parallel;  // multi-rank executors' statistics; null on one rank
+  std::optional<ParallelRecord>
+      parallel;  // multi-rank and simulated executors'; absent on one rank
 };
 
 // What a simulation replaces (sim/, docs/simulator.md); the defaults are a real run's.

@@ -12,8 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "common/results/parallel_record.h"
 #include "engine/core/memory_ledger.h"
 #include "engine/core/scheduler.h"
 
@@ -54,7 +53,7 @@ class Executor {
   virtual MemoryLedger memory() const = 0;
   // Multi-rank executors: layout, communication by collective, pipeline bubble, expert load
   // (docs/distributed.md). Null for a single rank.
-  virtual nlohmann::json parallel_stats() const { return nullptr; }
+  virtual std::optional<ParallelRecord> parallel_stats() const { return std::nullopt; }
   // CPU time of the executor's worker threads so far, ns, when all of its work runs on this
   // process's CPU threads (the stepping thread counts its own). nullopt when some runs
   // elsewhere (other ranks, a GPU): then the engine reports no CPU time.

@@ -20,7 +20,7 @@ class ParallelExecutor final : public Executor {
 
   std::vector<float> execute(const SchedulerOutput& out) override;
   MemoryLedger memory() const override { return runtime_->memory(); }
-  nlohmann::json parallel_stats() const override { return runtime_->stats(); }
+  std::optional<ParallelRecord> parallel_stats() const override { return runtime_->stats(); }
 
  private:
   int block_size_;

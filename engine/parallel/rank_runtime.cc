@@ -120,42 +120,53 @@ void RankRuntime::gather_step_figures(double wall_s) {
 
 MemoryLedger RankRuntime::memory() const { return memory_of(model_, cache_); }
 
-nlohmann::json RankRuntime::stats() const {
-  nlohmann::json j = {
-      {"world_size", layout_.world_size},
-      {"pipeline_parallel", layout_.stages},
-      {"group_size", layout_.group_size},
-      {"tensor_parallel", layout_.tensor_parallel ? layout_.group_size : 1},
-      {"expert_parallel", layout_.expert_parallel ? layout_.group_size : 1},
-      {"micro_batches", layout_.micro_batches},
-      {"steps", steps_},
-      {"comm", {{"world", to_json(world_.stats())}, {"group", to_json(group_->stats())}}}};
+namespace {
+
+CommScopeRecord scope_record(const CommStats& stats) {
+  CommScopeRecord scope;
+  for (CommOp op : kAllCommOps) {
+    const CommOpStats& s = stats[op];
+    if (s.calls == 0) continue;  // never called: left out
+    scope[comm_op_name(op)] = {int64_t(s.calls), int64_t(s.bytes), s.seconds};
+  }
+  return scope;
+}
+
+}  // namespace
+
+ParallelRecord RankRuntime::stats() const {
+  ParallelRecord p;
+  p.pipeline_parallel = layout_.stages;
+  p.tensor_parallel = layout_.tensor_parallel ? layout_.group_size : 1;
+  p.expert_parallel = layout_.expert_parallel ? layout_.group_size : 1;
+  p.micro_batches = layout_.micro_batches;
+  p.steps = steps_;
+  p.ranks = ParallelRecord::Ranks{layout_.world_size, layout_.group_size,
+                                  scope_record(world_.stats()), scope_record(group_->stats())};
   if (layout_.stages > 1) {
     // Per stage, the share of step time its first rank spent not computing (waiting for the
     // pipeline to fill or drain, or for transfers).
-    nlohmann::json stages = nlohmann::json::array();
+    ParallelRecord::Pipeline pipeline;
     double bubble_sum = 0;
     for (int s = 0; s < layout_.stages; ++s) {
       const size_t r = size_t(s * layout_.group_size);
       const double bubble = wall_s_[r] > 0 ? 1.0 - busy_s_[r] / wall_s_[r] : 0.0;
-      stages.push_back({{"stage", s},
-                        {"busy_s", busy_s_[r]},
-                        {"step_s", wall_s_[r]},
-                        {"bubble_fraction", bubble}});
+      pipeline.stages.push_back({s, busy_s_[r], wall_s_[r], bubble});
       bubble_sum += bubble;
     }
-    j["pipeline"] = {{"stages", stages}, {"bubble_fraction", bubble_sum / layout_.stages}};
+    pipeline.bubble_fraction = bubble_sum / layout_.stages;
+    p.pipeline = std::move(pipeline);
   }
   if (layout_.expert_parallel) {
     const auto [lo, hi] = std::minmax_element(expert_tokens_.begin(), expert_tokens_.end());
     const double mean =
         double(std::accumulate(expert_tokens_.begin(), expert_tokens_.end(), int64_t(0))) /
         double(expert_tokens_.size());
-    j["experts"] = {{"tokens_per_rank", expert_tokens_},
-                    {"max_over_mean", mean > 0 ? double(*hi) / mean : 0.0},
-                    {"min_over_mean", mean > 0 ? double(*lo) / mean : 0.0}};
+    p.experts = ParallelRecord::Experts{
+        std::vector<int64_t>(expert_tokens_.begin(), expert_tokens_.end()),
+        mean > 0 ? double(*hi) / mean : 0.0, mean > 0 ? double(*lo) / mean : 0.0};
   }
-  return j;
+  return p;
 }
 
 }  // namespace infergate

@@ -7,8 +7,7 @@
 #include <vector>
 
 #include <mpi.h>
-#include <nlohmann/json.hpp>
-
+#include "common/results/parallel_record.h"
 #include "engine/comm/mpi_communicator.h"
 #include "engine/core/memory_ledger.h"
 #include "engine/forward/transformer.h"
@@ -34,7 +33,7 @@ class RankRuntime {
   MemoryLedger memory() const;
   // Layout, communication by collective (this rank's), pipeline bubble and expert load (every
   // rank's, gathered each step).
-  nlohmann::json stats() const;
+  ParallelRecord stats() const;
 
  private:
   std::vector<float> run_pipeline(const BatchInput& batch);

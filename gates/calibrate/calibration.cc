@@ -70,16 +70,15 @@ AaCalibration calibrate_aa(const ResultsFile& runs, const RuleSet& rules,
 int64_t slowdown_delay_us(const ResultsFile& runs, double fraction) {
   double step_ms = 0, steps = 0;
   for (const RepetitionResult& rep : runs.points.at(0).repetitions) {
-    if (!rep.engine.is_object() || !rep.engine.contains("step_time_ms")) {
+    if (!rep.engine || !rep.engine->engine) {
       throw std::runtime_error("--check-slowdown needs an engine target (no step times in " +
                                runs.source + ")");
     }
     // The engine threads' CPU time where recorded: a busy machine stretches the wall time of a
     // step, not its CPU time, and the injected delay is CPU time too.
-    const nlohmann::json& cpu = rep.engine.value("cpu", nlohmann::json());
-    step_ms += cpu.is_object() ? cpu.value("total_ms", 0.0)
-                               : rep.engine["step_time_ms"].value("execute", 0.0);
-    steps += rep.engine.value("num_steps", 0.0);
+    const EngineStatsRecord& e = *rep.engine->engine;
+    step_ms += e.cpu ? e.cpu->total_ms : e.execute_ms;
+    steps += double(e.num_steps);
   }
   return steps > 0 ? int64_t(step_ms / steps * 1000 * fraction + 0.5) : 0;
 }

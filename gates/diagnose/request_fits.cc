@@ -14,26 +14,22 @@ struct Timing {
   double scheduled = 0, sent = 0, first = 0, finished = 0, input = 0, output = 0;
 };
 
-std::optional<Timing> completed(const nlohmann::json& r) {
-  if (r.value("status", "") != "ok") return std::nullopt;
-  for (const char* k : {"scheduled_ms", "sent_ms", "first_token_ms", "finished_ms"}) {
-    if (!r.contains(k) || !r[k].is_number()) return std::nullopt;
+std::optional<Timing> completed(const RecordedRequest& r) {
+  if (r.status != "ok" || !r.scheduled_ms || !r.sent_ms || !r.first_token_ms || !r.finished_ms) {
+    return std::nullopt;
   }
-  Timing t;
-  t.measured = !r.value("warmup", false);
-  t.scheduled = r["scheduled_ms"].get<double>();
-  t.sent = r["sent_ms"].get<double>();
-  t.first = r["first_token_ms"].get<double>();
-  t.finished = r["finished_ms"].get<double>();
-  t.input = r.value("input_tokens", 0.0);
-  t.output = r.value("output_tokens", 0.0);
-  return t;
+  return Timing{!r.warmup,
+                *r.scheduled_ms,
+                *r.sent_ms,
+                *r.first_token_ms,
+                *r.finished_ms,
+                double(r.input_tokens),
+                double(r.output_tokens)};
 }
 
-std::vector<Timing> timings(const nlohmann::json& requests) {
+std::vector<Timing> timings(const std::vector<RecordedRequest>& requests) {
   std::vector<Timing> out;
-  if (!requests.is_array()) return out;
-  for (const nlohmann::json& r : requests) {
+  for (const RecordedRequest& r : requests) {
     if (out.size() >= kMaxInterferenceRecords) break;
     if (auto t = completed(r)) out.push_back(*t);
   }
@@ -80,9 +76,9 @@ std::optional<LineFit> fit_line(const std::vector<double>& x, const std::vector<
 }
 
 std::optional<LineFit> ttft_by_prompt_tokens(
-    const std::vector<const nlohmann::json*>& repetitions) {
+    const std::vector<const std::vector<RecordedRequest>*>& repetitions) {
   std::vector<double> x, y;
-  for (const nlohmann::json* requests : repetitions) {
+  for (const std::vector<RecordedRequest>* requests : repetitions) {
     for (const Timing& t : timings(*requests)) {
       if (!t.measured) continue;
       x.push_back(t.input);
@@ -93,9 +89,9 @@ std::optional<LineFit> ttft_by_prompt_tokens(
 }
 
 std::optional<LineFit> tpot_by_concurrent_prefill(
-    const std::vector<const nlohmann::json*>& repetitions) {
+    const std::vector<const std::vector<RecordedRequest>*>& repetitions) {
   std::vector<double> x, y;
-  for (const nlohmann::json* requests : repetitions) {
+  for (const std::vector<RecordedRequest>* requests : repetitions) {
     const std::vector<Timing> all = timings(*requests);
     for (size_t i = 0; i < all.size(); ++i) {
       const Timing& t = all[i];

@@ -4,9 +4,10 @@
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
+
+#include "common/results/recorded_request.h"
 
 namespace infergate {
 
@@ -20,8 +21,9 @@ struct LineFit {
 std::optional<LineFit> fit_line(const std::vector<double>& x, const std::vector<double>& y);
 
 // TTFT (first token - scheduled, ms) against input tokens, over the measured requests that
-// completed, pooled over `repetitions` (each a repetition's "requests" array).
-std::optional<LineFit> ttft_by_prompt_tokens(const std::vector<const nlohmann::json*>& repetitions);
+// completed, pooled over `repetitions` (each a repetition's records).
+std::optional<LineFit> ttft_by_prompt_tokens(
+    const std::vector<const std::vector<RecordedRequest>*>& repetitions);
 
 // Each measured completed request's TPOT against the prompt tokens other requests prefilled
 // while it decoded, per token it decoded: a request j's input tokens are spread evenly over its
@@ -29,7 +31,7 @@ std::optional<LineFit> ttft_by_prompt_tokens(const std::vector<const nlohmann::j
 // token .. finished). Warm-up requests interfere but are not fitted. At most
 // kMaxInterferenceRecords records of a repetition are used (the work is quadratic).
 std::optional<LineFit> tpot_by_concurrent_prefill(
-    const std::vector<const nlohmann::json*>& repetitions);
+    const std::vector<const std::vector<RecordedRequest>*>& repetitions);
 
 inline constexpr size_t kMaxInterferenceRecords = 4000;
 

@@ -31,13 +31,13 @@ void read_engine_timeline(const PointResult& p, RunMeasurements& m) {
   int samples = 0, waiting = 0;
   double kv = 0, running = 0;
   for (const RepetitionResult& rep : p.repetitions) {
-    for (const nlohmann::json& s : rep.timeline) {
-      const auto e = s.find("engine");
-      if (e == s.end() || !e->is_object() || !e->contains("num_waiting")) continue;
+    for (const TimelineSample& s : rep.timeline) {
+      if (!s.target || !s.target->engine) continue;
+      const EngineStatsRecord& e = *s.target->engine;
       ++samples;
-      waiting += number(*e, "num_waiting") > 0;
-      kv = std::max(kv, number(*e, "kv_usage"));
-      running = std::max(running, number(*e, "num_running"));
+      waiting += e.num_waiting > 0;
+      kv = std::max(kv, e.kv_usage);
+      running = std::max(running, double(e.num_running));
     }
   }
   if (samples == 0) return;
@@ -49,21 +49,20 @@ void read_engine_timeline(const PointResult& p, RunMeasurements& m) {
 void read_engine_totals(const PointResult& p, RunMeasurements& m) {
   double step_ms = 0, steps = 0, blocks = 0;
   for (const RepetitionResult& rep : p.repetitions) {
-    if (!rep.engine.is_object() || !rep.engine.contains("num_steps")) continue;
-    if (const auto t = rep.engine.find("step_time_ms"); t != rep.engine.end() && t->is_object()) {
-      for (const char* k : {"schedule", "execute", "sample", "update"}) step_ms += number(*t, k);
-    }
-    steps += number(rep.engine, "num_steps");
-    blocks = std::max(blocks, number(rep.engine, "num_kv_blocks"));
+    if (!rep.engine || !rep.engine->engine) continue;
+    const EngineStatsRecord& e = *rep.engine->engine;
+    step_ms += e.schedule_ms + e.execute_ms + e.sample_ms + e.update_ms;
+    steps += double(e.num_steps);
+    blocks = std::max(blocks, double(e.num_kv_blocks));
   }
   if (steps > 0) m.step_ms = step_ms / steps;
   if (blocks > 0) m.num_kv_blocks = blocks;
 }
 
 void read_records(const PointResult& p, RunMeasurements& m) {
-  std::vector<const nlohmann::json*> reps;
+  std::vector<const std::vector<RecordedRequest>*> reps;
   for (const RepetitionResult& rep : p.repetitions) {
-    if (rep.requests.is_array() && !rep.requests.empty()) reps.push_back(&rep.requests);
+    if (!rep.requests.empty()) reps.push_back(&rep.requests);
   }
   m.has_records = !reps.empty();
   if (!m.has_records) return;

@@ -20,35 +20,32 @@ struct PointComm {
   std::string layout, bubble, experts;
 };
 
-void add_scope(const nlohmann::json& scope, const std::string& name, PointComm& c) {
-  if (!scope.is_object()) return;
-  for (const auto& [op, v] : scope.items()) {
+void add_scope(const CommScopeRecord& scope, const std::string& name, PointComm& c) {
+  for (const auto& [op, v] : scope) {
     CommTotals& t = c.ops[name + ": " + op];
-    t.calls += v.value("calls", 0.0);
-    t.bytes += v.value("bytes", 0.0);
-    t.seconds += v.value("seconds", 0.0);
+    t.calls += double(v.calls);
+    t.bytes += double(v.bytes);
+    t.seconds += v.seconds;
   }
 }
 
 std::optional<PointComm> point_comm(const PointResult& p) {
   PointComm c;
   for (const RepetitionResult& rep : p.repetitions) {
-    if (!rep.engine.is_object() || !rep.engine.contains("parallel")) continue;
-    const nlohmann::json& par = rep.engine["parallel"];
-    c.steps += par.value("steps", 0.0);
-    add_scope(par.value("comm", nlohmann::json::object()).value("group", nlohmann::json()),
-              "TP/EP group", c);
-    add_scope(par.value("comm", nlohmann::json::object()).value("world", nlohmann::json()),
-              "plan & pipeline", c);
-    c.layout = "TP " + par.value("tensor_parallel", nlohmann::json(1)).dump() + " x PP " +
-               par.value("pipeline_parallel", nlohmann::json(1)).dump() + " x EP " +
-               par.value("expert_parallel", nlohmann::json(1)).dump();
-    if (par.contains("pipeline")) {
-      c.bubble = format_number(par["pipeline"].value("bubble_fraction", 0.0), 3);
+    if (!rep.engine || !rep.engine->engine || !rep.engine->engine->parallel) continue;
+    const ParallelRecord& par = *rep.engine->engine->parallel;
+    c.steps += double(par.steps);
+    if (par.ranks) {
+      add_scope(par.ranks->group, "TP/EP group", c);
+      add_scope(par.ranks->world, "plan & pipeline", c);
     }
-    if (par.contains("experts")) {
-      c.experts = par["experts"].value("tokens_per_rank", nlohmann::json()).dump() + " (max/mean " +
-                  format_number(par["experts"].value("max_over_mean", 0.0), 3) + ")";
+    c.layout = "TP " + std::to_string(par.tensor_parallel) + " x PP " +
+               std::to_string(par.pipeline_parallel) + " x EP " +
+               std::to_string(par.expert_parallel);
+    if (par.pipeline) c.bubble = format_number(par.pipeline->bubble_fraction, 3);
+    if (par.experts) {
+      c.experts = nlohmann::json(par.experts->tokens_per_rank).dump() + " (max/mean " +
+                  format_number(par.experts->max_over_mean, 3) + ")";
     }
   }
   if (c.layout.empty()) return std::nullopt;

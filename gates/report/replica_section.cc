@@ -11,48 +11,36 @@ namespace {
 constexpr const char* kReplicaColors[] = {"#009E73", "#E69F00", "#56B4E9", "#CC79A7",
                                           "#F0E442", "#000000", "#0072B2", "#D55E00"};
 
+const RouterRecord* router_of(const TimelineSample& sample) {
+  return sample.target && sample.target->router ? &*sample.target->router : nullptr;
+}
+
 // Replica `i`'s in-flight requests over a repetition's timeline.
-std::vector<ChartPoint> in_flight_series(const nlohmann::json& timeline, size_t i) {
+std::vector<ChartPoint> in_flight_series(const std::vector<TimelineSample>& timeline, size_t i) {
   std::vector<ChartPoint> points;
-  if (!timeline.is_array()) return points;
-  for (const nlohmann::json& sample : timeline) {
-    if (!sample.is_object() || !sample.contains("t_ms") || !sample["t_ms"].is_number()) continue;
-    const nlohmann::json* router = nullptr;
-    if (sample.contains("engine") && sample["engine"].is_object() &&
-        sample["engine"].contains("router")) {
-      router = &sample["engine"]["router"];
+  for (const TimelineSample& sample : timeline) {
+    const RouterRecord* router = router_of(sample);
+    if (router && i < router->replicas.size()) {
+      points.push_back({sample.t_ms / 1e3, double(router->replicas[i].in_flight)});
     }
-    if (!router || !router->contains("replicas") || !(*router)["replicas"].is_array()) continue;
-    const nlohmann::json& replicas = (*router)["replicas"];
-    if (i >= replicas.size() || !replicas[i].is_object()) continue;
-    points.push_back({sample["t_ms"].get<double>() / 1e3, replicas[i].value("in_flight", 0.0)});
   }
   return points;
 }
 
-size_t replica_count(const nlohmann::json& timeline) {
+size_t replica_count(const std::vector<TimelineSample>& timeline) {
   size_t n = 0;
-  if (!timeline.is_array()) return n;
-  for (const nlohmann::json& sample : timeline) {
-    const nlohmann::json r =
-        sample.is_object() && sample.contains("engine") && sample["engine"].is_object()
-            ? sample["engine"].value("router", nlohmann::json())
-            : nlohmann::json();
-    if (r.is_object() && r.contains("replicas") && r["replicas"].is_array()) {
-      n = std::max(n, r["replicas"].size());
-    }
+  for (const TimelineSample& sample : timeline) {
+    if (const RouterRecord* router = router_of(sample)) n = std::max(n, router->replicas.size());
   }
   return n;
 }
 
-void add_faults(const nlohmann::json& engine, XyChart& chart) {
-  if (!engine.is_object() || !engine.contains("router")) return;
-  const nlohmann::json faults = engine["router"].value("faults", nlohmann::json::array());
-  for (const nlohmann::json& f : faults) {
-    if (!f.is_object() || !f.contains("at_ms") || f.contains("error")) continue;
-    chart.references.push_back({true, f["at_ms"].get<double>() / 1e3,
-                                "replica " + std::to_string(f.value("kill_replica", 0)) + " killed",
-                                "#555555"});
+void add_faults(const std::optional<TargetStats>& stats, XyChart& chart) {
+  if (!stats || !stats->router) return;
+  for (const RouterRecord::Fault& f : stats->router->faults) {
+    if (!f.error.empty()) continue;  // never injected
+    chart.references.push_back(
+        {true, f.at_ms / 1e3, "replica " + std::to_string(f.replica) + " killed", "#555555"});
   }
 }
 

@@ -136,12 +136,15 @@ std::string timeline_figures(const std::vector<ReportSide>& sides) {
     bool first_rss = true, first_cpu = true, first_gpu = true;
     for (const PointResult& p : side.results->points) {
       for (const RepetitionResult& r : p.repetitions) {
-        add(memory, {side.name, side.color, timeline_series(r.timeline, "rss_bytes", 1 << 20)},
+        add(memory,
+            {side.name, side.color,
+             timeline_series(r.timeline, &TimelineSample::rss_bytes, 1 << 20)},
             first_rss);
-        add(utilization, {side.name + " CPU", side.color, timeline_series(r.timeline, "cpu_pct")},
+        add(utilization,
+            {side.name + " CPU", side.color, timeline_series(r.timeline, &TimelineSample::cpu_pct)},
             first_cpu);
         ChartSeries gpu{side.name + " GPU", side.color,
-                        timeline_series(r.timeline, "gpu_utilization_pct")};
+                        timeline_series(r.timeline, &TimelineSample::gpu_utilization_pct)};
         gpu.dashed = true;
         add(utilization, std::move(gpu), first_gpu);
       }

@@ -37,26 +37,13 @@ std::vector<ChartPoint> empirical_cdf(std::vector<double> samples, size_t max_po
   return cdf;
 }
 
-std::vector<ChartPoint> timeline_series(const nlohmann::json& timeline, std::string_view key,
-                                        double scale) {
+std::vector<ChartPoint> timeline_series(const std::vector<TimelineSample>& timeline,
+                                        TimelineField field, double scale) {
   std::vector<ChartPoint> series;
-  if (!timeline.is_array()) return series;
-  std::optional<double> first_ns;
-  const std::string k(key);
-  for (const nlohmann::json& sample : timeline) {
-    if (!sample.is_object()) continue;
-    double seconds;
-    if (sample.contains("t_ms") && sample["t_ms"].is_number()) {
-      seconds = sample["t_ms"].get<double>() / 1e3;
-    } else if (sample.contains("time_ns") && sample["time_ns"].is_number()) {
-      const double ns = sample["time_ns"].get<double>();
-      if (!first_ns) first_ns = ns;
-      seconds = (ns - *first_ns) / 1e9;
-    } else {
-      continue;
+  for (const TimelineSample& sample : timeline) {
+    if (const std::optional<double>& v = sample.*field) {
+      series.push_back({sample.t_ms / 1e3, *v / scale});
     }
-    if (!sample.contains(k) || !sample[k].is_number()) continue;
-    series.push_back({seconds, sample[k].get<double>() / scale});
   }
   return series;
 }
@@ -75,13 +62,12 @@ std::optional<std::vector<double>> mean_step_times(const PointResult& point) {
   std::vector<double> sums(kStepPhases.size(), 0.0);
   int count = 0;
   for (const RepetitionResult& rep : point.repetitions) {
-    if (!rep.engine.is_object() || !rep.engine.contains("step_time_ms")) continue;
-    const nlohmann::json& times = rep.engine["step_time_ms"];
-    if (!times.is_object()) continue;
-    for (size_t i = 0; i < kStepPhases.size(); ++i) {
-      const auto it = times.find(kStepPhases[i]);
-      if (it != times.end() && it->is_number()) sums[i] += it->get<double>();
-    }
+    if (!rep.engine || !rep.engine->engine) continue;
+    const EngineStatsRecord& e = *rep.engine->engine;
+    const double phases[] = {e.schedule_ms, e.execute_ms, e.sample_ms, e.update_ms,
+                             e.injected_delay_ms};
+    static_assert(std::size(phases) == kStepPhases.size());
+    for (size_t i = 0; i < kStepPhases.size(); ++i) sums[i] += phases[i];
     ++count;
   }
   if (count == 0) return std::nullopt;

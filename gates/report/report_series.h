@@ -27,11 +27,11 @@ std::vector<double> pooled_request_samples(const PointResult& point, std::string
 // `max_points` evenly spaced ranks (the first and last always kept).
 std::vector<ChartPoint> empirical_cdf(std::vector<double> samples, size_t max_points = 200);
 
-// One repetition's resource samples as (seconds since the first sample, value / `scale`) for
-// `key` (rss_bytes, cpu_pct, gpu_utilization_pct, ...). Time comes from `t_ms`, else from
-// `time_ns`; samples where the value is null or missing are skipped.
-std::vector<ChartPoint> timeline_series(const nlohmann::json& timeline, std::string_view key,
-                                        double scale = 1);
+// A repetition's resource samples as (seconds since its start, value / `scale`) for `field`
+// (&TimelineSample::rss_bytes, ::cpu_pct, ...); samples without the value are skipped.
+using TimelineField = std::optional<double> TimelineSample::*;
+std::vector<ChartPoint> timeline_series(const std::vector<TimelineSample>& timeline,
+                                        TimelineField field, double scale = 1);
 
 // (x, y) of every point whose summary has both metrics, in sweep order.
 std::vector<ChartPoint> sweep_curve(const ResultsFile& results, const MetricKey& x,

@@ -7,49 +7,47 @@ namespace infergate {
 
 namespace {
 
-// A number at `key` of `object` in ms, or "-" when absent or null.
-std::string ms_at(const nlohmann::json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_number()) return "-";
-  return format_number(object[key].get<double>());
+std::string ms_cell(const std::optional<double>& ms) {
+  return table_cell(ms ? format_number(*ms) : "-", "num");
 }
 
-// "mean / p50 / p95 / p99" of a latency object.
-std::string latency_cells(const nlohmann::json& stats) {
+// "mean / p50 / p95 / p99" of the server's latency, "-" for each without the histogram.
+std::string latency_cells(const std::optional<ServerLatency>& latency) {
+  const ServerLatency l = latency.value_or(ServerLatency{});
+  return ms_cell(l.mean) + ms_cell(l.p50) + ms_cell(l.p95) + ms_cell(l.p99);
+}
+
+// The same of the client's, a stats object of the repetition's summary.
+std::string summary_latency_cells(const nlohmann::json& stats) {
   std::string html;
-  for (const char* key : {"mean", "p50", "p95", "p99"})
-    html += table_cell(ms_at(stats, key), "num");
+  for (const char* key : {"mean", "p50", "p95", "p99"}) {
+    const bool has = stats.is_object() && stats.contains(key) && stats[key].is_number();
+    html += ms_cell(has ? std::optional<double>(stats[key].get<double>()) : std::nullopt);
+  }
   return html;
 }
 
 std::string row(const std::string& side, const PointResult& p, const RepetitionResult& r) {
-  const nlohmann::json& server = r.server;
-  const nlohmann::json metrics = server.value("metrics", nlohmann::json::object());
-  const nlohmann::json check = server.value("ttft_cross_check", nlohmann::json());
-  std::string flag = "-";
-  std::string reason;
-  if (check.is_object()) {
-    flag = check.value("disagreement", false) ? "disagree" : "agree";
-    reason = check.value("reason", std::string());
-  }
+  const ServerSideRecord& server = *r.server;
+  const std::optional<TtftCrossCheck>& check = server.ttft_cross_check;
+  const auto of_check = [&](double TtftCrossCheck::*field) {
+    return check ? std::optional<double>((*check).*field) : std::nullopt;
+  };
+  const std::string flag = !check ? "-" : check->disagreement ? "disagree" : "agree";
   const std::string point =
       p.sweep.is_object() ? p.sweep.value("field", "") + " = " + p.sweep["value"].dump() : "-";
   return "<tr>" + table_cell(side) + table_cell(point) +
          table_cell(std::to_string(r.index), "num") +
-         table_cell(check.is_object() ? ms_at(check, "client_mean_ms") : "-", "num") +
-         latency_cells(metrics.value("ttft_ms", nlohmann::json())) +
-         latency_cells(r.summary.value("itl_ms", nlohmann::json())) +
-         latency_cells(metrics.value("itl_ms", nlohmann::json())) +
-         table_cell(check.is_object() ? ms_at(check, "difference_ms") : "-", "num") +
-         table_cell(check.is_object() ? ms_at(check, "bound_ms") : "-", "num") +
-         table_cell(flag, flag == "disagree" ? "v-regressed" : nullptr) + table_cell(reason) +
-         "</tr>\n";
+         ms_cell(of_check(&TtftCrossCheck::client_mean_ms)) +
+         latency_cells(server.metrics.ttft_ms) +
+         summary_latency_cells(r.summary.value("itl_ms", nlohmann::json())) +
+         latency_cells(server.metrics.itl_ms) + ms_cell(of_check(&TtftCrossCheck::difference_ms)) +
+         ms_cell(of_check(&TtftCrossCheck::bound_ms)) +
+         table_cell(flag, flag == "disagree" ? "v-regressed" : nullptr) +
+         table_cell(check ? check->reason : "") + "</tr>\n";
 }
 
-bool has_server_latency(const RepetitionResult& r) {
-  if (!r.server.is_object() || !r.server.contains("metrics")) return false;
-  const nlohmann::json& m = r.server["metrics"];
-  return m.is_object() && m.contains("ttft_ms") && m["ttft_ms"].is_object();
-}
+bool has_server_latency(const RepetitionResult& r) { return r.server && r.server->metrics.ttft_ms; }
 
 }  // namespace
 

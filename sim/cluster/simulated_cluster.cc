@@ -347,20 +347,21 @@ EngineStats SimulatedCluster::stats() const {
   EngineStats sum = workers_[0]->engine->stats();
   if (workers_.size() == 1) return sum;
   double kv_usage = sum.kv_usage;
-  nlohmann::json per_worker = nlohmann::json::array();
+  std::vector<ParallelRecord> per_worker;
   for (size_t i = 0; i < workers_.size(); ++i) {
     const EngineStats s = workers_[i]->engine->stats();
     if (i > 0) {
       add_stats(sum, s);
       kv_usage += s.kv_usage;
     }
-    nlohmann::json p = s.parallel;
-    p["role"] = workers_[i]->role == Role::kPrefill ? "prefill"
-                                                    : (prefill_count_ > 0 ? "decode" : "colocated");
+    ParallelRecord p = s.parallel.value_or(ParallelRecord{});
+    p.role = workers_[i]->role == Role::kPrefill ? "prefill"
+                                                 : (prefill_count_ > 0 ? "decode" : "colocated");
     per_worker.push_back(std::move(p));
   }
   sum.kv_usage = kv_usage / double(workers_.size());
-  sum.parallel["workers"] = std::move(per_worker);
+  if (!sum.parallel) sum.parallel.emplace();
+  sum.parallel->workers = std::move(per_worker);
   return sum;
 }
 

@@ -7,6 +7,7 @@
 #include "bench/dataset/dataset.h"
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_parser.h"
+#include "common/results/results_file.h"
 
 namespace infergate::test {
 
@@ -55,6 +56,11 @@ json run_and_read_back(const Workload& w) {
   json doc = json::parse(in);
   std::filesystem::remove(o.out_path);
   if (doc != outcome.results) throw std::runtime_error("the results file differs from the run's");
+  // Every section an HTTP target writes (the client's counters, the server's side, a router's)
+  // reads back through its typed reader as written.
+  if (results_to_json(parse_results(doc, o.out_path)) != doc) {
+    throw std::runtime_error("the results file does not read back as written");
+  }
   return doc;
 }
 

@@ -72,11 +72,14 @@ TEST_CASE("parallel engine: the statistics show the layout, collectives and expe
   c.num_threads = 1;
   Engine engine(c, load_model({"synthetic", "moe-tiny", 0, ""}));
   engine.generate(prompts(), greedy);
-  const nlohmann::json s = engine.stats().parallel;
-  CHECK(s["world_size"] == 2);
-  CHECK(s["expert_parallel"] == 2);
-  CHECK(s["comm"]["group"]["all_to_all_v"]["calls"].get<int>() > 0);
-  const std::vector<int64_t> load = s["experts"]["tokens_per_rank"];
+  const std::optional<ParallelRecord> s = engine.stats().parallel;
+  REQUIRE(s);
+  REQUIRE(s->ranks);
+  CHECK(s->ranks->world_size == 2);
+  CHECK(s->expert_parallel == 2);
+  CHECK(s->ranks->group.at("all_to_all_v").calls > 0);
+  REQUIRE(s->experts);
+  const std::vector<int64_t> load = s->experts->tokens_per_rank;
   REQUIRE(load.size() == 2);
   CHECK(load[0] + load[1] > 0);
 }
@@ -133,9 +136,11 @@ TEST_CASE("parallel engine: pipeline parallel 4 reports its bubble per stage", "
   SamplingParams greedy;
   greedy.max_tokens = 4;
   engine.generate(prompts(), greedy);
-  const nlohmann::json p = engine.stats().parallel["pipeline"];
-  REQUIRE(p["stages"].size() == 4);
-  const double bubble = p["bubble_fraction"];
+  const std::optional<ParallelRecord> s = engine.stats().parallel;
+  REQUIRE(s);
+  REQUIRE(s->pipeline);
+  REQUIRE(s->pipeline->stages.size() == 4);
+  const double bubble = s->pipeline->bubble_fraction;
   CHECK(bubble > 0.0);
   CHECK(bubble < 1.0);
 }

@@ -9,6 +9,7 @@
 #include "bench/dataset/session_dataset.h"
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_parser.h"
+#include "common/results/results_file.h"
 #include "tests/temp_dir.h"
 
 using namespace infergate;
@@ -22,6 +23,8 @@ TEST_CASE("multi-turn sessions hit the prefix cache for every block of their his
       load_workload_file(std::string(INFERGATE_SOURCE_DIR) + "/workloads/multi-turn.json",
                          {"record_requests=true", "dataset.num_sessions=8"});
   const nlohmann::json results = run_workload(w, o).results;
+  // Every section, the sessions' and the turn-tagged records too, reads back as written.
+  CHECK(results_to_json(parse_results(results, "sessions.json")) == results);
   const nlohmann::json& rep = results["points"][0]["repetitions"][0];
   CHECK(rep["sessions"]["completed"] == 8);
   std::map<int, std::vector<nlohmann::json>> sessions;

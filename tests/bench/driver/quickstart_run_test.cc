@@ -22,6 +22,8 @@ TEST_CASE("the quickstart workload runs and writes a complete results file", "[b
   std::ifstream in(o.out_path);
   const nlohmann::json doc = nlohmann::json::parse(in);
   REQUIRE(doc == outcome.results);
+  // An engine target's statistics and timeline read back through the typed sections as written.
+  CHECK(results_to_json(load_results(o.out_path)) == doc);
   REQUIRE(doc["schema"] == "infergate.results/v1");
   REQUIRE(doc["workload_hash"] == w.hash);
   REQUIRE(doc["overrides"].size() == 2u);

@@ -42,8 +42,8 @@ TEST_CASE("an engine's statistics are recorded in the results file's units and k
                                              {"injected_delay", 5.0}}));
   CHECK(j["prefix_cache_hits"] == 10);
 
-  stats.engine->parallel = {{"tp", 2}};
-  CHECK(to_json(stats)["parallel"]["tp"] == 2);
+  stats.engine->parallel.emplace().tensor_parallel = 2;
+  CHECK(to_json(stats)["parallel"]["tensor_parallel"] == 2);
 
   s.speculative = true;  // 10 verifications of 40 draft tokens, 25 accepted
   s.spec_num_drafts = 10, s.spec_num_draft_tokens = 40, s.spec_num_accepted_tokens = 25;

@@ -115,24 +115,26 @@ TEST_CASE("CPU percent rises while a thread spins and accounts for its CPU time"
   CHECK(sampled_cpu_seconds == Approx(spinner_cpu_seconds).margin(0.02));
 }
 
-TEST_CASE("the enrich callback fills extra on the sampling thread and its throws are caught") {
+TEST_CASE(
+    "the enrich callback fills the target's statistics on the sampling thread and its "
+    "throws are caught") {
   int calls = 0;
   ResourceSampler sampler(milliseconds(10), [&](ResourceSample& s) {
     if (++calls == 2) throw std::runtime_error("engine gone");
-    s.extra["running"] = 3;
+    s.target.emplace().engine.emplace().num_running = 3;
   });
   sampler.start();
   sleep_ms(60);
   sampler.stop();
   const std::vector<ResourceSample> samples = sampler.samples();
   REQUIRE(samples.size() >= 3);
-  CHECK(samples[0].extra.at("running") == 3);
-  CHECK(samples[1].extra.at("enrich_error") == "engine gone");
-  const nlohmann::json j = to_json(samples[0]);
-  for (const char* key :
-       {"time_ns", "rss_bytes", "cpu_pct", "gpu_memory_bytes", "gpu_utilization_pct", "extra"}) {
-    CHECK(j.contains(key));
-  }
+  REQUIRE(samples[0].target);
+  CHECK(samples[0].target->engine->num_running == 3);
+  CHECK(samples[0].target_error.empty());
+  CHECK_FALSE(samples[1].target);
+  CHECK(samples[1].target_error == "engine gone");
+  CHECK(samples[0].time_ns > 0);
+  CHECK(samples[0].rss_bytes > 0);
 }
 
 TEST_CASE("NVML reports unavailable with the reason when the library or a GPU is absent") {

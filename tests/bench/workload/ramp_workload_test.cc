@@ -5,6 +5,7 @@
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_error.h"
 #include "bench/workload/workload_parser.h"
+#include "common/results/results_file.h"
 #include "tests/temp_dir.h"
 
 using namespace infergate;
@@ -97,6 +98,8 @@ TEST_CASE("the ramp workload stops at the stage that saturates the engine and ke
       load_workload_file(std::string(INFERGATE_SOURCE_DIR) + "/workloads/ramp-saturation.json",
                          {"load.ramp.stage_s=1", "load.ramp.to=1000"});
   const json results = run_workload(w, o).results;
+  // The ramp's stages, summaries and judgements read back as written.
+  CHECK(results_to_json(parse_results(results, "ramp.json")) == results);
   const json& ramp = results["points"][0]["repetitions"][0]["ramp"];
   REQUIRE(ramp["saturated_stage"].is_number());
   const int saturated = ramp["saturated_stage"].get<int>();

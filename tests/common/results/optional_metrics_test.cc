@@ -52,16 +52,27 @@ TEST_CASE("a repetition's cupti object survives reading and rewriting a results 
       {"dropped_records", 0}};
   const json with = {{"repetition", 0}, {"summary", summary(nullptr)}, {"cupti", cupti}};
   const ResultsFile r = parse_results(results_doc(with), "r.json");
-  CHECK(r.points.at(0).repetitions.at(0).cupti == cupti);
+  const std::optional<CuptiRecord>& read = r.points.at(0).repetitions.at(0).cupti;
+  REQUIRE(read);
+  CHECK_FALSE(read->available);
+  CHECK(read->unavailable_reason == "no GPU");
+  CHECK(to_json(*read) == cupti);
   CHECK(results_to_json(r)["points"][0]["repetitions"][0]["cupti"] == cupti);
 
   const json without = {{"repetition", 0}, {"summary", summary(nullptr)}};
   const ResultsFile plain = parse_results(results_doc(without), "r.json");
-  CHECK(plain.points.at(0).repetitions.at(0).cupti.is_null());
+  CHECK_FALSE(plain.points.at(0).repetitions.at(0).cupti);
   CHECK_FALSE(results_to_json(plain)["points"][0]["repetitions"][0].contains("cupti"));
 
   json bad = with;
   bad["cupti"] = "yes";
-  CHECK_THROWS_WITH(parse_results(results_doc(bad), "r.json"),
-                    Catch::Contains("r.json: $.points[0].repetitions[0].cupti: expected object"));
+  CHECK_THROWS_WITH(
+      parse_results(results_doc(bad), "r.json"),
+      Catch::Contains("r.json: $.points[0].repetitions[0].cupti: expected an object"));
+  bad = with;
+  bad["cupti"]["kernels"] = {{{"name", "gemv"}, {"count", "3"}, {"total_ms", 1.0}}};
+  CHECK_THROWS_WITH(
+      parse_results(results_doc(bad), "r.json"),
+      Catch::Contains("r.json: $.points[0].repetitions[0].cupti.kernels[0].count: expected a "
+                      "number, got string"));
 }

@@ -47,7 +47,7 @@ TEST_CASE("results round-trip through results_to_json with added repetitions re-
   const size_t n = r.num_repetitions();
   RepetitionResult extra = r.points[0].repetitions[0];
   extra.index = int(n);
-  extra.requests = nlohmann::json::array();  // a summary of its own, without records to match
+  extra.requests.clear();  // a summary of its own, without records to match
   extra.summary["tpot_ms"]["p95"] = 1000.0;
   extra.summary["tpot_ms"]["p99"] = extra.summary["tpot_ms"]["max"] = 1000.0;
   r.points[0].repetitions.push_back(extra);

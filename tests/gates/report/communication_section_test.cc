@@ -5,27 +5,26 @@
 namespace infergate {
 namespace {
 
-ResultsFile run_with_engine(const nlohmann::json& engine) {
+// An engine's statistics as a results file holds them, through the one reader.
+ResultsFile run_with_engine(const std::optional<ParallelRecord>& parallel) {
   ResultsFile r;
   PointResult p;
   RepetitionResult rep;
-  rep.engine = engine;
+  rep.engine.emplace().engine.emplace().parallel = parallel;
   p.repetitions = {rep, rep};
   r.points = {p};
   return r;
 }
 
 TEST_CASE("communication section: collectives per engine step, bubble and expert load") {
-  const ResultsFile tp = run_with_engine(
-      {{"parallel",
-        {{"tensor_parallel", 2},
-         {"pipeline_parallel", 2},
-         {"expert_parallel", 1},
-         {"steps", 10},
-         {"comm",
-          {{"group", {{"all_reduce", {{"calls", 40}, {"bytes", 4000}, {"seconds", 0.02}}}}},
-           {"world", {{"send", {{"calls", 20}, {"bytes", 800}, {"seconds", 0.01}}}}}}},
-         {"pipeline", {{"bubble_fraction", 0.25}}}}}});
+  ParallelRecord par;
+  par.tensor_parallel = 2;
+  par.pipeline_parallel = 2;
+  par.steps = 10;
+  par.ranks =
+      ParallelRecord::Ranks{4, 2, {{"send", {20, 800, 0.01}}}, {{"all_reduce", {40, 4000, 0.02}}}};
+  par.pipeline = ParallelRecord::Pipeline{{}, 0.25};
+  const ResultsFile tp = run_with_engine(par);
   const std::string html = communication_section({{"run", "#000", &tp}});
   CHECK_THAT(html, Catch::Contains("TP 2 x PP 2 x EP 1"));
   // Two repetitions of 10 steps: 80 all-reduces over 20 steps.
@@ -34,7 +33,7 @@ TEST_CASE("communication section: collectives per engine step, bubble and expert
   CHECK_THAT(html, Catch::Contains("plan &amp; pipeline: send"));
   CHECK_THAT(html, Catch::Contains("bubble (mean over stages): 0.25"));
 
-  const ResultsFile single = run_with_engine({{"num_steps", 3}});
+  const ResultsFile single = run_with_engine(std::nullopt);
   CHECK_THAT(communication_section({{"run", "#000", &single}}),
              Catch::Contains("no communication recorded"));
 }

@@ -96,7 +96,7 @@ TEST_CASE("series come from the fixture's requests, timelines, sweep and engine"
                   parse_metric_key("summary.ttft_ms.p95"));
   CHECK(curve.size() == 4);
   const std::vector<ChartPoint> rss =
-      timeline_series(sweep.points[0].repetitions[0].timeline, "rss_bytes", 1 << 20);
+      timeline_series(sweep.points[0].repetitions[0].timeline, &TimelineSample::rss_bytes, 1 << 20);
   REQUIRE_FALSE(rss.empty());
   CHECK(rss.front().x < 1);   // seconds
   CHECK(rss.front().y > 10);  // MiB

@@ -101,7 +101,7 @@ TEST_CASE("strings from the data are HTML-escaped", "[report]") {
   f.comparison.evaluations[0].rule.name = "<script>alert(1)</script>";
   f.comparison.evaluations[0].reason = "\"quoted\" & <tagged>";
   f.comparison.warnings = {"<img src=x>"};
-  f.baseline.points[0].repetitions[0].engine = nullptr;
+  f.baseline.points[0].repetitions[0].engine.reset();
   f.baseline.source = "dir/<base>.json";
   const std::string html = html_report(f.comparison, f.baseline, f.candidate);
   CHECK_THAT(html, !Contains("<script>"));
@@ -117,7 +117,7 @@ TEST_CASE("strings from the data are HTML-escaped", "[report]") {
 TEST_CASE("without request records the report says so instead of drawing CDFs", "[report]") {
   Fixtures f;
   for (ResultsFile* side : {&f.baseline, &f.candidate}) {
-    for (RepetitionResult& r : side->points[0].repetitions) r.requests = nlohmann::json::array();
+    for (RepetitionResult& r : side->points[0].repetitions) r.requests.clear();
   }
   const std::string html = html_report(f.comparison, f.baseline, f.candidate);
   CHECK(count(html, "data-chart=\"latency-cdf\"") == 0);
@@ -127,24 +127,20 @@ TEST_CASE("without request records the report says so instead of drawing CDFs", 
 
 TEST_CASE("without engine step times the breakdown is omitted with a note", "[report]") {
   Fixtures f;
-  for (RepetitionResult& r : f.candidate.points[0].repetitions) r.engine = nullptr;
+  for (RepetitionResult& r : f.candidate.points[0].repetitions) r.engine.reset();
   std::string html = html_report(f.comparison, f.baseline, f.candidate);
   CHECK(count(html, "data-chart=\"step-breakdown\"") == 1);  // the baseline's bar remains
   CHECK_THAT(html, Contains("No engine step times for candidate"));
-  for (RepetitionResult& r : f.baseline.points[0].repetitions) r.engine = nullptr;
+  for (RepetitionResult& r : f.baseline.points[0].repetitions) r.engine.reset();
   html = html_report(f.comparison, f.baseline, f.candidate);
   CHECK(count(html, "data-chart=\"step-breakdown\"") == 0);
   CHECK_THAT(html, Contains("No engine step times for baseline"));
 }
 
-TEST_CASE("timelines stamped in time_ns with GPU utilization chart both CPU and GPU", "[report]") {
+TEST_CASE("timelines with GPU utilization chart both CPU and GPU", "[report]") {
   Fixtures f;
   for (RepetitionResult& r : f.candidate.points[0].repetitions) {
-    for (nlohmann::json& sample : r.timeline) {
-      sample["time_ns"] = static_cast<int64_t>(sample["t_ms"].get<double>() * 1e6) + 5000000000;
-      sample.erase("t_ms");
-      sample["gpu_utilization_pct"] = 42.0;
-    }
+    for (TimelineSample& sample : r.timeline) sample.gpu_utilization_pct = 42.0;
   }
   const std::string html = html_report(f.comparison, f.baseline, f.candidate);
   CHECK(count(html, "data-chart=\"utilization-timeline\"") == 1);
@@ -157,15 +153,15 @@ TEST_CASE("a router target's run report charts each replica's load and marks the
   Fixtures f;
   ResultsFile run = f.candidate;
   RepetitionResult& r = run.points[0].repetitions[0];
-  for (nlohmann::json& sample : r.timeline) {
-    const double t = sample["t_ms"].get<double>();
-    sample["engine"]["router"] = {
-        {"policy", "least-outstanding"},
-        {"replicas",
-         {{{"url", "http://127.0.0.1:1"}, {"in_flight", t < 500 ? 3 : 0}, {"healthy", t < 500}},
-          {{"url", "http://127.0.0.1:2"}, {"in_flight", 4}, {"healthy", true}}}}};
+  for (TimelineSample& sample : r.timeline) {
+    RouterRecord& router = sample.target.emplace().router.emplace();
+    router.live = true;
+    router.policy = "least-outstanding";
+    router.replicas = {
+        {"http://127.0.0.1:1", 0, 0, 0, 0, 0, sample.t_ms < 500 ? 3 : 0, sample.t_ms < 500},
+        {"http://127.0.0.1:2", 0, 0, 0, 0, 0, 4, true}};
   }
-  r.engine["router"] = {{"faults", {{{"kill_replica", 0}, {"at_ms", 500.0}, {"pid", 7}}}}};
+  r.engine.emplace().router.emplace().faults = {{0, 7, 500.0, 0, ""}};
   const std::string html = html_run_report(run);
   CHECK(count(html, "data-chart=\"replica-timeline\"") == 1);  // one repetition has them
   CHECK_THAT(html, Contains("<title>replica 0</title>"));
