@@ -11,6 +11,12 @@ namespace infergate {
 
 // bf16_to_f32, f32_to_bf16 and f32_to_f16 are in kernels/float_bits.h (shared with the GPU).
 float f16_to_f32(uint16_t h);
+// The little-endian fp16 stored at `p` (a block's scale), unaligned.
+inline float f16_at(const uint8_t* p) {
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return f16_to_f32(h);
+}
 
 // One block of a block format to its dtype_block_elems fp32 values, as llama.cpp dequantizes.
 void dequantize_block(const uint8_t* block, DType dtype, float* out);

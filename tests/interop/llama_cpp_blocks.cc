@@ -1,0 +1,108 @@
+// Our dequantization of llama.cpp's block formats against llama.cpp's own: dequantize_row_* of
+// the libggml-base.so in node-llama-cpp's prebuilt binaries (dlopen'ed, nothing compiled from
+// llama.cpp). Random blocks of every type, every value compared bit for bit.
+//
+// usage: llama_cpp_blocks LIBGGML_BASE_SO
+// exit 0: all equal; 1: a difference, named (type, block, value, both bit patterns); 2: usage,
+// or the library lacks a function.
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/random/xoshiro256.h"
+#include "kernels/cpu/iq4_blocks.h"
+#include "kernels/cpu/k_quant_blocks.h"
+#include "kernels/cpu/q5_blocks.h"
+
+namespace {
+
+using namespace infergate;
+
+using LlamaDequantize = void (*)(const void* blocks, float* out, int64_t k);
+
+struct BlockType {
+  const char* name;             // as llama.cpp's function names it
+  int64_t bytes, values;        // per block
+  std::vector<int64_t> f16_at;  // offsets of the block's fp16 fields
+  void (*ours)(const uint8_t* block, float* out);
+};
+
+const BlockType kTypes[] = {
+    {"q5_0", kQ5_0BlockBytes, 32, {0}, &dequantize_block_q5_0},
+    {"q5_1", kQ5_1BlockBytes, 32, {0, 2}, &dequantize_block_q5_1},
+    {"q2_K", kQ2_KBlockBytes, 256, {80, 82}, &dequantize_block_q2_k},
+    {"q3_K", kQ3_KBlockBytes, 256, {108}, &dequantize_block_q3_k},
+    {"q5_K", kQ5_KBlockBytes, 256, {0, 2}, &dequantize_block_q5_k},
+    {"q6_K", kQ6_KBlockBytes, 256, {208}, &dequantize_block_q6_k},
+    {"iq4_nl", kIq4_NlBlockBytes, 32, {0}, &dequantize_block_iq4_nl},
+    {"iq4_xs", kIq4_XsBlockBytes, 256, {0}, &dequantize_block_iq4_xs},
+};
+
+constexpr int64_t kBlocks = 4096;
+
+// Random bytes, with every fp16 field a finite half (any sign, subnormals included): a NaN's
+// payload says nothing about the format.
+std::vector<uint8_t> random_blocks(const BlockType& t, Xoshiro256& rng) {
+  std::vector<uint8_t> bytes(size_t(t.bytes * kBlocks));
+  for (uint8_t& b : bytes) b = uint8_t(rng.next_u64());
+  for (int64_t i = 0; i < kBlocks; ++i) {
+    for (int64_t at : t.f16_at) {
+      uint8_t* h = bytes.data() + i * t.bytes + at;
+      if ((h[1] & 0x7C) == 0x7C) h[1] &= 0x83;  // exponent 31 (inf, NaN) -> 0 (subnormal)
+    }
+  }
+  return bytes;
+}
+
+// 0 when every value agrees bit for bit, else 1 with the first difference named.
+int compare(const BlockType& t, LlamaDequantize theirs, Xoshiro256& rng) {
+  const std::vector<uint8_t> bytes = random_blocks(t, rng);
+  std::vector<float> want(size_t(t.values * kBlocks)), got(want.size());
+  theirs(bytes.data(), want.data(), t.values * kBlocks);
+  for (int64_t i = 0; i < kBlocks; ++i)
+    t.ours(bytes.data() + i * t.bytes, got.data() + i * t.values);
+  for (size_t v = 0; v < want.size(); ++v) {
+    uint32_t a, b;
+    std::memcpy(&a, &want[v], 4);
+    std::memcpy(&b, &got[v], 4);
+    if (a != b) {
+      std::printf("%s: block %lld value %lld: llama.cpp %.9g (0x%08x), infergate %.9g (0x%08x)\n",
+                  t.name, (long long)(int64_t(v) / t.values), (long long)(int64_t(v) % t.values),
+                  double(want[v]), a, double(got[v]), b);
+      return 1;
+    }
+  }
+  std::printf("%s: %lld blocks, %zu values bit for bit equal\n", t.name, (long long)kBlocks,
+              want.size());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: llama_cpp_blocks LIBGGML_BASE_SO\n");
+    return 2;
+  }
+  void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) {
+    std::fprintf(stderr, "llama_cpp_blocks: cannot load %s: %s\n", argv[1], dlerror());
+    return 2;
+  }
+  Xoshiro256 rng(45);
+  int failures = 0;
+  for (const BlockType& t : kTypes) {
+    const std::string symbol = std::string("dequantize_row_") + t.name;
+    auto* theirs = reinterpret_cast<LlamaDequantize>(dlsym(lib, symbol.c_str()));
+    if (theirs == nullptr) {
+      std::fprintf(stderr, "llama_cpp_blocks: %s has no %s\n", argv[1], symbol.c_str());
+      return 2;
+    }
+    failures += compare(t, theirs, rng);
+  }
+  return failures == 0 ? 0 : 1;
+}
