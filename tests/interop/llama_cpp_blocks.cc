@@ -1,12 +1,15 @@
 // Our dequantization of llama.cpp's block formats against llama.cpp's own: dequantize_row_* of
 // the libggml-base.so in node-llama-cpp's prebuilt binaries (dlopen'ed, nothing compiled from
-// llama.cpp). Random blocks of every type, every value compared bit for bit.
+// llama.cpp). Random blocks of every type, every value compared bit for bit; and our quantizers
+// against quantize_row_*_ref (what llama-quantize writes without an importance matrix), random
+// rows of every magnitude, every byte compared.
 //
 // usage: llama_cpp_blocks LIBGGML_BASE_SO
 // exit 0: all equal; 1: a difference, named (type, block, value, both bit patterns); 2: usage,
 // or the library lacks a function.
 #include <dlfcn.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +26,7 @@ namespace {
 using namespace infergate;
 
 using LlamaDequantize = void (*)(const void* blocks, float* out, int64_t k);
+using LlamaQuantize = void (*)(const float* x, void* blocks, int64_t k);
 
 struct BlockType {
   const char* name;             // as llama.cpp's function names it
@@ -43,6 +47,52 @@ const BlockType kTypes[] = {
 };
 
 constexpr int64_t kBlocks = 4096;
+
+struct Quantizer {
+  const char* name;
+  int64_t bytes, values;
+  void (*ours)(const float* x, uint8_t* out);
+};
+
+const Quantizer kQuantizers[] = {
+    {"q5_0", kQ5_0BlockBytes, 32, &quantize_block_q5_0},
+    {"q5_1", kQ5_1BlockBytes, 32, &quantize_block_q5_1},
+};
+
+// Blocks of uniform values at magnitudes from 1e-3 to 1e3, some holding zeros or one value.
+std::vector<float> random_values(int64_t values_per_block, Xoshiro256& rng) {
+  std::vector<float> x(size_t(values_per_block * kBlocks));
+  const auto uniform = [&] { return double(rng.next_u64() >> 11) * 0x1p-53; };
+  for (int64_t b = 0; b < kBlocks; ++b) {
+    const double scale = std::exp(-7 + 14 * uniform());
+    const int kind = int(b % 8);  // 6: zeros here and there; 7: one value throughout
+    const float constant = float(scale * (2 * uniform() - 1));
+    for (int64_t j = 0; j < values_per_block; ++j) {
+      float v = float(scale * (2 * uniform() - 1));
+      if (kind == 6 && j % 3 == 0) v = 0;
+      if (kind == 7) v = constant;
+      x[size_t(b * values_per_block + j)] = v;
+    }
+  }
+  return x;
+}
+
+// 0 when every byte agrees, else 1 with the first differing block named.
+int compare_quantizer(const Quantizer& q, LlamaQuantize theirs, Xoshiro256& rng) {
+  const std::vector<float> x = random_values(q.values, rng);
+  std::vector<uint8_t> want(size_t(q.bytes * kBlocks)), got(want.size());
+  theirs(x.data(), want.data(), q.values * kBlocks);
+  for (int64_t b = 0; b < kBlocks; ++b) q.ours(x.data() + b * q.values, got.data() + b * q.bytes);
+  for (int64_t b = 0; b < kBlocks; ++b) {
+    if (std::memcmp(want.data() + b * q.bytes, got.data() + b * q.bytes, size_t(q.bytes)) != 0) {
+      std::printf("quantize %s: block %lld (first value %.9g) differs from llama.cpp's\n", q.name,
+                  (long long)b, double(x[size_t(b * q.values)]));
+      return 1;
+    }
+  }
+  std::printf("quantize %s: %lld blocks byte for byte equal\n", q.name, (long long)kBlocks);
+  return 0;
+}
 
 // Random bytes, with every fp16 field a finite half (any sign, subnormals included): a NaN's
 // payload says nothing about the format.
@@ -103,6 +153,15 @@ int main(int argc, char** argv) {
       return 2;
     }
     failures += compare(t, theirs, rng);
+  }
+  for (const Quantizer& q : kQuantizers) {
+    const std::string symbol = std::string("quantize_row_") + q.name + "_ref";
+    auto* theirs = reinterpret_cast<LlamaQuantize>(dlsym(lib, symbol.c_str()));
+    if (theirs == nullptr) {
+      std::fprintf(stderr, "llama_cpp_blocks: %s has no %s\n", argv[1], symbol.c_str());
+      return 2;
+    }
+    failures += compare_quantizer(q, theirs, rng);
   }
   return failures == 0 ? 0 : 1;
 }

@@ -1,7 +1,9 @@
 // llama.cpp's block formats dequantized from hand-packed blocks (kernels/cpu/q5_blocks.h,
-// k_quant_blocks.h, iq4_blocks.h): each value here worked out from the layout by hand. Bit for
-// bit against llama.cpp itself: the interop test tests/interop/llama_cpp_blocks.cc.
+// k_quant_blocks.h, iq4_blocks.h): each value here worked out from the layout by hand; and the
+// Q5 quantizers' error. Bit for bit against llama.cpp itself: tests/interop/llama_cpp_blocks.cc.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <vector>
 
 #include "kernels/cpu/iq4_blocks.h"
@@ -35,6 +37,30 @@ TEST_CASE("Q5_0 and Q5_1 take each value's fifth bit from qh") {
   CHECK(v[0] == 14.5f);  // 31 x 0.5 - 1
   CHECK(v[16] == 8.5f);  // 19 x 0.5 - 1
   CHECK(v[1] == -1.0f);
+}
+
+TEST_CASE("Q5_0 and Q5_1 quantize a block to within a step, representable values exactly") {
+  float x[32], back[32];
+  for (int j = 0; j < 32; ++j) x[j] = 0.5f * float(j % 32 - 16);  // -8 .. 7.5 in steps of 0.5
+  std::vector<uint8_t> block(kQ5_1BlockBytes);
+  quantize_block_q5_0(x, block.data());  // d = -8 / -16 = 0.5: every value on the grid
+  dequantize_block_q5_0(block.data(), back);
+  for (int j = 0; j < 32; ++j) CHECK(back[j] == x[j]);
+  quantize_block_q5_1(x, block.data());  // d = 15.5 / 31 = 0.5, m = -8
+  dequantize_block_q5_1(block.data(), back);
+  for (int j = 0; j < 32; ++j) CHECK(back[j] == x[j]);
+
+  for (int j = 0; j < 32; ++j) x[j] = std::sin(0.7f * float(j)) * 3.0f;
+  quantize_block_q5_0(x, block.data());
+  dequantize_block_q5_0(block.data(), back);
+  // Half a step (|d| = max |x| / 16), but the end opposite the largest magnitude is clamped at
+  // code 31, one step short of it (llama.cpp's choice).
+  float amax = 0;
+  for (float v : x) amax = std::max(amax, std::fabs(v));
+  for (int j = 0; j < 32; ++j) CHECK(std::fabs(back[j] - x[j]) <= amax / 16 * 1.01f);
+  quantize_block_q5_1(x, block.data());
+  dequantize_block_q5_1(block.data(), back);
+  for (int j = 0; j < 32; ++j) CHECK(std::fabs(back[j] - x[j]) <= 6.0f / 31 / 2 * 1.01f);
 }
 
 TEST_CASE("Q2_K and Q3_K scale each 16 values and take 2 bits a value from qs") {
