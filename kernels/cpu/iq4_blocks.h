@@ -22,5 +22,11 @@ inline constexpr int64_t kIq4_XsBlockBytes = 136;
 // One block to its 32 (IQ4_NL) or 256 (IQ4_XS) fp32 values, as llama.cpp's dequantize_row_*.
 void dequantize_block_iq4_nl(const uint8_t* block, float* out);
 void dequantize_block_iq4_xs(const uint8_t* block, float* out);
+// 32 (256) values to one block, byte for byte as llama-quantize writes without an importance
+// matrix (llama.cpp's quantize_iq4_nl / quantize_iq4_xs): per 32 values, levels chosen for the
+// step d = -max / -127, then the step of least weighted squared error (weights x^2) among d and
+// 15 trial steps; IQ4_XS then codes each 32 values' step in 6 bits against the largest / 32.
+void quantize_block_iq4_nl(const float* x, uint8_t* out);
+void quantize_block_iq4_xs(const float* x, uint8_t* out);
 
 }  // namespace infergate

@@ -26,7 +26,10 @@ namespace {
 using namespace infergate;
 
 using LlamaDequantize = void (*)(const void* blocks, float* out, int64_t k);
-using LlamaQuantize = void (*)(const float* x, void* blocks, int64_t k);
+using LlamaQuantizeRef = void (*)(const float* x, void* blocks, int64_t k);
+// ggml's quantize_<type> (what llama-quantize calls): rows, no importance matrix here.
+using LlamaQuantizeRows = size_t (*)(const float* x, void* blocks, int64_t rows, int64_t per_row,
+                                     const float* importance);
 
 struct BlockType {
   const char* name;             // as llama.cpp's function names it
@@ -49,14 +52,17 @@ const BlockType kTypes[] = {
 constexpr int64_t kBlocks = 4096;
 
 struct Quantizer {
-  const char* name;
+  const char* symbol;  // llama.cpp's function
   int64_t bytes, values;
   void (*ours)(const float* x, uint8_t* out);
+  bool rows;  // LlamaQuantizeRows, else LlamaQuantizeRef
 };
 
 const Quantizer kQuantizers[] = {
-    {"q5_0", kQ5_0BlockBytes, 32, &quantize_block_q5_0},
-    {"q5_1", kQ5_1BlockBytes, 32, &quantize_block_q5_1},
+    {"quantize_row_q5_0_ref", kQ5_0BlockBytes, 32, &quantize_block_q5_0, false},
+    {"quantize_row_q5_1_ref", kQ5_1BlockBytes, 32, &quantize_block_q5_1, false},
+    {"quantize_iq4_nl", kIq4_NlBlockBytes, 32, &quantize_block_iq4_nl, true},
+    {"quantize_iq4_xs", kIq4_XsBlockBytes, 256, &quantize_block_iq4_xs, true},
 };
 
 // Blocks of uniform values at magnitudes from 1e-3 to 1e3, some holding zeros or one value.
@@ -78,19 +84,24 @@ std::vector<float> random_values(int64_t values_per_block, Xoshiro256& rng) {
 }
 
 // 0 when every byte agrees, else 1 with the first differing block named.
-int compare_quantizer(const Quantizer& q, LlamaQuantize theirs, Xoshiro256& rng) {
+int compare_quantizer(const Quantizer& q, void* theirs, Xoshiro256& rng) {
   const std::vector<float> x = random_values(q.values, rng);
   std::vector<uint8_t> want(size_t(q.bytes * kBlocks)), got(want.size());
-  theirs(x.data(), want.data(), q.values * kBlocks);
+  if (q.rows) {
+    reinterpret_cast<LlamaQuantizeRows>(theirs)(x.data(), want.data(), 1, q.values * kBlocks,
+                                                nullptr);
+  } else {
+    reinterpret_cast<LlamaQuantizeRef>(theirs)(x.data(), want.data(), q.values * kBlocks);
+  }
   for (int64_t b = 0; b < kBlocks; ++b) q.ours(x.data() + b * q.values, got.data() + b * q.bytes);
   for (int64_t b = 0; b < kBlocks; ++b) {
     if (std::memcmp(want.data() + b * q.bytes, got.data() + b * q.bytes, size_t(q.bytes)) != 0) {
-      std::printf("quantize %s: block %lld (first value %.9g) differs from llama.cpp's\n", q.name,
+      std::printf("%s: block %lld (first value %.9g) differs from llama.cpp's\n", q.symbol,
                   (long long)b, double(x[size_t(b * q.values)]));
       return 1;
     }
   }
-  std::printf("quantize %s: %lld blocks byte for byte equal\n", q.name, (long long)kBlocks);
+  std::printf("%s: %lld blocks byte for byte equal\n", q.symbol, (long long)kBlocks);
   return 0;
 }
 
@@ -155,10 +166,9 @@ int main(int argc, char** argv) {
     failures += compare(t, theirs, rng);
   }
   for (const Quantizer& q : kQuantizers) {
-    const std::string symbol = std::string("quantize_row_") + q.name + "_ref";
-    auto* theirs = reinterpret_cast<LlamaQuantize>(dlsym(lib, symbol.c_str()));
+    void* theirs = dlsym(lib, q.symbol);
     if (theirs == nullptr) {
-      std::fprintf(stderr, "llama_cpp_blocks: %s has no %s\n", argv[1], symbol.c_str());
+      std::fprintf(stderr, "llama_cpp_blocks: %s has no %s\n", argv[1], q.symbol);
       return 2;
     }
     failures += compare_quantizer(q, theirs, rng);

@@ -1,6 +1,6 @@
 // llama.cpp's block formats dequantized from hand-packed blocks (kernels/cpu/q5_blocks.h,
 // k_quant_blocks.h, iq4_blocks.h): each value here worked out from the layout by hand; and the
-// Q5 quantizers' error. Bit for bit against llama.cpp itself: tests/interop/llama_cpp_blocks.cc.
+// quantizers' error. Bit for bit against llama.cpp itself: tests/interop/llama_cpp_blocks.cc.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -111,6 +111,27 @@ TEST_CASE("Q5_K and Q6_K add high bits to the nibbles") {
   CHECK(v[0] == -1.0f);    // 0.5 x -2 x (1 | 2 << 4) - 32)
   CHECK(v[32] == -24.0f);  // 0.5 x 3 x ((0 | 1 << 4) - 32)
   CHECK(v[64] == 0.0f);    // scale 4 is 0
+}
+
+TEST_CASE("IQ4_NL and IQ4_XS quantize values on the level grid exactly, others to the grid") {
+  float x[256], back[256];
+  for (int j = 0; j < 256; ++j) x[j] = 0.5f * float(kIq4Levels[j % 16]) * float(1 + j / 32);
+  std::vector<uint8_t> nl(kIq4_NlBlockBytes), xs(kIq4_XsBlockBytes);
+  quantize_block_iq4_nl(x, nl.data());  // the first 32: step 0.5 exactly
+  dequantize_block_iq4_nl(nl.data(), back);
+  for (int j = 0; j < 32; ++j) CHECK(back[j] == x[j]);
+  quantize_block_iq4_xs(x, xs.data());  // steps 0.5 .. 4: 6-bit multiples of 4 / 32 = 0.125
+  dequantize_block_iq4_xs(xs.data(), back);
+  for (int j = 0; j < 256; ++j) CHECK(back[j] == x[j]);
+
+  for (int j = 0; j < 256; ++j) x[j] = std::sin(0.37f * float(j)) * float(1 + j % 7);
+  quantize_block_iq4_xs(x, xs.data());
+  dequantize_block_iq4_xs(xs.data(), back);
+  for (int s = 0; s < 8; ++s) {  // within the widest gap between levels (24 of 127), per 32
+    float amax = 0;
+    for (int j = 32 * s; j < 32 * s + 32; ++j) amax = std::max(amax, std::fabs(x[j]));
+    for (int j = 32 * s; j < 32 * s + 32; ++j) CHECK(std::fabs(back[j] - x[j]) <= amax * 0.15f);
+  }
 }
 
 TEST_CASE("IQ4_NL and IQ4_XS look their nibbles up in the non-linear table") {
