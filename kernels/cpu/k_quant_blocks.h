@@ -28,5 +28,10 @@ void dequantize_block_q2_k(const uint8_t* block, float* out);
 void dequantize_block_q3_k(const uint8_t* block, float* out);
 void dequantize_block_q5_k(const uint8_t* block, float* out);
 void dequantize_block_q6_k(const uint8_t* block, float* out);
+// 256 values to one Q6_K super-block, byte for byte as llama.cpp's quantize_row_q6_K_ref (what
+// llama-quantize writes without an importance matrix): per 16 values the scale of least
+// x^2-weighted squared error among 19 candidate steps, then the sixteen scales coded in int8
+// against the largest / -128 and the values requantized with the coded scales.
+void quantize_block_q6_k(const float* x, uint8_t* out);
 
 }  // namespace infergate

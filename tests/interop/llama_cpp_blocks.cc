@@ -61,6 +61,8 @@ struct Quantizer {
 const Quantizer kQuantizers[] = {
     {"quantize_row_q5_0_ref", kQ5_0BlockBytes, 32, &quantize_block_q5_0, false},
     {"quantize_row_q5_1_ref", kQ5_1BlockBytes, 32, &quantize_block_q5_1, false},
+    {"quantize_row_q6_K_ref", kQ6_KBlockBytes, 256, &quantize_block_q6_k, false},
+    {"quantize_q6_K", kQ6_KBlockBytes, 256, &quantize_block_q6_k, true},
     {"quantize_iq4_nl", kIq4_NlBlockBytes, 32, &quantize_block_iq4_nl, true},
     {"quantize_iq4_xs", kIq4_XsBlockBytes, 256, &quantize_block_iq4_xs, true},
 };

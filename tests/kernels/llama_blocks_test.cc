@@ -113,6 +113,22 @@ TEST_CASE("Q5_K and Q6_K add high bits to the nibbles") {
   CHECK(v[64] == 0.0f);    // scale 4 is 0
 }
 
+TEST_CASE("Q6_K quantizes each 16 values to within a step of their own scale") {
+  float x[256], back[256];
+  for (int j = 0; j < 256; ++j) x[j] = std::sin(0.23f * float(j)) * float(1 + (j / 16) % 5);
+  std::vector<uint8_t> block(kQ6_KBlockBytes);
+  quantize_block_q6_k(x, block.data());
+  dequantize_block_q6_k(block.data(), back);
+  for (int g = 0; g < 16; ++g) {
+    float amax = 0;
+    for (int j = 16 * g; j < 16 * g + 16; ++j) amax = std::max(amax, std::fabs(x[j]));
+    for (int j = 16 * g; j < 16 * g + 16; ++j) CHECK(std::fabs(back[j] - x[j]) <= amax / 31);
+  }
+  const std::vector<float> zeros(256, 0.0f);
+  quantize_block_q6_k(zeros.data(), block.data());
+  CHECK(block == std::vector<uint8_t>(kQ6_KBlockBytes, 0));  // d = 0 and every code 0
+}
+
 TEST_CASE("IQ4_NL and IQ4_XS quantize values on the level grid exactly, others to the grid") {
   float x[256], back[256];
   for (int j = 0; j < 256; ++j) x[j] = 0.5f * float(kIq4Levels[j % 16]) * float(1 + j / 32);
