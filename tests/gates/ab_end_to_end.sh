@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `infergate ab` end to end with real runs: a candidate with a large injected decode delay
-# regresses at the first look, the pairs ran in ABBA order, both sides and every report are
+# regresses within the first looks, the pairs ran in ABBA order, both sides and every report are
 # written, compare --paired re-judges them alike, and bad input is an exit 2 that names it.
 #   ab_end_to_end.sh INFERGATE WORK_DIR
 set -uo pipefail
@@ -14,15 +14,18 @@ fail() { echo "FAIL: $*"; status=1; }
 small=(--set load.num_requests=12 --set load.warmup_requests=2)
 rules="$repo/tests/gates/data/ab-rules.json"
 
-# A step made ~3 ms slower (the tiny model's decode step is a few ms): regressed at the first
-# look (4 pairs) and confirmed at the second (6).
+# A step made ~3 ms slower (the tiny model's decode step is a few ms): regressed at two looks in
+# a row (the design's regression_looks), at 4 and 6 pairs when every pair agrees. A neighbour that
+# disturbs one of the first four pairs leaves the first look inconclusive (seen in a clean-clone
+# CI run: a 6.4 s pair among 5 s ones, +78% at 8 pairs), and the gate decides at 6 and 8.
 "$infergate" ab "$repo/workloads/gate-decode.json" "${small[@]}" --rules "$rules" \
   --candidate-set target.engine.debug.inject_decode_delay_us=3000 --out-dir slowed \
   >slowed.log 2>&1
 code=$?
 cat slowed.log
 [ "$code" = 1 ] || fail "a 3 ms slower step gave exit $code, not 1 (regressed)"
-grep -q "stopped after 6 pairs" slowed.log || fail "did not stop at the second look (6 pairs)"
+grep -Eq "stopped after [68] pairs \([0-9.]+ s\): decided" slowed.log ||
+  fail "did not decide by the third look (8 pairs)"
 grep -q "inject_decode_delay_us: 0 -> 3000" slowed.log || fail "the side's --set is not listed"
 for f in baseline.json candidate.json verdicts.json report.html summary.md junit.xml; do
   [ -s "slowed/$f" ] || fail "slowed/$f missing"
