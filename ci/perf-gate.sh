@@ -79,6 +79,13 @@ is_simulated() { case " $sim_workloads " in *" $1 "*) return 0 ;; *) return 1 ;;
 gate_stored() {
   local reps="$repeat" reruns="$auto_repeat"
   if is_simulated "$1"; then reps=1 reruns=0; fi
+  # No baseline on any machine: an input error now, not after the repetitions (compare still
+  # refuses one stored for another machine, which needs the run's machine to tell).
+  if ! "$infergate" baseline show "$1" --baselines "$baselines" >/dev/null 2>&1; then
+    echo "perf-gate: no baseline for workload '$1' in $baselines (on any machine); store one" \
+      "with: infergate baseline update RESULT" >&2
+    return 2
+  fi
   echo "== $1: $reps repetitions"
   # Exit 5 (no request succeeded) still writes the results: compare then refuses them with
   # exit 2, naming the failures, so the gate keeps compare's exit codes.
