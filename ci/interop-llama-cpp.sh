@@ -63,7 +63,7 @@ check dense-bf16 0.2 --model tiny --dtype bf16
 check dense-q8_0 0.5 --model tiny --dtype q8_0
 check dense-q4_0 0.5 --model tiny --dtype q4_0
 check dense-q4_1 0.5 --model tiny --dtype q4_1
-# Q4_K: tiny's 768-wide FFN down rows are Q4_K super-blocks, its 288-wide rows fall back to Q4_1
+# Q4_K: tiny's 768-wide FFN down rows are Q4_K super-blocks, its 288-wide rows fall back to Q5_0
 # (a mixed file, as llama.cpp's own quantizer writes); small is Q4_K throughout.
 check dense-q4_k 0.5 --model tiny --dtype q4_k
 check dense-small-q4_k 1.0 --model small --dtype q4_k

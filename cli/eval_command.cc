@@ -61,10 +61,11 @@ int eval_command(int argc, char** argv) {
       "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "dtype", po::value(&dtype)->default_value(dtype),
       "the evaluated model's matrices: auto (as loaded) | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | "
-      "q4_k | w8a8")("baseline-model", po::value(&baseline_model),
-                     "the baseline's model (default: --model); same vocabulary")(
+      "q4_k | q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | w8a8")(
+      "baseline-model", po::value(&baseline_model),
+      "the baseline's model (default: --model); same vocabulary")(
       "baseline-dtype", po::value(&baseline_dtype)->default_value(baseline_dtype),
-      "the baseline's matrices (auto | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | q4_k | w8a8)")(
+      "the baseline's matrices (auto | f32 | f16 | bf16 | a block format, as --dtype)")(
       "kv-dtype", po::value(&kv_dtype)->default_value(kv_dtype),
       "the evaluated model's KV cache (f32 | f16 | bf16 | int8 | fp8_e4m3); the baseline's is "
       "f32")("text", po::value(&text)->required(), "the evaluation text (UTF-8, at most 64 MiB)")(

@@ -1,5 +1,6 @@
 #include "cli/logits_command.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <iostream>
@@ -68,12 +69,25 @@ std::vector<float> optimized_logits(const ModelWeights& w, const std::vector<int
   return sequence_logits(w, tokens, pool);
 }
 
+// The k largest logits of a row as [id, logit] pairs, largest first (the lower id on a tie).
+nlohmann::json largest_logits(const std::vector<float>& row, int64_t k) {
+  std::vector<int32_t> ids(row.size());
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int32_t>(i);
+  std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), [&](int32_t a, int32_t b) {
+    return row[size_t(a)] > row[size_t(b)] || (row[size_t(a)] == row[size_t(b)] && a < b);
+  });
+  nlohmann::json pairs = nlohmann::json::array();
+  for (int64_t i = 0; i < k; ++i) pairs.push_back({ids[size_t(i)], row[size_t(ids[size_t(i)])]});
+  return pairs;
+}
+
 }  // namespace
 
 int logits_command(int argc, char** argv) {
   std::string model = "tiny", dtype = "auto", token_list, prompt;
   uint64_t seed = 0;
   int threads = 0;
+  int64_t top = 0;
   po::options_description desc("infergate logits --tokens IDS | --prompt TEXT [options]");
   desc.add_options()("help,h", "show this help")(
       "model", po::value(&model)->default_value(model),
@@ -81,11 +95,15 @@ int logits_command(int argc, char** argv) {
       "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "dtype", po::value(&dtype)->default_value(dtype),
       "convert matrices first: auto (as loaded) | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | q4_k | "
-      "w8a8")("tokens", po::value(&token_list), "comma-separated token ids, e.g. 1,5,9,200")(
+      "q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | w8a8")(
+      "tokens", po::value(&token_list), "comma-separated token ids, e.g. 1,5,9,200")(
       "prompt", po::value(&prompt), "text, tokenized by the model's own tokenizer (as serve)")(
       "reference",
       "use the reference forward pass (double accumulation) instead of the optimized one")(
-      "threads", po::value(&threads)->default_value(0), "optimized path threads (0: all cores)");
+      "threads", po::value(&threads)->default_value(0), "optimized path threads (0: all cores)")(
+      "top", po::value(&top)->default_value(0),
+      "write each position's K largest logits as [id, logit], largest first, instead of every "
+      "logit (0: every logit)");
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
@@ -98,6 +116,7 @@ int logits_command(int argc, char** argv) {
   }
   std::vector<int32_t> tokens;
   if (vm.count("tokens")) tokens = parse_tokens(token_list);
+  if (top < 0) throw std::invalid_argument("--top " + std::to_string(top) + " is negative");
   const ModelSource source = parse_model_argument(model, seed);
   ModelWeights weights = load_model(source);
   if (vm.count("prompt")) tokens = tokenize_prompt(prompt, source, weights.vocab);
@@ -117,12 +136,18 @@ int logits_command(int argc, char** argv) {
   const std::vector<float> logits = vm.count("reference")
                                         ? reference_forward(weights, tokens)
                                         : optimized_logits(weights, tokens, threads);
+  if (top > vocab) {
+    throw std::invalid_argument("--top " + std::to_string(top) + " exceeds vocab_size " +
+                                std::to_string(vocab));
+  }
   nlohmann::json rows = nlohmann::json::array();
   for (size_t p = 0; p < tokens.size(); ++p) {
     const auto first = logits.begin() + static_cast<std::ptrdiff_t>(p * static_cast<size_t>(vocab));
-    rows.push_back(std::vector<float>(first, first + vocab));
+    const std::vector<float> row(first, first + vocab);
+    rows.push_back(top > 0 ? largest_logits(row, top) : nlohmann::json(row));
   }
-  const nlohmann::json out = {{"vocab_size", vocab}, {"tokens", tokens}, {"logits", rows}};
+  const nlohmann::json out = {
+      {"vocab_size", vocab}, {"tokens", tokens}, {top > 0 ? "top" : "logits", rows}};
   std::cout << out.dump() << "\n";
   return 0;
 }

@@ -52,7 +52,7 @@ const Command kCommands[] = {
     {"generate", infergate::generate_command, "generate text from a model and report throughput"},
     {"export", infergate::export_command, "write a model as GGUF or safetensors"},
     {"quantize", infergate::quantize_command,
-     "write a model's matrices in a block format (q8_0, q4_0, q4_1, q4_k, w8a8) as GGUF"},
+     "write a model's matrices in a block format (q8_0, q4_k, q6_k, iq4_xs, ...) as GGUF"},
     {"logits", infergate::logits_command, "print a model's logits for a token sequence as JSON"},
     {"eval", infergate::eval_command,
      "a model's quality against a baseline: perplexity, KL divergence, top-1 agreement"},

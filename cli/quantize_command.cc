@@ -24,7 +24,9 @@ namespace {
 namespace po = boost::program_options;
 
 // The formats this command writes.
-constexpr const char* kTargets = "q8_0, q4_0, q4_1, q4_k, w8a8, int4-g32, int4-g128";
+constexpr const char* kTargets =
+    "q8_0, q4_0, q4_1, q4_k, q5_0, q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, w8a8, int4-g32, "
+    "int4-g128";
 
 // The calibration rows AWQ's loss is computed over (its mean |x| uses every token).
 constexpr int64_t kAwqLossRows = 256;
@@ -35,8 +37,9 @@ struct Target {
 };
 
 Target parse_target(const std::string& to) {
-  if (to == "q8_0" || to == "q4_0" || to == "q4_1" || to == "q4_k" || to == "w8a8") {
-    return {parse_dtype(to), 0};
+  for (const char* name : {"q8_0", "q4_0", "q4_1", "q4_k", "q5_0", "q5_1", "q2_k", "q3_k", "q5_k",
+                           "q6_k", "iq4_nl", "iq4_xs", "w8a8"}) {
+    if (to == name) return {parse_dtype(to), 0};
   }
   if (to == "int4-g32") return {DType::kQ4_1, 32};
   if (to == "int4-g128") return {DType::kQ4_1, 128};
@@ -181,7 +184,8 @@ int quantize_command(int argc, char** argv) {
       "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
       "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "to", po::value(&to)->required(),
-      "q8_0 | q4_0 | q4_1 | q4_k | w8a8 (written as Q8_0 blocks) | int4-g32 | int4-g128 "
+      "q8_0 | q4_0 | q4_1 | q4_k | q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | "
+      "w8a8 (written as Q8_0 blocks) | int4-g32 | int4-g128 "
       "(group-wise INT4 with zero points, written as Q4_1 blocks)")(
       "out", po::value(&out)->required(), "output .gguf file (or directory, for safetensors)")(
       "format", po::value(&format)->default_value(format),

@@ -28,6 +28,22 @@ const char* dtype_name(DType dtype) {
       return "int8";
     case DType::kF8E4M3:
       return "fp8_e4m3";
+    case DType::kQ5_0:
+      return "q5_0";
+    case DType::kQ5_1:
+      return "q5_1";
+    case DType::kQ2_K:
+      return "q2_k";
+    case DType::kQ3_K:
+      return "q3_k";
+    case DType::kQ5_K:
+      return "q5_k";
+    case DType::kQ6_K:
+      return "q6_k";
+    case DType::kIQ4_NL:
+      return "iq4_nl";
+    case DType::kIQ4_XS:
+      return "iq4_xs";
   }
   return "?";
 }
@@ -43,21 +59,59 @@ DType parse_dtype(const std::string& name) {
   if (name == "w8a8") return DType::kW8A8;
   if (name == "int8") return DType::kI8;
   if (name == "fp8_e4m3") return DType::kF8E4M3;
-  throw std::invalid_argument(
-      "unknown dtype '" + name +
-      "' (allowed: f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, w8a8, int8, fp8_e4m3)");
+  if (name == "q5_0") return DType::kQ5_0;
+  if (name == "q5_1") return DType::kQ5_1;
+  if (name == "q2_k" || name == "q2_K") return DType::kQ2_K;
+  if (name == "q3_k" || name == "q3_K") return DType::kQ3_K;
+  if (name == "q5_k" || name == "q5_K") return DType::kQ5_K;
+  if (name == "q6_k" || name == "q6_K") return DType::kQ6_K;
+  if (name == "iq4_nl") return DType::kIQ4_NL;
+  if (name == "iq4_xs") return DType::kIQ4_XS;
+  throw std::invalid_argument("unknown dtype '" + name +
+                              "' (allowed: f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, q5_0, q5_1, "
+                              "q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, w8a8, int8, fp8_e4m3)");
 }
 
 bool is_scaled_kv(DType dtype) { return dtype == DType::kI8 || dtype == DType::kF8E4M3; }
 
 bool is_block_quantized(DType dtype) {
-  return dtype == DType::kQ8_0 || dtype == DType::kQ4_0 || dtype == DType::kQ4_1 ||
-         dtype == DType::kQ4_K || dtype == DType::kW8A8;
+  switch (dtype) {
+    case DType::kF32:
+    case DType::kF16:
+    case DType::kBF16:
+    case DType::kI8:
+    case DType::kF8E4M3:
+      return false;
+    case DType::kQ8_0:
+    case DType::kQ4_0:
+    case DType::kQ4_1:
+    case DType::kQ4_K:
+    case DType::kW8A8:
+    case DType::kQ5_0:
+    case DType::kQ5_1:
+    case DType::kQ2_K:
+    case DType::kQ3_K:
+    case DType::kQ5_K:
+    case DType::kQ6_K:
+    case DType::kIQ4_NL:
+    case DType::kIQ4_XS:
+      return true;
+  }
+  return false;
 }
 
 int64_t dtype_block_elems(DType dtype) {
-  if (dtype == DType::kQ4_K) return kQ4_KBlock;
-  return is_block_quantized(dtype) ? kQuantBlock : 1;
+  switch (dtype) {
+    case DType::kQ2_K:
+    case DType::kQ3_K:
+    case DType::kQ4_K:
+    case DType::kQ5_K:
+    case DType::kQ6_K:
+    case DType::kIQ4_XS:
+      return kQ4_KBlock;
+    default:
+      return is_block_quantized(dtype) ? kQuantBlock : 1;
+  }
 }
 
 namespace {
@@ -71,8 +125,26 @@ size_t block_bytes(DType dtype) {
       return kQ4_0BlockBytes;
     case DType::kQ4_1:
       return kQ4_1BlockBytes;
-    default:
+    case DType::kQ4_K:
       return kQ4_KBlockBytes;
+    case DType::kQ5_0:
+      return kQ5_0BlockBytes;
+    case DType::kQ5_1:
+      return kQ5_1BlockBytes;
+    case DType::kQ2_K:
+      return kQ2_KBlockBytes;
+    case DType::kQ3_K:
+      return kQ3_KBlockBytes;
+    case DType::kQ5_K:
+      return kQ5_KBlockBytes;
+    case DType::kQ6_K:
+      return kQ6_KBlockBytes;
+    case DType::kIQ4_NL:
+      return kIq4_NlBlockBytes;
+    case DType::kIQ4_XS:
+      return kIq4_XsBlockBytes;
+    default:
+      return 0;  // not a block format: dtype_bytes never asks
   }
 }
 
@@ -92,7 +164,15 @@ size_t dtype_bytes(DType dtype, int64_t count) {
     case DType::kQ4_0:
     case DType::kQ4_1:
     case DType::kQ4_K:
-    case DType::kW8A8: {
+    case DType::kW8A8:
+    case DType::kQ5_0:
+    case DType::kQ5_1:
+    case DType::kQ2_K:
+    case DType::kQ3_K:
+    case DType::kQ5_K:
+    case DType::kQ6_K:
+    case DType::kIQ4_NL:
+    case DType::kIQ4_XS: {
       const int64_t block = dtype_block_elems(dtype);
       if (count % block != 0) {
         throw std::invalid_argument(std::string(dtype_name(dtype)) + " needs a multiple of " +

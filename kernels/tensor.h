@@ -21,10 +21,32 @@ namespace infergate {
 // W8A8 is per-channel int8: Q8_0's bytes with one fp16 scale shared by every block of a row (so a
 // GGUF export is a valid Q8_0 tensor), computed against per-token int8 activations with one
 // integer dot product per row (quant_linear.h).
+// Q5_0, Q5_1, Q2_K, Q3_K, Q5_K, Q6_K, IQ4_NL and IQ4_XS are llama.cpp's other block formats of
+// its standard quantization presets, bit for bit (layouts in kernels/cpu/q5_blocks.h,
+// k_quant_blocks.h and iq4_blocks.h).
 // I8 and F8E4M3 (OCP FP8: 1 sign, 4 exponent bits with bias 7, 3 mantissa bits, no infinities,
 // largest 448) are KV cache formats: each row of head_dim codes has an fp32 scale beside it
 // (paged_attention.h), so they are never a weight or a tensor in a model file.
-enum class DType : uint8_t { kF32, kF16, kBF16, kQ8_0, kQ4_0, kI8, kF8E4M3, kQ4_1, kQ4_K, kW8A8 };
+enum class DType : uint8_t {
+  kF32,
+  kF16,
+  kBF16,
+  kQ8_0,
+  kQ4_0,
+  kI8,
+  kF8E4M3,
+  kQ4_1,
+  kQ4_K,
+  kW8A8,
+  kQ5_0,
+  kQ5_1,
+  kQ2_K,
+  kQ3_K,
+  kQ5_K,
+  kQ6_K,
+  kIQ4_NL,
+  kIQ4_XS,
+};
 
 // Elements per block of the block formats (one for the others: every element is its own block).
 inline constexpr int64_t kQuantBlock = 32;
@@ -33,16 +55,27 @@ inline constexpr size_t kQ4_0BlockBytes = 18;
 inline constexpr size_t kQ4_1BlockBytes = 20;
 inline constexpr int64_t kQ4_KBlock = 256;  // a k-quant super-block: 8 sub-blocks of 32
 inline constexpr size_t kQ4_KBlockBytes = 144;
+inline constexpr size_t kQ5_0BlockBytes = 22;
+inline constexpr size_t kQ5_1BlockBytes = 24;
+inline constexpr size_t kQ2_KBlockBytes = 84;
+inline constexpr size_t kQ3_KBlockBytes = 110;
+inline constexpr size_t kQ5_KBlockBytes = 176;
+inline constexpr size_t kQ6_KBlockBytes = 210;
+inline constexpr size_t kIq4_NlBlockBytes = 18;
+inline constexpr size_t kIq4_XsBlockBytes = 136;
 
 const char* dtype_name(DType dtype);
-// Parses "f32" | "f16" | "bf16" | "q8_0" | "q4_0" | "q4_1" | "q4_k" | "w8a8" | "int8" | "fp8_e4m3";
+// Parses "f32" | "f16" | "bf16" | "q8_0" | "q4_0" | "q4_1" | "q4_k" | "w8a8" | "int8" | "fp8_e4m3"
+// | "q5_0" | "q5_1" | "q2_k" | "q3_k" | "q5_k" | "q6_k" | "iq4_nl" | "iq4_xs";
 // throws std::invalid_argument naming the allowed values.
 DType parse_dtype(const std::string& name);
-// True for the block formats (Q8_0, Q4_0, Q4_1, Q4_K, W8A8), whose rows must be whole blocks.
+// True for the block formats (every weight type but F32, F16 and BF16), whose rows must be whole
+// blocks.
 bool is_block_quantized(DType dtype);
 // True for the scaled KV formats (int8, fp8_e4m3): codes times a per-row scale.
 bool is_scaled_kv(DType dtype);
-// Elements per block: kQ4_KBlock for Q4_K, kQuantBlock for the other block formats, else 1.
+// Elements per block: kQ4_KBlock for the super-block formats (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K,
+// IQ4_XS), kQuantBlock for the other block formats, else 1.
 int64_t dtype_block_elems(DType dtype);
 // Bytes taken by `count` consecutive elements (count must be whole blocks for the block
 // formats; std::invalid_argument otherwise).

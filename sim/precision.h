@@ -10,7 +10,7 @@
 namespace infergate {
 
 struct Precision {
-  std::string weight_dtype;  // f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | q4_k | w8a8 | fp8
+  std::string weight_dtype;  // f32 | f16 | bf16 | a block format (q8_0, q4_k, ...) | fp8
   double weight_bytes = 2;   // per parameter
   std::string compute_dtype;
   double activation_bytes = 2;

@@ -6,13 +6,13 @@
 #
 #   bench/quality/measure_formats.sh BUILD_DIR [OUT_DIR]
 #
-# Environment: PRESET (default small), DTYPES (default "f32 f16 bf16 q8_0 q4_0 q4_1 q4_k"), TEXT (default
+# Environment: PRESET (default small), DTYPES (default: f32, f16, bf16 and every block format), TEXT (default
 # every docs/*.md, concatenated), CTX (default 256) and CHUNKS (default 4) for eval, THREADS
 # (default: one per core), REPS (default 2, each speed figure the best of them).
 set -euo pipefail
 
 name=measure_formats
-dtypes=${DTYPES:-f32 f16 bf16 q8_0 q4_0 q4_1 q4_k}
+dtypes=${DTYPES:-f32 f16 bf16 q8_0 q6_k q5_k q5_1 q5_0 q4_k q4_1 q4_0 iq4_xs iq4_nl q3_k q2_k}
 source "$(dirname "$0")/measure_setup.sh"
 for dtype in $dtypes; do
   gguf="$out/$preset-$dtype.gguf"

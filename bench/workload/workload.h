@@ -215,7 +215,7 @@ struct TelemetrySpec {
 // "Quality"); the figures land in every repetition's summary for gate rules of kind "quality".
 struct QualitySpec {
   std::string text;                    // relative to the workload file's folder
-  std::string baseline_dtype = "f32";  // f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | q4_k | w8a8
+  std::string baseline_dtype = "f32";  // f32 | f16 | bf16 | a block format (weight_dtype's)
   int64_t context = 256;               // tokens per chunk; the second half is scored
   int64_t chunks = 4;                  // chunks to score; 0: as many as the text fills
 };

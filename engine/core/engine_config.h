@@ -15,7 +15,26 @@ namespace infergate {
 // Where the forward runs (docs/cuda.md): kernels/cpu, or one GPU (device 0).
 enum class Backend { kCpu, kCuda };
 // kAuto keeps the loaded dtype; the others convert every matrix at load.
-enum class WeightDtype { kAuto, kF32, kF16, kBf16, kQ8_0, kQ4_0, kQ4_1, kQ4_K, kW8A8 };
+// The block formats from kQ8_0 on (validate() relies on the order).
+enum class WeightDtype {
+  kAuto,
+  kF32,
+  kF16,
+  kBf16,
+  kQ8_0,
+  kQ4_0,
+  kQ4_1,
+  kQ4_K,
+  kW8A8,
+  kQ5_0,
+  kQ5_1,
+  kQ2_K,
+  kQ3_K,
+  kQ5_K,
+  kQ6_K,
+  kIq4_Nl,
+  kIq4_Xs
+};
 // The cuda backend's projections: cuBLAS, or our tensor-core GEMM (f16/bf16 weights).
 enum class CudaGemm { kCublas, kInfergate };
 // Speculative decoding's proposer (docs/speculative.md): none, n-gram prompt lookup, a draft

@@ -36,8 +36,10 @@ std::vector<EngineConfigField> build_fields() {
                         [](C& c, const std::string& n) { c.weight_dtype = parse_weight_dtype(n); }},
        .flag = "weight-dtype",
        .doc = "`auto` keeps the loaded dtype; the others convert every matrix at load (norms, "
-              "biases and the MoE router stay fp32; q8_0/q4_0/q4_1 quantize as llama.cpp does, "
-              "q4_k by its method, w8a8 per channel against per-token int8 activations; "
+              "biases and the MoE router stay fp32; q8_0/q4_0/q4_1/q5_0/q5_1/q6_k/iq4_nl/iq4_xs "
+              "quantize as llama.cpp does, q4_k/q2_k/q3_k/q5_k by their own fit, w8a8 per "
+              "channel against per-token int8 activations; rows that are not whole 256-value "
+              "blocks take llama.cpp's 32-value fallback; "
               "docs/quantization.md)",
        .choices = weight_dtype_names()});
   add({.key = "kv_cache_dtype",

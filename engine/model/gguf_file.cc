@@ -370,7 +370,8 @@ Tensor GgufFile::tensor(const GgufTensorInfo& info) const {
   if (!dtype) {
     throw ModelLoadError(path(), "unsupported tensor type " + std::to_string(info.type) + " (" +
                                      ggml_type_name(info.type) + ") for '" + info.name +
-                                     "' (supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q4_K)");
+                                     "' (supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, "
+                                     "Q5_1, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, IQ4_NL, IQ4_XS)");
   }
   if (info.ne[0] % dtype_block_elems(*dtype) != 0) {
     throw ModelLoadError(path(), "tensor '" + info.name + "' is " + ggml_type_name(info.type) +

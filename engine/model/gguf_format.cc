@@ -30,6 +30,22 @@ std::optional<DType> dtype_from_ggml(uint32_t type) {
       return DType::kQ4_K;
     case GgmlType::kBF16:
       return DType::kBF16;
+    case GgmlType::kQ5_0:
+      return DType::kQ5_0;
+    case GgmlType::kQ5_1:
+      return DType::kQ5_1;
+    case GgmlType::kQ2_K:
+      return DType::kQ2_K;
+    case GgmlType::kQ3_K:
+      return DType::kQ3_K;
+    case GgmlType::kQ5_K:
+      return DType::kQ5_K;
+    case GgmlType::kQ6_K:
+      return DType::kQ6_K;
+    case GgmlType::kIQ4_NL:
+      return DType::kIQ4_NL;
+    case GgmlType::kIQ4_XS:
+      return DType::kIQ4_XS;
   }
   return std::nullopt;
 }
@@ -51,6 +67,22 @@ GgmlType ggml_type_from_dtype(DType dtype) {
       return GgmlType::kQ4_1;
     case DType::kQ4_K:
       return GgmlType::kQ4_K;
+    case DType::kQ5_0:
+      return GgmlType::kQ5_0;
+    case DType::kQ5_1:
+      return GgmlType::kQ5_1;
+    case DType::kQ2_K:
+      return GgmlType::kQ2_K;
+    case DType::kQ3_K:
+      return GgmlType::kQ3_K;
+    case DType::kQ5_K:
+      return GgmlType::kQ5_K;
+    case DType::kQ6_K:
+      return GgmlType::kQ6_K;
+    case DType::kIQ4_NL:
+      return GgmlType::kIQ4_NL;
+    case DType::kIQ4_XS:
+      return GgmlType::kIQ4_XS;
     case DType::kI8:  // KV cache formats, never in a model file
     case DType::kF8E4M3:
       break;
@@ -76,6 +108,22 @@ uint32_t gguf_file_type(DType dtype) {
       return 14;  // LLAMA_FTYPE_MOSTLY_Q4_K_S: Q4_K throughout
     case DType::kBF16:
       return 32;  // LLAMA_FTYPE_MOSTLY_BF16
+    case DType::kQ5_0:
+      return 8;  // LLAMA_FTYPE_MOSTLY_Q5_0
+    case DType::kQ5_1:
+      return 9;  // LLAMA_FTYPE_MOSTLY_Q5_1
+    case DType::kQ2_K:
+      return 10;  // LLAMA_FTYPE_MOSTLY_Q2_K
+    case DType::kQ3_K:
+      return 11;  // LLAMA_FTYPE_MOSTLY_Q3_K_S
+    case DType::kQ5_K:
+      return 16;  // LLAMA_FTYPE_MOSTLY_Q5_K_S
+    case DType::kQ6_K:
+      return 18;  // LLAMA_FTYPE_MOSTLY_Q6_K
+    case DType::kIQ4_NL:
+      return 25;  // LLAMA_FTYPE_MOSTLY_IQ4_NL
+    case DType::kIQ4_XS:
+      return 30;  // LLAMA_FTYPE_MOSTLY_IQ4_XS
     case DType::kI8:
     case DType::kF8E4M3:
       break;

@@ -32,14 +32,33 @@ void for_each_projection(std::vector<LayerWeights>& layers, Fn&& fn) {
   }
 }
 
+// A matrix whose rows are not whole 256-value super-blocks takes the 32-value format llama.cpp's
+// quantizer gives it instead (llama-quant.cpp, tensor_type_fallback): one at least as wide.
+DType row_fallback(DType dtype, int64_t row_length) {
+  if (row_length % dtype_block_elems(dtype) == 0) return dtype;
+  switch (dtype) {
+    case DType::kQ2_K:
+    case DType::kQ3_K:
+      return DType::kQ4_0;
+    case DType::kQ4_K:
+      return DType::kQ5_0;
+    case DType::kQ5_K:
+      return DType::kQ5_1;
+    case DType::kQ6_K:
+      return DType::kQ8_0;
+    case DType::kIQ4_XS:
+      return DType::kIQ4_NL;
+    default:
+      return dtype;  // a 32-value format: the conversion refuses the row length
+  }
+}
+
 }  // namespace
 
 void ModelWeights::convert_matrices(DType dtype) {
   auto conv = [&](Tensor& t) {
     if (!t.defined() || t.shape().size() != 2) return;
-    // As llama.cpp's quantizer does, a matrix whose rows are not whole k-quant super-blocks
-    // takes a 32-block format instead: Q4_1, the group-32 shape of the same 4 bits.
-    const DType to = dtype == DType::kQ4_K && t.dim(1) % kQ4_KBlock != 0 ? DType::kQ4_1 : dtype;
+    const DType to = row_fallback(dtype, t.dim(1));
     if (t.dtype() != to) t = convert_tensor(t, to);
   };
   conv(embed);
@@ -73,7 +92,8 @@ void ModelWeights::apply_weight_dtype(const std::string& weight_dtype) {
   if (is_scaled_kv(dtype)) {
     throw std::invalid_argument(
         "weight dtype " + weight_dtype +
-        " is a KV cache format (weights: auto, f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, w8a8)");
+        " is a KV cache format (weights: auto, f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, q5_0, "
+        "q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, w8a8)");
   }
   convert_matrices(dtype);
 }

@@ -5,7 +5,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kernels/cpu/iq4_blocks.h"
+#include "kernels/cpu/k_quant_blocks.h"
 #include "kernels/cpu/q4_k_block.h"
+#include "kernels/cpu/q5_blocks.h"
 
 namespace infergate {
 
@@ -108,10 +111,64 @@ void quantize_row_w8a8(const float* x, int64_t count, uint8_t* out) {
   }
 }
 
+// The block quantizer of each llama.cpp format beyond Q8_0, Q4_0 and Q4_1 (which are above).
+using BlockQuantizer = void (*)(const float*, uint8_t*);
+BlockQuantizer block_quantizer(DType dtype) {
+  switch (dtype) {
+    case DType::kQ8_0:
+      return &quantize_block_q8_0;
+    case DType::kQ4_0:
+      return &quantize_block_q4_0;
+    case DType::kQ4_1:
+      return &quantize_block_q4_1;
+    case DType::kQ4_K:
+      return &quantize_block_q4_k;
+    case DType::kQ5_0:
+      return &quantize_block_q5_0;
+    case DType::kQ5_1:
+      return &quantize_block_q5_1;
+    case DType::kQ2_K:
+      return &quantize_block_q2_k;
+    case DType::kQ3_K:
+      return &quantize_block_q3_k;
+    case DType::kQ5_K:
+      return &quantize_block_q5_k;
+    case DType::kQ6_K:
+      return &quantize_block_q6_k;
+    case DType::kIQ4_NL:
+      return &quantize_block_iq4_nl;
+    case DType::kIQ4_XS:
+      return &quantize_block_iq4_xs;
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 void dequantize_block(const uint8_t* block, DType dtype, float* out) {
-  if (dtype == DType::kQ4_K) return dequantize_block_q4_k(block, out);
+  switch (dtype) {
+    case DType::kQ4_K:
+      return dequantize_block_q4_k(block, out);
+    case DType::kQ5_0:
+      return dequantize_block_q5_0(block, out);
+    case DType::kQ5_1:
+      return dequantize_block_q5_1(block, out);
+    case DType::kQ2_K:
+      return dequantize_block_q2_k(block, out);
+    case DType::kQ3_K:
+      return dequantize_block_q3_k(block, out);
+    case DType::kQ5_K:
+      return dequantize_block_q5_k(block, out);
+    case DType::kQ6_K:
+      return dequantize_block_q6_k(block, out);
+    case DType::kIQ4_NL:
+      return dequantize_block_iq4_nl(block, out);
+    case DType::kIQ4_XS:
+      return dequantize_block_iq4_xs(block, out);
+    default:
+      break;
+  }
   uint16_t d16;
   std::memcpy(&d16, block, 2);
   const float d = f16_to_f32(d16);
@@ -156,7 +213,15 @@ void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
     case DType::kQ4_0:
     case DType::kQ4_1:
     case DType::kQ4_K:
-    case DType::kW8A8: {
+    case DType::kW8A8:
+    case DType::kQ5_0:
+    case DType::kQ5_1:
+    case DType::kQ2_K:
+    case DType::kQ3_K:
+    case DType::kQ5_K:
+    case DType::kQ6_K:
+    case DType::kIQ4_NL:
+    case DType::kIQ4_XS: {
       const int64_t block = dtype_block_elems(t.dtype());
       if (offset % block || count % block) {
         throw std::invalid_argument(std::string(dtype_name(t.dtype())) +
@@ -198,22 +263,21 @@ void from_f32(const float* in, int64_t count, DType dtype, void* out) {
     case DType::kQ8_0:
     case DType::kQ4_0:
     case DType::kQ4_1:
-    case DType::kQ4_K: {
+    case DType::kQ4_K:
+    case DType::kQ5_0:
+    case DType::kQ5_1:
+    case DType::kQ2_K:
+    case DType::kQ3_K:
+    case DType::kQ5_K:
+    case DType::kQ6_K:
+    case DType::kIQ4_NL:
+    case DType::kIQ4_XS: {
       uint8_t* p = static_cast<uint8_t*>(out);
       const int64_t block = dtype_block_elems(dtype);
       const size_t block_bytes = dtype_bytes(dtype, block);
       const int64_t blocks = int64_t(dtype_bytes(dtype, count) / block_bytes);
-      for (int64_t b = 0; b < blocks; ++b, p += block_bytes) {
-        if (dtype == DType::kQ8_0) {
-          quantize_block_q8_0(in + b * block, p);
-        } else if (dtype == DType::kQ4_0) {
-          quantize_block_q4_0(in + b * block, p);
-        } else if (dtype == DType::kQ4_1) {
-          quantize_block_q4_1(in + b * block, p);
-        } else {
-          quantize_block_q4_k(in + b * block, p);
-        }
-      }
+      const BlockQuantizer quantize = block_quantizer(dtype);
+      for (int64_t b = 0; b < blocks; ++b, p += block_bytes) quantize(in + b * block, p);
       return;
     }
     case DType::kI8:

@@ -6,18 +6,17 @@
 //          s = v / 32 is laid out as an IQ4_NL block in qs[16 s ..] with the 6-bit scale
 //          (scales_l[s / 2] >> 4 (s % 2) & 15) | (scales_h >> 2 s & 3) << 4; w = d (scale - 32)
 //          level
-// Not yet weight types of the engine (issue 45): the dequantization llama.cpp's files need.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
+#include "kernels/tensor.h"
+
 namespace infergate {
 
 inline constexpr std::array<int8_t, 16> kIq4Levels = {-127, -104, -83, -65, -49, -35, -22, -10,
                                                       1,    13,   25,  38,  53,  69,  89,  113};
-inline constexpr int64_t kIq4_NlBlockBytes = 18;
-inline constexpr int64_t kIq4_XsBlockBytes = 136;
 
 // One block to its 32 (IQ4_NL) or 256 (IQ4_XS) fp32 values, as llama.cpp's dequantize_row_*.
 void dequantize_block_iq4_nl(const uint8_t* block, float* out);

@@ -11,17 +11,13 @@
 //   Q6_K (210 bytes): ql[128], qh[64], sixteen int8 scales, fp16 d; code = nibble of
 //        ql[64h + l + 32 (q % 2)] (high for q >= 2, q = v % 128 / 32) | (qh[32h + l] >> 2q & 3)
 //        << 4; w = d scale (code - 32)
-// Not yet weight types of the engine (issue 45): the dequantization llama.cpp's files need.
 #pragma once
 
 #include <cstdint>
 
-namespace infergate {
+#include "kernels/tensor.h"
 
-inline constexpr int64_t kQ2_KBlockBytes = 84;
-inline constexpr int64_t kQ3_KBlockBytes = 110;
-inline constexpr int64_t kQ5_KBlockBytes = 176;
-inline constexpr int64_t kQ6_KBlockBytes = 210;
+namespace infergate {
 
 // One super-block to its 256 fp32 values, as llama.cpp's dequantize_row_q2_K (_q3_K, ...).
 void dequantize_block_q2_k(const uint8_t* block, float* out);
@@ -33,5 +29,10 @@ void dequantize_block_q6_k(const uint8_t* block, float* out);
 // x^2-weighted squared error among 19 candidate steps, then the sixteen scales coded in int8
 // against the largest / -128 and the values requantized with the coded scales.
 void quantize_block_q6_k(const float* x, uint8_t* out);
+// 256 values to one Q2_K, Q3_K or Q5_K super-block by our own fit (k_quant_fit.cc), which
+// llama.cpp reads as any other; not byte for byte as llama-quantize.
+void quantize_block_q2_k(const float* x, uint8_t* out);
+void quantize_block_q3_k(const float* x, uint8_t* out);
+void quantize_block_q5_k(const float* x, uint8_t* out);
 
 }  // namespace infergate

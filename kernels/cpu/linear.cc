@@ -150,6 +150,23 @@ void run(const float* x, int64_t m, const WeightView& w, float* y, ThreadPool& p
   }
 }
 
+// A weight stacked from parts of different dtypes: each part's columns computed alone, then
+// placed in y's rows ([y_0 | y_1 | ...]).
+void linear_by_parts(const float* x, int64_t m, const PackedWeight& w, float* y, ThreadPool& pool) {
+  thread_local std::vector<float> part_y;
+  int64_t column = 0;
+  for (const PackedWeight& part : w.parts()) {
+    const int64_t n = part.rows();
+    part_y.resize(size_t(m * n));
+    run(x, m, {part.storage().raw(), part.dtype(), n, part.cols(), part.panelized()}, part_y.data(),
+        pool);
+    for (int64_t i = 0; i < m; ++i) {
+      std::copy_n(part_y.data() + i * n, n, y + i * w.rows() + column);
+    }
+    column += n;
+  }
+}
+
 }  // namespace
 
 void linear(const float* x, int64_t m, const Tensor& w, float* y, ThreadPool& pool) {
@@ -159,6 +176,7 @@ void linear(const float* x, int64_t m, const Tensor& w, float* y, ThreadPool& po
 
 void linear(const float* x, int64_t m, const PackedWeight& w, float* y, ThreadPool& pool) {
   if (!w.defined()) throw std::invalid_argument("linear: packed weight is empty");
+  if (w.mixed()) return linear_by_parts(x, m, w, y, pool);
   run(x, m, {w.storage().raw(), w.dtype(), w.rows(), w.cols(), w.panelized()}, y, pool);
 }
 

@@ -12,20 +12,27 @@ namespace {
 
 using detail::kPanelWidth;
 
-// The rows of `parts`, concatenated, as one row-major tensor (borrowed when there is one part).
-Tensor stack_rows(const std::vector<const Tensor*>& parts) {
+// Refuses parts that are not 2-D with one k; true when they share one dtype.
+bool check_parts(const std::vector<const Tensor*>& parts) {
   if (parts.empty()) throw std::invalid_argument("prepare_weight: no weights given");
+  const Tensor& first = *parts.front();
+  bool one_dtype = true;
+  for (const Tensor* p : parts) {
+    if (p->shape().size() != 2 || p->dim(1) != first.dim(1)) {
+      throw std::invalid_argument("prepare_weight: weights must be 2-D with equal k, got " +
+                                  p->shape_string() + " vs " + first.shape_string());
+    }
+    one_dtype = one_dtype && p->dtype() == first.dtype();
+  }
+  return one_dtype;
+}
+
+// The rows of `parts` (one dtype), concatenated, as one row-major tensor (borrowed when there
+// is one part).
+Tensor stack_rows(const std::vector<const Tensor*>& parts) {
   int64_t n = 0;
   const Tensor& first = *parts.front();
-  for (const Tensor* p : parts) {
-    if (p->shape().size() != 2 || p->dim(1) != first.dim(1) || p->dtype() != first.dtype()) {
-      throw std::invalid_argument(
-          "prepare_weight: weights must be 2-D with equal k and dtype, got " + p->shape_string() +
-          " " + dtype_name(p->dtype()) + " vs " + first.shape_string() + " " +
-          dtype_name(first.dtype()));
-    }
-    n += p->dim(0);
-  }
+  for (const Tensor* p : parts) n += p->dim(0);
   if (parts.size() == 1) return first;
   Tensor out = Tensor::zeros(first.dtype(), {n, first.dim(1)});
   uint8_t* dst = static_cast<uint8_t*>(out.mutable_raw());
@@ -58,6 +65,17 @@ int64_t dense_index(int64_t t, int j) { return t * kPanelWidth + j; }
 PackedWeight prepare_weight(const Tensor& w) { return prepare_weight(std::vector{&w}); }
 
 PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
+  if (!check_parts(parts)) {
+    PackedWeight out;
+    for (const Tensor* p : parts) {
+      out.parts_.push_back(prepare_weight(*p));
+      out.rows_ += p->dim(0);
+    }
+    out.cols_ = parts.front()->dim(1);
+    out.dtype_ = parts.front()->dtype();
+    out.panelized_ = true;
+    return out;
+  }
   Tensor w = stack_rows(parts);
   PackedWeight out;
   out.rows_ = w.dim(0);
@@ -87,7 +105,18 @@ PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
   return out;
 }
 
+size_t PackedWeight::nbytes() const {
+  size_t total = data_.defined() ? data_.nbytes() : 0;
+  for (const PackedWeight& p : parts_) total += p.nbytes();
+  return total;
+}
+
 Tensor PackedWeight::unpack() const {
+  if (mixed()) {
+    throw std::invalid_argument(
+        "PackedWeight::unpack: its parts have different dtypes; unpack "
+        "each of parts()");
+  }
   if (!panelized_) return data_;
   if (is_block_quantized(dtype())) {
     Tensor out = Tensor::zeros(dtype(), {rows_, cols_});

@@ -3,15 +3,13 @@
 //   Q5_1: fp16 d, fp16 m, 4 bytes qh, 16 bytes qs (24 bytes); w = d q + m
 // q = nibble | (high bit << 4): value j < 16 takes the low nibble of qs[j] and bit j of qh
 // (little-endian uint32), value 16 + j the high nibble of qs[j] and bit 16 + j.
-// Not yet a weight type of the engine (issue 45): the dequantization llama.cpp's files need.
 #pragma once
 
 #include <cstdint>
 
-namespace infergate {
+#include "kernels/tensor.h"
 
-inline constexpr int64_t kQ5_0BlockBytes = 22;
-inline constexpr int64_t kQ5_1BlockBytes = 24;
+namespace infergate {
 
 // One block to its 32 fp32 values, as llama.cpp's dequantize_row_q5_0 / _q5_1.
 void dequantize_block_q5_0(const uint8_t* block, float* out);

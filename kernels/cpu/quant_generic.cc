@@ -75,8 +75,44 @@ void row_values(const uint8_t* group, DType dtype, int64_t b, int r, int8_t* out
   }
 }
 
+// The plane formats (quant_layout.h): per 16-value half h, dw[h] times the integer dot product
+// plus mw[h] times the half's activation sum, each scaled by the block's d_x.
+void dot_plane_groups(const int8_t* xq, const float* xd, int64_t m, const uint8_t* w, DType dtype,
+                      int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
+  const int64_t group_bytes = quant_group_bytes(dtype, blocks * kQuantBlock);
+  const int64_t per_format_block = plane_activation_blocks(dtype);
+  int16_t values[kBlock];
+  for (int64_t g = 0; g < groups; ++g) {
+    const int valid = static_cast<int>(std::min<int64_t>(kRows, rows - g * kRows));
+    for (int r = 0; r < valid; ++r) {
+      for (int64_t i = 0; i < m; ++i) c[i * ldc + g * kRows + r] = 0;
+      for (int64_t b = 0; b < blocks; ++b) {
+        float dw[2], mw[2];
+        const uint8_t* gb =
+            w + g * group_bytes + (b / per_format_block) * quant_group_block_bytes(dtype);
+        plane_row_values(gb, dtype, b % per_format_block, r, values, dw, mw);
+        for (int64_t i = 0; i < m; ++i) {
+          const int8_t* xb = xq + (i * blocks + b) * kBlock;
+          float acc = 0;
+          for (int h = 0; h < 2; ++h) {
+            int32_t dot = 0, sum = 0;
+            for (int j = 16 * h; j < 16 * h + 16; ++j) {
+              dot += int32_t(values[j]) * int32_t(xb[j]);
+              sum += xb[j];
+            }
+            acc += dw[h] * static_cast<float>(dot) + mw[h] * static_cast<float>(sum);
+          }
+          c[i * ldc + g * kRows + r] += xd[i * blocks + b] * acc;
+        }
+      }
+    }
+  }
+}
+
 void dot_groups(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m, const uint8_t* w,
                 DType dtype, int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
+  if (has_plane_layout(dtype))
+    return dot_plane_groups(xq, xd, m, w, dtype, blocks, groups, rows, c, ldc);
   const int64_t group_bytes = quant_group_bytes(dtype, blocks * kQuantBlock);
   int8_t values[kBlock];
   for (int64_t g = 0; g < groups; ++g) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "kernels/cpu/quant_kernels.h"
 #include "kernels/cpu/quant_layout.h"
@@ -287,18 +288,45 @@ void dot_groups_typed(const int8_t* xq, const float* xd, const int32_t* xs, int6
   }
 }
 
+}  // namespace
+}  // namespace infergate::detail
+
+#include "kernels/cpu/quant_x86_plane_impl.h"
+
+namespace infergate::detail {
+namespace {
+
 void dot_groups(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m, const uint8_t* w,
                 DType dtype, int64_t blocks, int64_t groups, int64_t rows, float* c, int64_t ldc) {
-  if (dtype == DType::kQ8_0) {
-    dot_groups_typed<DType::kQ8_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
-  } else if (dtype == DType::kW8A8) {
-    dot_groups_typed<DType::kW8A8>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
-  } else if (dtype == DType::kQ4_0) {
-    dot_groups_typed<DType::kQ4_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
-  } else if (dtype == DType::kQ4_1) {
-    dot_groups_typed<DType::kQ4_1>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
-  } else {
-    dot_groups_typed<DType::kQ4_K>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+  switch (dtype) {
+    case DType::kQ8_0:
+      return dot_groups_typed<DType::kQ8_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kW8A8:
+      return dot_groups_typed<DType::kW8A8>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ4_0:
+      return dot_groups_typed<DType::kQ4_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ4_1:
+      return dot_groups_typed<DType::kQ4_1>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ4_K:
+      return dot_groups_typed<DType::kQ4_K>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ5_0:
+      return plane_dot_groups<DType::kQ5_0>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ5_1:
+      return plane_dot_groups<DType::kQ5_1>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ2_K:
+      return plane_dot_groups<DType::kQ2_K>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ3_K:
+      return plane_dot_groups<DType::kQ3_K>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ5_K:
+      return plane_dot_groups<DType::kQ5_K>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kQ6_K:
+      return plane_dot_groups<DType::kQ6_K>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kIQ4_NL:
+      return plane_dot_groups<DType::kIQ4_NL>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    case DType::kIQ4_XS:
+      return plane_dot_groups<DType::kIQ4_XS>(xq, xd, xs, m, w, blocks, groups, rows, c, ldc);
+    default:
+      return;  // quant_linear refuses every other dtype before it gets here
   }
 }
 

@@ -1,6 +1,6 @@
 # `infergate quantize --to q4_k` writes a GGUF whose tensors are what weight_dtype q4_k computes
-# at load: Q4_K where rows are whole 256-value super-blocks (tiny's 768-wide FFN down rows), Q4_1
-# elsewhere (its 288-wide rows). Generating from the file and from the preset quantized at load
+# at load: Q4_K where rows are whole 256-value super-blocks (tiny's 768-wide FFN down rows), Q5_0
+# elsewhere (its 288-wide rows: llama.cpp's fallback for Q4_K). Generating from the file and from the preset quantized at load
 # gives the same greedy text; int4-g32 as GGUF and as AWQ safetensors too. The prompt is empty (BOS alone), as export_then_generate.cmake
 # explains.
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -11,8 +11,8 @@ execute_process(COMMAND ${INFERGATE} quantize --model tiny --to q4_k --out ${WOR
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "quantize failed (${rc}): ${err}")
 endif()
-if(NOT summary MATCHES "6 x q4_k" OR NOT summary MATCHES "x q4_1")
-  message(FATAL_ERROR "expected 6 Q4_K tensors (one FFN down per layer) and Q4_1 for the rest: ${summary}")
+if(NOT summary MATCHES "6 x q4_k" OR NOT summary MATCHES "x q5_0")
+  message(FATAL_ERROR "expected 6 Q4_K tensors (one FFN down per layer) and Q5_0 for the rest: ${summary}")
 endif()
 
 include(${CMAKE_CURRENT_LIST_DIR}/generate_text.cmake)

@@ -92,11 +92,12 @@ TEST_CASE("GGUF with a bad magic, version or tensor type is rejected by name",
   }
 
   bad = good;
-  poke<uint32_t>(bad, tensor_type_offset(bad, "blk.0.attn_q.weight"), 14);
-  write_bytes(dir.file("q6k.gguf"), bad);
-  require_load_error("gguf", dir.file("q6k.gguf"), "q6k.gguf",
-                     "unsupported tensor type 14 (Q6_K) for 'blk.0.attn_q.weight' "
-                     "(supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q4_K)");
+  poke<uint32_t>(bad, tensor_type_offset(bad, "blk.0.attn_q.weight"), 16);
+  write_bytes(dir.file("iq2xxs.gguf"), bad);
+  require_load_error("gguf", dir.file("iq2xxs.gguf"), "iq2xxs.gguf",
+                     "unsupported tensor type 16 (IQ2_XXS) for 'blk.0.attn_q.weight' "
+                     "(supported: F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, "
+                     "Q5_K, Q6_K, IQ4_NL, IQ4_XS)");
 
   // A Q4_0 tensor whose rows (ne[0] = 40) are not whole 32-element blocks.
   bad = good;
@@ -108,14 +109,23 @@ TEST_CASE("GGUF with a bad magic, version or tensor type is rejected by name",
                      "tensor 'blk.0.attn_q.weight' is Q4_0 but its row length 40 is not a "
                      "multiple of 32");
 
-  // A Q4_K tensor whose rows (ne[0] = 288) are whole 32-blocks but not 256-value super-blocks.
-  bad = good;
-  poke<uint32_t>(bad, type_at, 12);
-  poke<uint64_t>(bad, type_at - 16, 288);
-  write_bytes(dir.file("q4krows.gguf"), bad);
-  require_load_error("gguf", dir.file("q4krows.gguf"), "q4krows.gguf",
-                     "tensor 'blk.0.attn_q.weight' is Q4_K but its row length 288 is not a "
-                     "multiple of 256");
+  // K-quant tensors whose rows (ne[0] = 288) are whole 32-blocks but not 256-value
+  // super-blocks, and a Q5_0 one with rows of 40.
+  for (const auto& [type, name, length, block] :
+       std::vector<std::tuple<uint32_t, std::string, int, int>>{{12, "Q4_K", 288, 256},
+                                                                {14, "Q6_K", 288, 256},
+                                                                {10, "Q2_K", 288, 256},
+                                                                {23, "IQ4_XS", 288, 256},
+                                                                {6, "Q5_0", 40, 32}}) {
+    bad = good;
+    poke<uint32_t>(bad, type_at, type);
+    poke<uint64_t>(bad, type_at - 16, uint64_t(length));
+    write_bytes(dir.file("rows.gguf"), bad);
+    require_load_error("gguf", dir.file("rows.gguf"), "rows.gguf",
+                       "tensor 'blk.0.attn_q.weight' is " + name + " but its row length " +
+                           std::to_string(length) + " is not a multiple of " +
+                           std::to_string(block));
+  }
 }
 
 TEST_CASE("GGUF with a missing, misshapen or unknown tensor is rejected by name",

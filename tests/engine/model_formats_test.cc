@@ -82,7 +82,8 @@ const ModelConfig& config_named(const std::string& name) {
 
 TEST_CASE("GGUF round trip keeps every tensor and logit bit for bit", "[model][gguf]") {
   const std::string which = GENERATE("dense", "bias", "moe");
-  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q4_k");
+  const std::string dtype = GENERATE("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q4_k", "q5_0",
+                                     "q5_1", "q2_k", "q3_k", "q5_k", "q6_k", "iq4_nl", "iq4_xs");
   CAPTURE(which, dtype);
   ModelWeights w = make_synthetic_model(config_named(which), 11);
   w.convert_matrices(parse_dtype(dtype));

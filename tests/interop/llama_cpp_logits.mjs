@@ -2,9 +2,10 @@
 // an `infergate logits --reference` JSON file and compares llama.cpp's logits with infergate's:
 // the top-1 token must agree at every position and the largest absolute logit difference must
 // be within the given tolerance. A top-1 difference is accepted only as a near tie, where both
-// engines put the two tokens within a quarter of the tolerance of each other: logits allowed to
+// engines put the two tokens within half the tolerance of each other: logits allowed to
 // differ by the tolerance can swap two tokens that close (quantized activations round
-// differently in the two engines), while a layout bug moves logits by more than 1.
+// differently in the two engines: llama.cpp per 256 values for its k-quants, infergate per 32),
+// while a layout bug moves logits by more than 1.
 //
 //   node llama_cpp_logits.mjs MODEL.gguf EXPECTED.json TOLERANCE [LABEL]
 //
@@ -99,7 +100,7 @@ try {
 
 let maxDiff = 0, maxDiffAt = "", maxAbs = 0;
 const top1Mismatches = [], nearTies = [];
-const tieMargin = tolerance / 4;
+const tieMargin = tolerance / 2;
 for (let p = 0; p < tokens.length; p++) {
   for (let v = 0; v < vocab; v++) {
     const d = Math.abs(got[p][v] - want[p][v]);

@@ -94,8 +94,11 @@ TEST_CASE("linear gives the same result on 1, 2 and 5 threads") {
 }
 
 TEST_CASE("prepare_weight round-trips and stacks rows") {
-  for (DType dtype : {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0,
-                      DType::kQ4_1, DType::kQ4_K, DType::kW8A8}) {
+  for (DType dtype :
+       {DType::kF32, DType::kF16, DType::kBF16, DType::kQ8_0, DType::kQ4_0, DType::kQ4_1,
+        DType::kQ4_K, DType::kW8A8, DType::kQ5_0, DType::kQ5_1, DType::kQ2_K, DType::kQ3_K,
+        DType::kQ5_K, DType::kQ6_K, DType::kIQ4_NL, DType::kIQ4_XS}) {
+    INFO(dtype_name(dtype));
     const Tensor a = random_tensor(dtype, {45, 512}, 3), b = random_tensor(dtype, {7, 512}, 4);
     const PackedWeight pa = prepare_weight(a);
     CHECK(pa.rows() == 45);
@@ -117,8 +120,44 @@ TEST_CASE("prepare_weight round-trips and stacks rows") {
 TEST_CASE("prepare_weight rejects weights that cannot be stacked") {
   const Tensor a = random_tensor(DType::kF32, {4, 8}, 1), b = random_tensor(DType::kF32, {4, 9}, 2);
   CHECK_THROWS_AS(prepare_weight(std::vector{&a, &b}), std::invalid_argument);
-  const Tensor c = convert_tensor(a, DType::kBF16);
-  CHECK_THROWS_AS(prepare_weight(std::vector{&a, &c}), std::invalid_argument);
+  CHECK_THROWS_AS(prepare_weight(std::vector<const Tensor*>{}), std::invalid_argument);
+}
+
+// llama.cpp's mixtures stack a Q8_0 or Q6_K attn_v under Q5_0 or Q4_K attn_q and attn_k.
+TEST_CASE("weights of different dtypes stack: each part computes its own columns") {
+  IsaLevels isa;
+  ThreadPool pool(3);
+  const Tensor q = random_tensor(DType::kQ5_0, {40, 256}, 11);
+  const Tensor k = random_tensor(DType::kQ4_K, {9, 256}, 12);
+  const Tensor v = random_tensor(DType::kQ6_K, {17, 256}, 13);
+  const Tensor f = random_tensor(DType::kBF16, {5, 256}, 14);
+  const PackedWeight stacked = prepare_weight(std::vector{&q, &k, &v, &f});
+  CHECK(stacked.mixed());
+  CHECK(stacked.rows() == 71);
+  CHECK(stacked.nbytes() == prepare_weight(q).nbytes() + prepare_weight(k).nbytes() +
+                                prepare_weight(v).nbytes() + prepare_weight(f).nbytes());
+  CHECK_THROWS_AS(stacked.unpack(), std::invalid_argument);
+  for (IsaLevel level : isa.levels()) {
+    set_isa_level(level);
+    INFO(isa_name(level));
+    for (int64_t m : {1, 6}) {
+      const std::vector<float> x = random_values(m * 256, 15);
+      std::vector<float> got(size_t(m * 71), 12345.0f);
+      linear(x.data(), m, stacked, got.data(), pool);
+      int64_t column = 0;
+      for (const Tensor* part : {&q, &k, &v, &f}) {
+        const int64_t n = part->dim(0);
+        std::vector<float> want(size_t(m * n));
+        linear(x.data(), m, prepare_weight(*part), want.data(), pool);
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t r = 0; r < n; ++r) {
+            REQUIRE(got[size_t(i * 71 + column + r)] == want[size_t(i * n + r)]);
+          }
+        }
+        column += n;
+      }
+    }
+  }
 }
 
 TEST_CASE("linear with k = 0 writes zeros") {

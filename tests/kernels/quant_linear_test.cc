@@ -19,8 +19,10 @@ using testing::IsaLevels;
 using testing::random_tensor;
 using testing::random_values;
 
-constexpr DType kBlockFormats[] = {DType::kQ8_0, DType::kQ4_0, DType::kQ4_1, DType::kQ4_K,
-                                   DType::kW8A8};
+constexpr DType kBlockFormats[] = {DType::kQ8_0,  DType::kQ4_0, DType::kQ4_1, DType::kQ4_K,
+                                   DType::kW8A8,  DType::kQ5_0, DType::kQ5_1, DType::kQ2_K,
+                                   DType::kQ3_K,  DType::kQ5_K, DType::kQ6_K, DType::kIQ4_NL,
+                                   DType::kIQ4_XS};
 
 // |y - reference| <= 2e-6 of sum_j |x_j w_j|: the integer block sums are exact, what remains is
 // fp32 rounding of the block scales' products and of the sum over blocks.
