@@ -87,14 +87,7 @@ bool is_block_quantized(DType dtype) {
     case DType::kQ4_1:
     case DType::kQ4_K:
     case DType::kW8A8:
-    case DType::kQ5_0:
-    case DType::kQ5_1:
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ5_K:
-    case DType::kQ6_K:
-    case DType::kIQ4_NL:
-    case DType::kIQ4_XS:
+    INFERGATE_CASE_PLANE_DTYPES:
       return true;
   }
   return false;
@@ -165,14 +158,7 @@ size_t dtype_bytes(DType dtype, int64_t count) {
     case DType::kQ4_1:
     case DType::kQ4_K:
     case DType::kW8A8:
-    case DType::kQ5_0:
-    case DType::kQ5_1:
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ5_K:
-    case DType::kQ6_K:
-    case DType::kIQ4_NL:
-    case DType::kIQ4_XS: {
+    INFERGATE_CASE_PLANE_DTYPES : {
       const int64_t block = dtype_block_elems(dtype);
       if (count % block != 0) {
         throw std::invalid_argument(std::string(dtype_name(dtype)) + " needs a multiple of " +

@@ -48,6 +48,18 @@ enum class DType : uint8_t {
   kIQ4_XS,
 };
 
+// The case labels of the formats above beyond Q4_K, for the switches that treat them as every
+// other block format (one list, so that a new one is added once).
+#define INFERGATE_CASE_PLANE_DTYPES \
+  case DType::kQ5_0:                \
+  case DType::kQ5_1:                \
+  case DType::kQ2_K:                \
+  case DType::kQ3_K:                \
+  case DType::kQ5_K:                \
+  case DType::kQ6_K:                \
+  case DType::kIQ4_NL:              \
+  case DType::kIQ4_XS
+
 // Elements per block of the block formats (one for the others: every element is its own block).
 inline constexpr int64_t kQuantBlock = 32;
 inline constexpr size_t kQ8_0BlockBytes = 34;

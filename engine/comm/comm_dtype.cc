@@ -66,14 +66,7 @@ CommDType comm_dtype_of(DType dtype) {
     case DType::kQ4_0:
     case DType::kQ4_1:
     case DType::kQ4_K:
-    case DType::kQ5_0:
-    case DType::kQ5_1:
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ5_K:
-    case DType::kQ6_K:
-    case DType::kIQ4_NL:
-    case DType::kIQ4_XS:
+    INFERGATE_CASE_PLANE_DTYPES:
     case DType::kW8A8:
     case DType::kI8:
     case DType::kF8E4M3:

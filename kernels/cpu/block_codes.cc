@@ -168,36 +168,6 @@ void encode_iq4_xs(const BlockCodes& c, uint8_t* b) {
 
 }  // namespace
 
-bool has_block_codes(DType dtype) {
-  switch (dtype) {
-    case DType::kQ5_0:
-    case DType::kQ5_1:
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ5_K:
-    case DType::kQ6_K:
-    case DType::kIQ4_NL:
-    case DType::kIQ4_XS:
-      return true;
-    default:
-      return false;
-  }
-}
-
-int block_sub_values(DType dtype) {
-  switch (dtype) {
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ6_K:
-      return 16;
-    case DType::kQ5_K:
-    case DType::kIQ4_XS:
-      return 32;
-    default:
-      return 0;
-  }
-}
-
 int block_code_zero(DType dtype) {
   switch (dtype) {
     case DType::kQ5_0:

@@ -26,10 +26,6 @@ struct BlockCodes {
   uint8_t q[256] = {};
 };
 
-// True for the formats above.
-bool has_block_codes(DType dtype);
-// Values per sub-block: 16 (Q2_K, Q3_K, Q6_K), 32 (Q5_K, IQ4_XS) or 0 (no sub-blocks).
-int block_sub_values(DType dtype);
 // The code subtracted from q before scaling: 16 (Q5_0), 4 (Q3_K), 32 (Q6_K), else 0.
 int block_code_zero(DType dtype);
 // One file block to its codes, and back (bit for bit: encode(decode(b)) == b for every b whose

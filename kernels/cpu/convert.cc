@@ -214,14 +214,7 @@ void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
     case DType::kQ4_1:
     case DType::kQ4_K:
     case DType::kW8A8:
-    case DType::kQ5_0:
-    case DType::kQ5_1:
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ5_K:
-    case DType::kQ6_K:
-    case DType::kIQ4_NL:
-    case DType::kIQ4_XS: {
+    INFERGATE_CASE_PLANE_DTYPES : {
       const int64_t block = dtype_block_elems(t.dtype());
       if (offset % block || count % block) {
         throw std::invalid_argument(std::string(dtype_name(t.dtype())) +
@@ -264,14 +257,7 @@ void from_f32(const float* in, int64_t count, DType dtype, void* out) {
     case DType::kQ4_0:
     case DType::kQ4_1:
     case DType::kQ4_K:
-    case DType::kQ5_0:
-    case DType::kQ5_1:
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ5_K:
-    case DType::kQ6_K:
-    case DType::kIQ4_NL:
-    case DType::kIQ4_XS: {
+    INFERGATE_CASE_PLANE_DTYPES : {
       uint8_t* p = static_cast<uint8_t*>(out);
       const int64_t block = dtype_block_elems(dtype);
       const size_t block_bytes = dtype_bytes(dtype, block);

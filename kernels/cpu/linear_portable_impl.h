@@ -55,14 +55,7 @@ void widen(const void* w, DType dtype, int64_t k, int64_t row, int64_t j0, int64
     case DType::kQ4_0:
     case DType::kQ4_1:
     case DType::kQ4_K:
-    case DType::kQ5_0:
-    case DType::kQ5_1:
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ5_K:
-    case DType::kQ6_K:
-    case DType::kIQ4_NL:
-    case DType::kIQ4_XS:
+    INFERGATE_CASE_PLANE_DTYPES:
     case DType::kW8A8: {
       const int64_t block = dtype_block_elems(dtype);
       const size_t block_bytes = dtype_bytes(dtype, block);

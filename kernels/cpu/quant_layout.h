@@ -54,15 +54,8 @@ inline constexpr int64_t kQ4_KGroupHeader = 4 * kQuantGroupRows + 2 * 8 * kQuant
 
 inline constexpr bool has_plane_layout(DType dtype) {
   switch (dtype) {
-    case DType::kQ5_0:
-    case DType::kQ5_1:
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-    case DType::kQ5_K:
-    case DType::kQ6_K:
-    case DType::kIQ4_NL:
-    case DType::kIQ4_XS:
-      return true;
+  INFERGATE_CASE_PLANE_DTYPES:
+    return true;
     default:
       return false;
   }

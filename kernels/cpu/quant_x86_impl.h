@@ -137,6 +137,25 @@ void scale_row_sums(const __m256i (&sums)[RM][RN], const float* xd, const int32_
   }
 }
 
+// Stores an RM x (8 * RN) tile of accumulators into c (rows: the valid rows from the first
+// group on; the last group may hold fewer than eight).
+template <int RM, int RN>
+void store_tile(const __m256 (&acc)[RM][RN], float* c, int64_t ldc, int64_t rows) {
+  for (int j = 0; j < RN; ++j) {
+    const int64_t valid = std::min<int64_t>(kRows, rows - j * kRows);
+    for (int i = 0; i < RM; ++i) {
+      float* out = c + i * ldc + j * kRows;
+      if (valid == kRows) {
+        _mm256_storeu_ps(out, acc[i][j]);
+      } else {
+        alignas(32) float buf[kRows];
+        _mm256_store_ps(buf, acc[i][j]);
+        std::copy(buf, buf + valid, out);
+      }
+    }
+  }
+}
+
 // An RM x (8 * RN) tile of c: activation rows [0, RM) against the row groups [0, RN).
 template <DType D, int RM, int RN>
 void tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t blocks, const uint8_t* w,
@@ -235,19 +254,7 @@ void tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t blocks, 
     }
   }
   if constexpr (D == DType::kW8A8) scale_row_sums<RM, RN>(sums, xd, xs, blocks, w, stride, acc);
-  for (int j = 0; j < RN; ++j) {
-    const int64_t valid = std::min<int64_t>(kRows, rows - j * kRows);
-    for (int i = 0; i < RM; ++i) {
-      float* out = c + i * ldc + j * kRows;
-      if (valid == kRows) {
-        _mm256_storeu_ps(out, acc[i][j]);
-      } else {
-        alignas(32) float buf[kRows];
-        _mm256_store_ps(buf, acc[i][j]);
-        std::copy(buf, buf + valid, out);
-      }
-    }
-  }
+  store_tile<RM, RN>(acc, c, ldc, rows);
 }
 
 #if defined(__AVX512VNNI__)

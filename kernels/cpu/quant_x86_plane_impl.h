@@ -130,19 +130,7 @@ void plane_tile(const int8_t* xq, const float* xd, const int32_t* xs, int64_t bl
       }
     }
   }
-  for (int j = 0; j < RN; ++j) {
-    const int64_t valid = std::min<int64_t>(kRows, rows - j * kRows);
-    for (int i = 0; i < RM; ++i) {
-      float* out = c + i * ldc + j * kRows;
-      if (valid == kRows) {
-        _mm256_storeu_ps(out, acc[i][j]);
-      } else {
-        alignas(32) float buf[kRows];
-        _mm256_store_ps(buf, acc[i][j]);
-        std::copy(buf, buf + valid, out);
-      }
-    }
-  }
+  store_tile<RM, RN>(acc, c, ldc, rows);
 }
 
 // Tile shapes: the two-sum formats hold twice the integer accumulators.

@@ -17,9 +17,8 @@
 // node-llama-cpp is resolved from $INFERGATE_NODE_MODULES (ci/node-llama-cpp.sh). Exit status:
 // 0 all agree (and every control fails), 1 a mismatch, 2 usage or load error.
 import {execFileSync} from "node:child_process";
-import path from "node:path";
-import {createRequire} from "node:module";
-import {pathToFileURL} from "node:url";
+
+import {getCpuLlama} from "./node_llama_cpp.mjs";
 
 const kSteps = 64;
 const kMinAgreement = 0.99;
@@ -34,14 +33,6 @@ function usage(message) {
   console.error(`llama_cpp_greedy: ${message}`);
   console.error("usage: node llama_cpp_greedy.mjs INFERGATE TIE LABEL=MODEL.gguf ...");
   process.exit(2);
-}
-
-async function importNodeLlamaCpp() {
-  const root = process.env.INFERGATE_NODE_MODULES;
-  if (!root) return import("node-llama-cpp");
-  const resolved = createRequire(path.join(path.resolve(root), "package.json"))
-      .resolve("node-llama-cpp");
-  return import(pathToFileURL(resolved).href);
 }
 
 // llama.cpp's kTop largest logits (node-llama-cpp filters them in native code) as
@@ -89,6 +80,8 @@ function infergateTops(infergate, modelPath, run) {
   return JSON.parse(out).top.slice(run.prompt.length - 1);
 }
 
+let widestTie = 0;  // the largest gap of any near tie, reported at the end
+
 // A step where the engines' top-1 differ: a near tie when each puts the other's token within
 // `tie` of its own.
 function describe(run, ours, r, s, tie) {
@@ -99,8 +92,10 @@ function describe(run, ours, r, s, tie) {
     return other ? top[0][1] - other[1] : Infinity;
   };
   const llamaGap = gap(run.tops[s], got), oursGap = gap(ours[s], want);
+  const nearTie = llamaGap <= tie && oursGap <= tie;
+  if (nearTie) widestTie = Math.max(widestTie, llamaGap, oursGap);
   return {
-    nearTie: llamaGap <= tie && oursGap <= tie,
+    nearTie,
     text: `prompt ${r} step ${s}: llama.cpp ${want} (gap ${llamaGap.toFixed(4)} to ${got}), ` +
           `infergate ${got} (gap ${oursGap.toFixed(4)} to ${want})`,
   };
@@ -139,9 +134,7 @@ if (!Number.isFinite(tie) || tie < 0) usage(`bad tie margin '${tieArg}'`);
 
 let failed = false;
 try {
-  const {getLlama, LlamaLogLevel} = await importNodeLlamaCpp();
-  const llama = await getLlama({gpu: false, build: "never", skipDownload: true,
-                                logLevel: LlamaLogLevel.error});
+  const llama = await getCpuLlama();
   for (const spec of specs) {
     const [label, modelPath, oursPath = modelPath] = spec.split("=");
     if (!label || !modelPath) usage(`bad model '${spec}' (LABEL=MODEL.gguf)`);
@@ -163,6 +156,7 @@ try {
     failed ||= !verdict.ok;
   }
   await llama.dispose();
+  console.log(`widest near tie: ${widestTie.toFixed(4)} (margin ${tie})`);
 } catch (e) {
   console.error(`llama_cpp_greedy: ${e.stack ?? e}`);
   process.exit(2);

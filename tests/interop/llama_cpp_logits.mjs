@@ -15,21 +15,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {createRequire} from "node:module";
-import {pathToFileURL} from "node:url";
+
+import {getCpuLlama} from "./node_llama_cpp.mjs";
 
 function usage(message) {
   console.error(`llama_cpp_logits: ${message}`);
   console.error("usage: node llama_cpp_logits.mjs MODEL.gguf EXPECTED.json TOLERANCE [LABEL]");
   process.exit(2);
-}
-
-async function importNodeLlamaCpp() {
-  const root = process.env.INFERGATE_NODE_MODULES;
-  if (!root) return import("node-llama-cpp");
-  const resolved = createRequire(path.join(path.resolve(root), "package.json"))
-      .resolve("node-llama-cpp");
-  return import(pathToFileURL(resolved).href);
 }
 
 function argmax(values) {
@@ -59,11 +51,7 @@ if (!Number.isInteger(vocab) || !Array.isArray(tokens) || tokens.length === 0 ||
 
 let got;  // got[p][v]: llama.cpp's logits after tokens[0..p]
 try {
-  const {getLlama, LlamaLogLevel} = await importNodeLlamaCpp();
-  // build: "never" and skipDownload: only the prebuilt binaries shipped in the npm package,
-  // never a download or a compile.
-  const llama = await getLlama({gpu: false, build: "never", skipDownload: true,
-                                logLevel: LlamaLogLevel.error});
+  const llama = await getCpuLlama();
   const model = await llama.loadModel({modelPath, gpuLayers: 0});
   const context = await model.createContext({
     contextSize: Math.max(64, tokens.length),

@@ -2,8 +2,8 @@
 # llama.cpp's standard quantization presets, and infergate's own writer of each type, against
 # llama.cpp greedy token for token (tests/interop/llama_cpp_greedy.mjs): the tiny preset's
 # weights exported as f32 GGUF, quantized by llama.cpp itself (llama_model_quantize, through
-# tests/interop/llama_quantize.py) to each of the 16 presets, and by `infergate export --dtype`
-# to each block type; both engines then read each file. A file of another model's weights is the
+# bench/programs/llama_cpp/llama_quantize.py) to each of the 16 presets, and by
+# `infergate export --dtype` to each block type; both engines then read each file. A file of another model's weights is the
 # negative control.
 #
 #   llama_cpp_presets.sh INFERGATE WORK_DIR
@@ -14,6 +14,7 @@ set -euo pipefail
 infergate=${1:?usage: llama_cpp_presets.sh INFERGATE WORK_DIR}
 work=${2:?usage: llama_cpp_presets.sh INFERGATE WORK_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
+quantize=$here/../../bench/programs/llama_cpp/llama_quantize.py
 modules=${INFERGATE_NODE_MODULES:-${XDG_CACHE_HOME:-$HOME/.cache}/infergate/node-llama-cpp}
 command -v node >/dev/null || { echo "SKIP: no Node.js"; exit 77; }
 [ -d "$modules/node_modules/node-llama-cpp" ] || { echo "SKIP: node-llama-cpp not in $modules"; exit 77; }
@@ -26,8 +27,8 @@ rm -rf "$work" && mkdir -p "$work"
 models=("llama.cpp f32=$work/tiny-f32.gguf")
 for preset in Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M Q5_K_S Q5_K_M Q6_K \
               IQ4_NL IQ4_XS; do
-  if ! /usr/bin/python3 "$here/llama_quantize.py" "$modules" "$work/tiny-f32.gguf" \
-       "$work/tiny-$preset.gguf" "$preset" >"$work/quantize-$preset.log" 2>&1; then
+  if ! /usr/bin/python3 "$quantize" "$modules" "$work/tiny-f32.gguf" "$work/tiny-$preset.gguf" \
+       "$preset" >"$work/quantize-$preset.log" 2>&1; then
     tail -5 "$work/quantize-$preset.log"
     echo "FAIL: llama.cpp could not quantize to $preset"
     exit 1

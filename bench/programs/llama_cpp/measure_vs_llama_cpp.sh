@@ -9,7 +9,9 @@
 # Environment: ISA=avx2|avx512|amx|generic (default avx2; the engine runs with INFERGATE_ISA set
 # to it, and llama.cpp with only its matching CPU variant: haswell, skylakex (zen4 or icelake
 # where the CPU has AVX512_VNNI), sapphirerapids, x64; LLAMA_VARIANT overrides), DTYPES (default
-# "f16 f32"; q8_0 and q4_0 too), ROUNDS (default 2: each round runs both, alternating which
+# "f16 f32"; infergate's dtypes such as q8_0, q4_k or q6_k, written by `infergate export`, or
+# llama.cpp's preset names such as Q4_K_M, made by llama.cpp's own quantizer from an f32 export
+# through llama_quantize.py beside this script), ROUNDS (default 2: each round runs both, alternating which
 # goes first), THREADS (default: one per core; the engine's threads), LLAMA_THREADS (default
 # THREADS and THREADS - 1: llama.cpp runs at each and every figure takes its best, because its
 # spinning thread barriers collapse when the Node.js thread takes a core from one of them),
@@ -72,9 +74,22 @@ echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; flags:" 
      "$(grep -o -w -E 'avx2|fma|f16c|avx512f|avx512_bf16|avx512_vnni|amx_bf16' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "level: $isa (llama.cpp variant $variant), threads: infergate $threads, llama.cpp" \
      "$llama_threads(best taken), rounds $rounds, out $out"
+# The GGUF of one DTYPES entry: a preset name (upper case) by llama.cpp's quantizer.
+make_gguf() {
+  case "$1" in
+    [A-Z]*)
+      local source="$out/$preset-f32-source.gguf"
+      [ -f "$source" ] ||
+        "$infergate" export --model "$preset" --dtype f32 --format gguf --out "$source" >/dev/null
+      /usr/bin/python3 "$root/bench/programs/llama_cpp/llama_quantize.py" "$INFERGATE_NODE_MODULES" \
+        "$source" "$2" "$1" >/dev/null 2>&1 ||
+        { echo "measure_vs_llama_cpp: llama.cpp could not quantize to $1" >&2; exit 2; } ;;
+    *) "$infergate" export --model "$preset" --dtype "$1" --format gguf --out "$2" >/dev/null ;;
+  esac
+}
 for dtype in $dtypes; do
   gguf="$out/$preset-$dtype.gguf"
-  "$infergate" export --model "$preset" --dtype "$dtype" --format gguf --out "$gguf" >/dev/null
+  make_gguf "$dtype" "$gguf"
   for round in $(seq 1 "$rounds"); do
     ours() {
       INFERGATE_ISA=$isa "$engine_speed" --model "$gguf" --threads "$threads" \
@@ -91,7 +106,7 @@ for dtype in $dtypes; do
   done
   rm -f "$gguf"
 done
-rm -rf "$overlay"
+rm -rf "$overlay" "$out/$preset-f32-source.gguf"
 
 # The table: per figure the median over rounds of each side (llama.cpp: of its best thread
 # count for that figure), and their ratio.
