@@ -1,5 +1,7 @@
-// Quantizers of Q2_K, Q3_K and Q5_K super-blocks by our own fit (as Q4_K's, q4_k_block.cc), not
-// byte for byte as llama.cpp's: per sub-block the least-squares scale (and minimum) over a grid
+#include "kernels/cpu/k_quant_fit.h"
+
+// Quantizers of Q2_K, Q3_K and Q5_K super-blocks by our own fit (Q4_K's too), not byte for byte
+// as llama.cpp's: per sub-block the least-squares scale (and minimum) over a grid
 // of candidate steps, then the sub-block factors coded against the largest and the values
 // requantized with the coded factors.
 #include <algorithm>
@@ -17,17 +19,14 @@ namespace {
 constexpr int kValues = 256;
 constexpr int kSteps = 20;  // candidate steps tried per sub-block
 
-int nearest(float v) { return int(std::nearbyint(std::clamp(v, -4194304.0f, 4194304.0f))); }
-int clamp_code(float v, int top) { return std::clamp(nearest(v), 0, top); }
+}  // namespace
 
-// Scale and offset (offset <= 0) of n values minimizing sum w (scale q + offset - x)^2 over
-// codes q <= top, trying steps around (max - min) / top and refitting both by least squares.
-float fit_asymmetric(const float* x, int n, int top, float* offset) {
-  float lo = std::min(0.0f, *std::min_element(x, x + n));
+float fit_scale_and_offset(const float* x, int n, int top, float* offset) {
+  float lo = std::min(0.0f, *std::min_element(x, x + n));  // stored as -dmin min, min >= 0
   const float hi = *std::max_element(x, x + n);
   *offset = lo;
   if (hi <= lo) return 0.0f;
-  float w[32], sum_w = 0, sum_x = 0, sum_x2 = 0;
+  float w[kMaxFitValues], sum_w = 0, sum_x = 0, sum_x2 = 0;
   for (int i = 0; i < n; ++i) sum_x2 += x[i] * x[i];
   const float rms = std::sqrt(sum_x2 / float(n));
   for (int i = 0; i < n; ++i) {
@@ -35,6 +34,7 @@ float fit_asymmetric(const float* x, int n, int top, float* offset) {
     sum_w += w[i];
     sum_x += w[i] * x[i];
   }
+  // Weighted squared error of the rounding made with step 1 / inv, under (scale, off).
   const auto error = [&](float scale, float off, float inv) {
     float e = 0;
     for (int i = 0; i < n; ++i) {
@@ -46,7 +46,7 @@ float fit_asymmetric(const float* x, int n, int top, float* offset) {
   float best_scale = (hi - lo) / float(top);
   float best = error(best_scale, lo, float(top) / (hi - lo));
   for (int step = 0; step <= kSteps; ++step) {
-    const float inv = (float(top) - 1.0f + 0.1f * float(step)) / (hi - lo);
+    const float inv = (-1.0f + 0.1f * float(step) + float(top)) / (hi - lo);
     float sl = 0, sl2 = 0, sxl = 0;
     for (int i = 0; i < n; ++i) {
       const float l = float(clamp_code(inv * (x[i] - lo), top));
@@ -61,7 +61,7 @@ float fit_asymmetric(const float* x, int n, int top, float* offset) {
       off = 0;
       scale = sxl / sl2;
     }
-    const float e = error(scale, off, inv);
+    const float e = error(scale, off, inv);  // that rounding, under the refit scale and offset
     if (e < best) {
       best = e;
       best_scale = scale;
@@ -71,6 +71,8 @@ float fit_asymmetric(const float* x, int n, int top, float* offset) {
   return best_scale;
 }
 
+namespace {
+
 // Q2_K (16 values, codes <= 3, 4-bit factors) and Q5_K (32, codes <= 31, 6-bit factors):
 // w = d scale_s q - dmin min_s.
 void quantize_asymmetric(DType dtype, const float* x, int sub, int top, int factor_top,
@@ -79,7 +81,7 @@ void quantize_asymmetric(DType dtype, const float* x, int sub, int top, int fact
   float scales[16], mins[16], max_scale = 0, max_min = 0;
   for (int s = 0; s < subs; ++s) {
     float offset;
-    scales[s] = fit_asymmetric(x + sub * s, sub, top, &offset);
+    scales[s] = fit_scale_and_offset(x + sub * s, sub, top, &offset);
     mins[s] = -offset;
     max_scale = std::max(max_scale, scales[s]);
     max_min = std::max(max_min, mins[s]);
@@ -89,8 +91,8 @@ void quantize_asymmetric(DType dtype, const float* x, int sub, int top, int fact
   codes.dmin = f32_to_f16(max_min / float(factor_top));
   const float d = f16_to_f32(codes.d), dmin = f16_to_f32(codes.dmin);
   for (int s = 0; s < subs; ++s) {
-    codes.scale[s] = int8_t(d > 0 ? std::min(factor_top, nearest(scales[s] / d)) : 0);
-    codes.min[s] = uint8_t(dmin > 0 ? std::min(factor_top, nearest(mins[s] / dmin)) : 0);
+    codes.scale[s] = int8_t(d > 0 ? std::min(factor_top, nearest_code(scales[s] / d)) : 0);
+    codes.min[s] = uint8_t(dmin > 0 ? std::min(factor_top, nearest_code(mins[s] / dmin)) : 0);
     const float scale = d * float(codes.scale[s]), min = dmin * float(codes.min[s]);
     for (int i = 0; i < sub; ++i) {
       const float v = x[sub * s + i];
@@ -126,10 +128,10 @@ void quantize_block_q3_k(const float* x, uint8_t* out) {
   codes.d = f32_to_f16(max_step / -32.0f);
   const float d = f16_to_f32(codes.d);
   for (int s = 0; s < 16; ++s) {
-    codes.scale[s] = int8_t(d != 0 ? std::clamp(nearest(steps[s] / d), -32, 31) : 0);
+    codes.scale[s] = int8_t(d != 0 ? std::clamp(nearest_code(steps[s] / d), -32, 31) : 0);
     const float step = d * float(codes.scale[s]);
     for (int i = 0; i < 16; ++i) {
-      const int q = step != 0 ? std::clamp(nearest(x[16 * s + i] / step), -4, 3) : 0;
+      const int q = step != 0 ? std::clamp(nearest_code(x[16 * s + i] / step), -4, 3) : 0;
       codes.q[16 * s + i] = uint8_t(q + 4);
     }
   }
