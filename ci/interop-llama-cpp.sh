@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks that GGUF files `infergate export` writes load in llama.cpp and compute the same logits:
-# exports small models (dense f32/f16/bf16/q8_0/q4_0/q4_1/q4_k, grouped-query attention, MoE), evaluates a few
+# exports small models (dense f32/f16/bf16/q8_0/q4_0/q4_1/q4_k, grouped-query attention, MoE, the
+# scaled-down architectures of models/shapes), evaluates a few
 # tokens with llama.cpp (the prebuilt CPU library in the node-llama-cpp npm package) and compares
 # with `infergate logits --reference` (tests/interop/llama_cpp_logits.mjs, one process for all).
 #
@@ -11,6 +12,10 @@
 set -euo pipefail
 
 readonly TOKENS=1,42,300,7,259,511,100,31999
+# 96 positions of a 512-token vocabulary, for the architectures of models/shapes: far enough
+# that RoPE's scaled frequencies turn whole radians away from plain RoPE's.
+LONG_TOKENS=$(seq -s, 0 95 | awk -F, '{for (i = 1; i <= NF; i++) printf "%s%d", (i > 1 ? "," : ""), ($i * 37 + 5) % 512}')
+readonly LONG_TOKENS
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 infergate=${1:-$root/build/release/cli/infergate}
@@ -41,7 +46,7 @@ compare_with() {
   local gguf="$work/$name.gguf" expected="$work/$name.json" mode=()
   [ "$path" = reference ] && mode=(--reference)
   if ! "$infergate" export "$@" --format gguf --out "$gguf" >/dev/null ||
-     ! "$infergate" logits "$@" --tokens "$TOKENS" "${mode[@]}" >"$expected"; then
+     ! "$infergate" logits "$@" --tokens "${CASE_TOKENS:-$TOKENS}" "${mode[@]}" >"$expected"; then
     echo "FAIL $name: infergate could not export the model or compute its logits"
     exit 1
   fi
@@ -76,7 +81,26 @@ check_optimized engine-small-q4_k 1.0 --model small --dtype q4_k
 check gqa-small-f16 0.05 --model small --dtype f16  # 12 query heads, 4 KV heads
 check moe-f32 0.002 --model moe-tiny --dtype f32  # 8 experts, top-2; 6 query, 2 KV heads
 
-# Negative control: the comparison must reject the logits of other weights (another seed).
+# Real architectures scaled down, synthetic weights (models/shapes/*.json): RoPE scaling of each
+# type (llama3 as llama.cpp's rope_freqs tensor, linear, dynamic as its fixed NTK base, YaRN
+# with Qwen2's biases), Qwen3's per-head q/k norms and head_dim != hidden / heads, tied heads.
+for shape in "$root"/models/shapes/*.json; do
+  CASE_TOKENS=$LONG_TOKENS check "shape-$(basename "$shape" .json)" 0.002 --model "$shape" --dtype f32
+done
+CASE_TOKENS=$LONG_TOKENS check_optimized engine-qwen3-q8_0 0.5 \
+  --model "$root/models/shapes/qwen3-tiny.json" --dtype q8_0
+CASE_TOKENS=$LONG_TOKENS check_optimized engine-llama-3.1-q4_k 0.5 \
+  --model "$root/models/shapes/llama-3.1-tiny.json" --dtype q4_k
+
+# Negative controls: the comparison must reject the logits of other weights (another seed) and
+# those of a scaled model computed with its rope_scaling left out.
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); del c["rope_scaling"]; print(json.dumps(c))' \
+  "$root/models/shapes/qwen2.5-yarn-tiny.json" >"$work/unscaled.json"
+"$infergate" logits --model "$work/unscaled.json" --dtype f32 --tokens "$LONG_TOKENS" \
+  --reference >"$work/unscaled-logits.json"
+cases+=("$work/shape-qwen2.5-yarn-tiny.gguf" "$work/unscaled-logits.json" 0.002
+        "control: YaRN's model without its rope_scaling")
+
 "$infergate" export --model tiny --dtype f32 --format gguf --out "$work/control.gguf" >/dev/null
 "$infergate" logits --model tiny --model-seed 1 --dtype f32 --tokens "$TOKENS" --reference \
   >"$work/control.json"

@@ -17,8 +17,9 @@ int export_command(int argc, char** argv) {
   po::options_description desc("infergate export --format gguf|safetensors --out PATH [options]");
   desc.add_options()("help,h", "show this help")(
       "model", po::value(&model)->default_value(model),
-      "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
-      "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
+      "preset (tiny, small, moe-tiny), .gguf file, safetensors directory, or config.json "
+      "(synthetic weights in its shape)")("model-seed", po::value(&seed)->default_value(0),
+                                          "seed of synthetic weights")(
       "format", po::value(&format)->required(), "gguf | safetensors")(
       "out", po::value(&out)->required(), "output .gguf file or safetensors directory")(
       "dtype", po::value(&dtype)->default_value(dtype),

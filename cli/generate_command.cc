@@ -156,8 +156,9 @@ int generate_command(int argc, char** argv) {
   po::options_description desc("infergate generate [options]");
   desc.add_options()("help,h", "show this help")(
       "model", po::value(&o.model)->default_value(o.model),
-      "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
-      "model-seed", po::value(&o.model_seed)->default_value(0), "seed of synthetic weights")(
+      "preset (tiny, small, moe-tiny), .gguf file, safetensors directory, or config.json "
+      "(synthetic weights in its shape)")("model-seed", po::value(&o.model_seed)->default_value(0),
+                                          "seed of synthetic weights")(
       "prompt", po::value(&o.prompt)->default_value(o.prompt), "prompt text")(
       "num-prompts", po::value(&o.num_prompts)->default_value(1),
       "copies run concurrently (1 to 1024)")(

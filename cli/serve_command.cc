@@ -175,8 +175,9 @@ int serve_command(int argc, char** argv) {
       "workload", po::value(&workload),
       "take the model and engine config from this workload file's engine target")(
       "model", po::value(&model)->default_value(model),
-      "preset (tiny, small, moe-tiny), .gguf file or safetensors directory")(
-      "model-seed", po::value(&model_seed)->default_value(0), "seed of synthetic weights")(
+      "preset (tiny, small, moe-tiny), .gguf file, safetensors directory, or config.json "
+      "(synthetic weights in its shape)")("model-seed", po::value(&model_seed)->default_value(0),
+                                          "seed of synthetic weights")(
       "role", po::value(&options.role)->default_value(options.role),
       "colocated, prefill or decode: a prefill worker exports prompt KV, a decode worker reads "
       "it (docs/disaggregation.md)")(

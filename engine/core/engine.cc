@@ -47,6 +47,7 @@ Engine::Engine(EngineConfig config, ModelWeights weights, EngineEnvironment envi
   sc.chunked_prefill = config_.chunked_prefill;
   sc.continuous_batching = config_.continuous_batching;
   sc.eos_token_id = weights_.config.eos_token_id;
+  sc.sliding_window = weights_.config.sliding_window;
   scheduler_ = std::make_unique<Scheduler>(sc, *kv_);
   if (environment.executor) {
     executor_ = environment.executor(weights_, num_blocks);

@@ -167,6 +167,7 @@ std::vector<Sequence*> Scheduler::update(const SchedulerOutput& out,
     if (!s.samples()) {
       seq->num_computed_tokens += s.num_new_tokens;
       kv_.cache_computed_blocks(*seq);
+      release_behind_window(*seq);
       continue;
     }
     const std::vector<int32_t>& tokens = sampled.at(next_sample++);
@@ -186,11 +187,16 @@ std::vector<Sequence*> Scheduler::update(const SchedulerOutput& out,
     if (reason != FinishReason::kNone) {
       remove(seq, reason);
       finished.push_back(seq);
-    } else if (s.num_draft_tokens > 0) {
-      kv_.trim(*seq);
+    } else {
+      if (s.num_draft_tokens > 0) kv_.trim(*seq);
+      release_behind_window(*seq);
     }
   }
   return finished;
+}
+
+void Scheduler::release_behind_window(Sequence& seq) {
+  if (config_.sliding_window > 0) kv_.release_behind_window(seq, config_.sliding_window);
 }
 
 void Scheduler::remove(Sequence* seq, FinishReason reason) {

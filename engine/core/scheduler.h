@@ -20,6 +20,7 @@ struct SchedulerConfig {
   bool chunked_prefill = true;
   bool continuous_batching = true;  // false: static batching
   int32_t eos_token_id = 2;
+  int sliding_window = 0;  // the model's: > 0 frees the blocks behind each sequence's window
 };
 
 struct ScheduledSequence {
@@ -70,6 +71,8 @@ class Scheduler {
   int64_t num_preemptions() const { return num_preemptions_; }
 
  private:
+  // Sliding-window models: gives back the blocks no later query of seq can see.
+  void release_behind_window(Sequence& seq);
   void schedule_running(SchedulerOutput& out, int& budget);
   void schedule_waiting(SchedulerOutput& out, int& budget);
   void preempt(Sequence* seq, SchedulerOutput& out);

@@ -33,6 +33,11 @@ void download(const T* device, std::vector<T>& host, cudaStream_t stream) {
 CudaTransformer::CudaTransformer(const ModelWeights& weights, GemmChoice gemm, cudaStream_t stream,
                                  CudaGraphSettings graphs)
     : config_(weights.config), stream_(stream), model_(upload_model(weights)), gemm_(gemm, stream) {
+  if (config_.sliding_window > 0) {
+    throw std::invalid_argument("model sliding_window " + std::to_string(config_.sliding_window) +
+                                ": the cuda backend's attention has no sliding window (backend "
+                                "cpu has one)");
+  }
   gemm_.require_supported(model_.lm_head);
   if (graphs.max_batch <= 0) return;
   if (config_.is_moe()) {
@@ -146,8 +151,17 @@ void CudaTransformer::attention_block(int layer, int64_t n, DeviceKvCache& cache
   split_qkv(s_.qkv.data(), n, c.q_size(), c.kv_size(), l.bq.size() ? l.bq.data() : nullptr,
             l.bk.size() ? l.bk.data() : nullptr, l.bv.size() ? l.bv.data() : nullptr, s_.q.data(),
             s_.k.data(), s_.v.data(), stream_);
-  rope_neox(s_.q.data(), inputs_.positions(), n, c.num_heads, c.head_dim, c.rope_theta, stream_);
-  rope_neox(s_.k.data(), inputs_.positions(), n, c.num_kv_heads, c.head_dim, c.rope_theta, stream_);
+  if (l.q_norm.size()) {  // Qwen3: each head's q and k normalized before rotation
+    rms_norm(s_.q.data(), l.q_norm.data(), n * c.num_heads, c.head_dim, c.rms_norm_eps, s_.q.data(),
+             stream_);
+    rms_norm(s_.k.data(), l.k_norm.data(), n * c.num_kv_heads, c.head_dim, c.rms_norm_eps,
+             s_.k.data(), stream_);
+  }
+  const float* inv_freq = model_.rope_inv_freq.data();
+  rope_neox(s_.q.data(), inputs_.positions(), n, c.num_heads, c.head_dim, inv_freq,
+            model_.rope_scale, stream_);
+  rope_neox(s_.k.data(), inputs_.positions(), n, c.num_kv_heads, c.head_dim, inv_freq,
+            model_.rope_scale, stream_);
   cache.write(layer, s_.k.data(), s_.v.data(), inputs_.slot_mapping(), n, stream_);
   attention(layer, cache);
   gemm_.project(s_.attn.data(), n, l.o, s_.tmp.data());

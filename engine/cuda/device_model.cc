@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/model/rope_scaling.h"
 #include "kernels/cuda/moe_routing.h"
 
 namespace infergate::cuda {
@@ -14,7 +15,8 @@ size_t bytes_of(const DeviceBuffer<float>& b) { return b.size() * sizeof(float);
 size_t layer_bytes(const DeviceLayer& l) {
   size_t total = l.qkv.data.bytes() + l.o.data.bytes() + l.ffn.nbytes() + l.router.data.bytes() +
                  l.shared_expert.nbytes();
-  for (const DeviceBuffer<float>* b : {&l.attn_norm, &l.ffn_norm, &l.bq, &l.bk, &l.bv}) {
+  for (const DeviceBuffer<float>* b :
+       {&l.attn_norm, &l.ffn_norm, &l.bq, &l.bk, &l.bv, &l.q_norm, &l.k_norm}) {
     total += bytes_of(*b);
   }
   for (const DeviceFfn& e : l.experts) total += e.nbytes();
@@ -37,6 +39,8 @@ DeviceLayer upload_layer(const LayerWeights& l) {
   d.bq = upload_f32(l.bq);
   d.bk = upload_f32(l.bk);
   d.bv = upload_f32(l.bv);
+  d.q_norm = upload_f32(l.q_norm);
+  d.k_norm = upload_f32(l.k_norm);
   d.qkv = upload_matrix({&l.wq, &l.wk, &l.wv});
   d.o = upload_matrix({&l.wo});
   d.ffn = upload_ffn(l.ffn);
@@ -61,6 +65,9 @@ DeviceModel upload_model(const ModelWeights& w) {
   m.final_norm = upload_f32(w.final_norm);
   for (const LayerWeights& l : w.layers) m.layers.push_back(upload_layer(l));
   m.lm_head = upload_matrix({&w.output_weight()});
+  const RopeFrequencies rope = rope_frequencies(w.config);
+  m.rope_inv_freq = DeviceBuffer<float>(rope.inv_freq);
+  m.rope_scale = rope.scale;
   return m;
 }
 

@@ -12,7 +12,7 @@
 namespace infergate::cuda {
 
 struct DeviceLayer {
-  DeviceBuffer<float> attn_norm, ffn_norm, bq, bk, bv;
+  DeviceBuffer<float> attn_norm, ffn_norm, bq, bk, bv, q_norm, k_norm;
   DeviceMatrix qkv, o;
   DeviceFfn ffn;        // dense models
   DeviceMatrix router;  // MoE: [num_experts, hidden], fp32
@@ -24,7 +24,9 @@ struct DeviceModel {
   DeviceBuffer<float> embed;  // [vocab, hidden], fp32 as the CPU's lookup produces it
   DeviceBuffer<float> final_norm;
   std::vector<DeviceLayer> layers;
-  DeviceMatrix lm_head;  // the embedding table again when tied
+  DeviceMatrix lm_head;               // the embedding table again when tied
+  DeviceBuffer<float> rope_inv_freq;  // [head_dim / 2] (engine/model/rope_scaling.h)
+  float rope_scale = 1.0f;
 
   size_t nbytes() const;
 };

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "engine/model/rope_scaling.h"
 #include "kernels/cpu/convert.h"
 
 namespace infergate {
@@ -45,15 +46,27 @@ Vec rms_norm(const Vec& x, const Tensor& weight, double eps) {
   return y;
 }
 
-void rope(Vec& x, int num_heads, int head_dim, int64_t pos, double theta) {
+// Qwen3's q/k norm: each head_dim slice normalized on its own.
+Vec per_head_rms_norm(const Vec& x, int head_dim, const Tensor& weight, double eps) {
+  Vec out;
+  for (size_t h = 0; h < x.size(); h += size_t(head_dim)) {
+    const Vec head(x.begin() + ptrdiff_t(h), x.begin() + ptrdiff_t(h) + head_dim);
+    const Vec y = rms_norm(head, weight, eps);
+    out.insert(out.end(), y.begin(), y.end());
+  }
+  return out;
+}
+
+void rope(Vec& x, int num_heads, int head_dim, int64_t pos, const RopeFrequencies& f) {
   const int half = head_dim / 2;
   for (int h = 0; h < num_heads; ++h) {
     double* v = x.data() + size_t(h) * size_t(head_dim);
     for (int i = 0; i < half; ++i) {
-      const double angle = double(pos) * std::pow(theta, -2.0 * i / head_dim);
+      const double angle = double(pos) * double(f.inv_freq[size_t(i)]);
+      const double c = std::cos(angle) * f.scale, s = std::sin(angle) * f.scale;
       const double a = v[i], b = v[i + half];
-      v[i] = a * std::cos(angle) - b * std::sin(angle);
-      v[i + half] = b * std::cos(angle) + a * std::sin(angle);
+      v[i] = a * c - b * s;
+      v[i + half] = b * c + a * s;
     }
   }
 }
@@ -114,6 +127,7 @@ std::vector<float> reference_forward(const ModelWeights& w, const std::vector<in
   const ModelConfig& c = w.config;
   const int64_t n = int64_t(tokens.size());
   const int hd = c.head_dim, group = c.num_heads / c.num_kv_heads;
+  const RopeFrequencies freq = rope_frequencies(c);
   std::vector<Vec> x;
   for (int32_t t : tokens) {
     if (t < 0 || t >= c.vocab_size) throw std::out_of_range("token id outside vocabulary");
@@ -128,15 +142,22 @@ std::vector<float> reference_forward(const ModelWeights& w, const std::vector<in
       q[size_t(t)] = matvec(l.wq, h, l.bq);
       k[size_t(t)] = matvec(l.wk, h, l.bk);
       v[size_t(t)] = matvec(l.wv, h, l.bv);
-      rope(q[size_t(t)], c.num_heads, hd, t, c.rope_theta);
-      rope(k[size_t(t)], c.num_kv_heads, hd, t, c.rope_theta);
+      if (l.q_norm.defined()) {
+        q[size_t(t)] = per_head_rms_norm(q[size_t(t)], hd, l.q_norm, c.rms_norm_eps);
+        k[size_t(t)] = per_head_rms_norm(k[size_t(t)], hd, l.k_norm, c.rms_norm_eps);
+      }
+      rope(q[size_t(t)], c.num_heads, hd, t, freq);
+      rope(k[size_t(t)], c.num_kv_heads, hd, t, freq);
     }
     for (int64_t t = 0; t < n; ++t) {
       Vec attn(size_t(c.q_size()), 0.0);
       for (int h = 0; h < c.num_heads; ++h) {
         const size_t qo = size_t(h) * size_t(hd), ko = size_t(h / group) * size_t(hd);
-        Vec s(static_cast<size_t>(t + 1));
-        for (int64_t p = 0; p <= t; ++p) {
+        // A sliding window sees (t - window, t]; the positions before it weigh exactly 0.
+        const int64_t first =
+            c.sliding_window > 0 ? std::max<int64_t>(0, t - c.sliding_window + 1) : 0;
+        Vec s(static_cast<size_t>(t + 1), -INFINITY);
+        for (int64_t p = first; p <= t; ++p) {
           double dot = 0;
           for (int i = 0; i < hd; ++i)
             dot += q[size_t(t)][qo + size_t(i)] * k[size_t(p)][ko + size_t(i)];

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "common/util/nvtx_range.h"
+#include "engine/model/rope_scaling.h"
 #include "kernels/cpu/linear.h"
 #include "kernels/cpu/moe_routing.h"
 #include "kernels/cpu/ops.h"
@@ -46,7 +47,11 @@ Transformer::PackedFfn Transformer::pack_ffn(const FfnWeights& f) {
 
 Transformer::Transformer(const ModelWeights& weights, ThreadPool& pool, const ModelShard* shard,
                          ShardCollectives* comm)
-    : w_(weights), pool_(pool), shard_(shard), comm_(comm) {
+    : w_(weights),
+      rope_(rope_frequencies(weights.config)),
+      pool_(pool),
+      shard_(shard),
+      comm_(comm) {
   for (const LayerWeights& l : weights.layers) {
     PackedLayer p;
     p.qkv = prepare_weight({&l.wq, &l.wk, &l.wv});
@@ -67,7 +72,8 @@ size_t Transformer::weight_bytes() const {
     const LayerWeights& l = w_.layers[i];
     total += p.qkv.nbytes() + p.o.nbytes() + ffn_bytes(p.ffn) + ffn_bytes(p.shared_expert);
     for (const PackedFfn& e : p.experts) total += ffn_bytes(e);
-    for (const Tensor* t : {&l.attn_norm, &l.ffn_norm, &l.bq, &l.bk, &l.bv, &l.router}) {
+    for (const Tensor* t :
+         {&l.attn_norm, &l.ffn_norm, &l.bq, &l.bk, &l.bv, &l.q_norm, &l.k_norm, &l.router}) {
       total += t->defined() ? t->nbytes() : 0;
     }
   }
@@ -169,12 +175,19 @@ void Transformer::attention_block(int layer, const BatchInput& batch, KvCacheSto
   linear(s_.h.data(), n, layers_[size_t(layer)].qkv, s_.qkv.data(), pool_);
   split_qkv(s_.qkv.data(), n, c.q_size(), c.kv_size(), bias_or_null(l.bq), bias_or_null(l.bk),
             bias_or_null(l.bv), s_.q.data(), s_.k.data(), s_.v.data());
-  rope_neox(s_.q.data(), batch.positions.data(), n, c.num_heads, c.head_dim, c.rope_theta);
-  rope_neox(s_.k.data(), batch.positions.data(), n, c.num_kv_heads, c.head_dim, c.rope_theta);
+  if (l.q_norm.defined()) {  // Qwen3: each head's q and k normalized before rotation
+    rms_norm(s_.q.data(), l.q_norm.data<float>(), n * c.num_heads, c.head_dim, c.rms_norm_eps,
+             s_.q.data());
+    rms_norm(s_.k.data(), l.k_norm.data<float>(), n * c.num_kv_heads, c.head_dim, c.rms_norm_eps,
+             s_.k.data());
+  }
+  rope_neox(s_.q.data(), batch.positions.data(), n, c.num_heads, c.head_dim, rope_);
+  rope_neox(s_.k.data(), batch.positions.data(), n, c.num_kv_heads, c.head_dim, rope_);
   const KvLayerView kv = cache.layer(layer);
   write_kv(s_.k.data(), s_.v.data(), batch.slot_mapping.data(), n, kv);
   paged_attention(s_.q.data(), batch.sequences.data(), int64_t(batch.sequences.size()), kv,
-                  c.num_heads, 1.0f / std::sqrt(float(c.head_dim)), s_.attn.data(), pool_);
+                  c.num_heads, 1.0f / std::sqrt(float(c.head_dim)), s_.attn.data(), pool_,
+                  c.sliding_window);
   linear(s_.attn.data(), n, layers_[size_t(layer)].o, s_.tmp.data(), pool_);
   reduce_partial_sums(s_.tmp.data(), n * c.hidden_size);  // row-parallel o projection
   add_inplace(s_.x.data(), s_.tmp.data(), n * c.hidden_size);

@@ -15,6 +15,7 @@
 #include "engine/model/model_weights.h"
 #include "kernels/cpu/packed_weight.h"
 #include "kernels/cpu/thread_pool.h"
+#include "kernels/rope_frequencies.h"
 
 namespace infergate {
 
@@ -87,6 +88,7 @@ class Transformer {
   void grow(int64_t num_tokens);
 
   const ModelWeights& w_;
+  const RopeFrequencies rope_;
   ThreadPool& pool_;
   const ModelShard* shard_;
   ShardCollectives* comm_;

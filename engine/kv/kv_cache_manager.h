@@ -14,6 +14,9 @@
 
 namespace infergate {
 
+// A block table entry whose block a sliding window released (never read again).
+inline constexpr int32_t kReleasedBlock = -1;
+
 // Cached blocks that cover a waiting sequence's leading tokens.
 struct PrefixHit {
   std::vector<int32_t> blocks;
@@ -37,6 +40,10 @@ class KvCacheManager {
   // Releases the blocks past those holding seq's tokens (speculative decoding wrote KV for
   // draft tokens it then rejected). Those blocks hold no computed token, so none is cached.
   virtual void trim(Sequence& seq) = 0;
+  // Sliding-window attention: releases seq's blocks that no later query can see (every
+  // position before num_computed_tokens - window + 1), leaving kReleasedBlock in their table
+  // entries. Cached ones stay in the prefix cache until evicted. Default: keeps them.
+  virtual void release_behind_window(Sequence& /*seq*/, int /*window*/) {}
 
   // Prefill/decode handoff. The cached blocks holding `tokens`' leading full blocks, in order
   // (as many as are cached; none without a prefix cache).

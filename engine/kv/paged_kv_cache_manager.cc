@@ -88,7 +88,7 @@ class PagedKvCacheManager final : public KvCacheManager {
   void free(Sequence& seq) override {
     // Reverse order: a sequence's tail blocks are evicted before its shared head blocks.
     for (auto it = seq.block_table.rbegin(); it != seq.block_table.rend(); ++it) {
-      pool_.release(*it);
+      if (*it != kReleasedBlock) pool_.release(*it);
     }
     seq.block_table.clear();
     seq.num_cached_blocks = 0;
@@ -99,6 +99,16 @@ class PagedKvCacheManager final : public KvCacheManager {
     while (seq.block_table.size() > keep) {
       pool_.release(seq.block_table.back());
       seq.block_table.pop_back();
+    }
+  }
+
+  void release_behind_window(Sequence& seq, int window) override {
+    const int first_seen = seq.num_computed_tokens - window + 1;  // by the next query
+    const size_t behind = first_seen > 0 ? size_t(first_seen / block_size_) : 0;
+    for (size_t i = 0; i < behind && i < seq.block_table.size(); ++i) {
+      if (seq.block_table[i] == kReleasedBlock) continue;
+      pool_.release(seq.block_table[i]);
+      seq.block_table[i] = kReleasedBlock;
     }
   }
 

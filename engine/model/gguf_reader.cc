@@ -55,9 +55,32 @@ void read_attention_shape(const GgufFile& g, const std::string& p, ModelConfig& 
                                        std::to_string(value_dim) + ", rope.dimension_count " +
                                        std::to_string(rope_dim) + " must all be equal");
   }
-  const std::string scaling = g.get_string(p + "rope.scaling.type", "none");
-  if (scaling != "none") {
-    throw ModelLoadError(g.path(), "unsupported RoPE scaling '" + scaling + "'");
+}
+
+// llama.cpp's rope.scaling.* keys (its rope_freqs tensor is read with the tensors).
+void read_rope_scaling(const GgufFile& g, const std::string& p, ModelConfig& c) {
+  RopeScaling& s = c.rope_scaling;
+  s.type = g.get_string(p + "rope.scaling.type", "none");
+  if (s.type != "none" && s.type != "linear" && s.type != "yarn") {
+    throw ModelLoadError(g.path(), "unsupported RoPE scaling '" + s.type + "' in '" + p +
+                                       "rope.scaling.type' (supported: none, linear, yarn)");
+  }
+  // Older files give a linear factor as rope.scale_linear.
+  const double legacy = g.get_float(p + "rope.scale_linear", 1.0);
+  if (s.type == "none" && legacy != 1.0) s.type = "linear";
+  if (s.type == "none") return;
+  s.factor = positive_hparam(g, p + "rope.scaling.factor", legacy);
+  if (s.type != "yarn") return;
+  s.original_max_position_embeddings =
+      hparam(g, p + "rope.scaling.original_context_length", c.max_position_embeddings);
+  s.beta_fast = positive_hparam(g, p + "rope.scaling.yarn_beta_fast", 32.0);
+  s.beta_slow = positive_hparam(g, p + "rope.scaling.yarn_beta_slow", 1.0);
+  const double attn = positive_hparam(g, p + "rope.scaling.attn_factor", 1.0);
+  if (attn != 1.0) s.attention_factor = attn * (0.1 * std::log(s.factor) + 1);
+  if (g.get_float(p + "rope.scaling.yarn_log_multiplier", 0.0) != 0.0) {
+    throw ModelLoadError(g.path(), "unsupported '" + p +
+                                       "rope.scaling.yarn_log_multiplier' (DeepSeek's YaRN "
+                                       "mscale; plain YaRN only)");
   }
 }
 
@@ -86,6 +109,8 @@ ModelConfig read_config(const GgufFile& g, const std::string& arch) {
   c.rope_theta = positive_hparam(g, p + "rope.freq_base", 10000.0);
   c.rms_norm_eps = positive_hparam(g, p + "attention.layer_norm_rms_epsilon");
   read_attention_shape(g, p, c);
+  read_rope_scaling(g, p, c);
+  c.sliding_window = hparam(g, p + "attention.sliding_window", 0);
   read_ffn_shape(g, p, c);
   c.architecture = arch == "llama" && c.is_moe() ? "mixtral" : arch;
   return c;
@@ -150,6 +175,10 @@ LayerWeights read_layer(TensorTable& t, const ModelConfig& c, int i, bool unperm
     l.bk = t.take_f32(p + "attn_k.bias", {kv});
     l.bv = t.take_f32(p + "attn_v.bias", {kv});
   }
+  if (c.qk_norm) {
+    l.q_norm = t.take_f32(p + "attn_q_norm.weight", {c.head_dim});
+    l.k_norm = t.take_f32(p + "attn_k_norm.weight", {c.head_dim});
+  }
   if (unpermute) {
     l.wq = unpermute_rotary_rows(l.wq, c.num_heads);
     l.wk = unpermute_rotary_rows(l.wk, c.num_kv_heads);
@@ -178,8 +207,9 @@ void validate_config(const std::string& path, const ModelConfig& c) {
 ModelWeights read_gguf(const std::string& path) {
   const GgufFile g = GgufFile::parse(MappedFile::open(path));
   const std::string arch = g.get_string("general.architecture");
-  if (arch != "llama" && arch != "qwen2") {
-    throw ModelLoadError(path, "unsupported architecture '" + arch + "' (supported: llama, qwen2)");
+  if (arch != "llama" && arch != "qwen2" && arch != "qwen3") {
+    throw ModelLoadError(
+        path, "unsupported architecture '" + arch + "' (supported: llama, qwen2, qwen3)");
   }
   ModelWeights w;
   w.config = read_config(g, arch);
@@ -189,12 +219,17 @@ ModelWeights read_gguf(const std::string& path) {
   c.vocab_size = read_vocab_size(g, t, arch, w.vocab.size());
   c.tie_word_embeddings = !t.contains("output.weight");
   c.attention_bias = t.contains("blk.0.attn_q.bias");
+  c.qk_norm = arch == "qwen3";
+  if (t.contains("rope_freqs.weight")) {
+    const Tensor f = t.take_f32("rope_freqs.weight", {c.head_dim / 2});
+    c.rope_scaling.freq_factors.assign(f.data<float>(), f.data<float>() + f.numel());
+  }
   c.bos_token_id = w.vocab.bos_id;
   c.eos_token_id = w.vocab.eos_id;
   validate_config(path, c);
   const int64_t d = c.hidden_size;
   w.embed = t.take("token_embd.weight", {c.vocab_size, d});
-  // Only llama.cpp's "llama" converter permutes Q/K; qwen2 keeps HF order (NeoX RoPE).
+  // Only llama.cpp's "llama" converter permutes Q/K; qwen2 and qwen3 keep HF order (NeoX RoPE).
   const bool unpermute = arch == "llama";
   for (int i = 0; i < c.num_layers; ++i) w.layers.push_back(read_layer(t, c, i, unpermute));
   w.final_norm = t.take_f32("output_norm.weight", {d});

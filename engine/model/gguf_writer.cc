@@ -1,15 +1,22 @@
 #include "engine/model/gguf_writer.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include "common/io/atomic_file.h"
+#include "engine/model/rope_scaling.h"
 #include "engine/model/rotary_permute.h"
 
 namespace infergate {
 
 namespace {
+
+// llama.cpp's name for the architecture: Qwen3's per-head q/k norms need "qwen3"; everything
+// else is written as "llama" (Mistral, Mixtral and Qwen2's biases included).
+std::string gguf_architecture(const ModelConfig& c) { return c.qk_norm ? "qwen3" : "llama"; }
 
 template <typename T>
 void put_raw(std::string& out, T v) {
@@ -117,17 +124,21 @@ void add_experts(std::vector<OutTensor>& out, const std::string& p, const LayerW
 
 void add_layer(std::vector<OutTensor>& out, const ModelConfig& c, int i, const LayerWeights& l) {
   const std::string p = "blk." + std::to_string(i) + ".";
+  // llama.cpp rotates "llama" q/k as interleaved pairs (its converter permutes the rows) and
+  // "qwen3" in Hugging Face's rotate-half order.
+  const bool permute = gguf_architecture(c) == "llama";
+  auto rotary = [&](const Tensor& t, int heads) {
+    return permute ? permute_rotary_rows(t, heads) : t;
+  };
   out.push_back(single(p + "attn_norm.weight", l.attn_norm));
-  out.push_back(single(p + "attn_q.weight", permute_rotary_rows(l.wq, c.num_heads)));
-  out.push_back(single(p + "attn_k.weight", permute_rotary_rows(l.wk, c.num_kv_heads)));
+  out.push_back(single(p + "attn_q.weight", rotary(l.wq, c.num_heads)));
+  out.push_back(single(p + "attn_k.weight", rotary(l.wk, c.num_kv_heads)));
   out.push_back(single(p + "attn_v.weight", l.wv));
-  if (l.bq.defined()) {
-    out.push_back(single(p + "attn_q.bias", permute_rotary_rows(l.bq, c.num_heads)));
-  }
-  if (l.bk.defined()) {
-    out.push_back(single(p + "attn_k.bias", permute_rotary_rows(l.bk, c.num_kv_heads)));
-  }
+  if (l.bq.defined()) out.push_back(single(p + "attn_q.bias", rotary(l.bq, c.num_heads)));
+  if (l.bk.defined()) out.push_back(single(p + "attn_k.bias", rotary(l.bk, c.num_kv_heads)));
   if (l.bv.defined()) out.push_back(single(p + "attn_v.bias", l.bv));
+  if (l.q_norm.defined()) out.push_back(single(p + "attn_q_norm.weight", l.q_norm));
+  if (l.k_norm.defined()) out.push_back(single(p + "attn_k_norm.weight", l.k_norm));
   out.push_back(single(p + "attn_output.weight", l.wo));
   out.push_back(single(p + "ffn_norm.weight", l.ffn_norm));
   if (l.experts.empty()) {
@@ -138,9 +149,22 @@ void add_layer(std::vector<OutTensor>& out, const ModelConfig& c, int i, const L
   if (l.shared_expert.gate.defined()) add_ffn(out, p, "_shexp", l.shared_expert);
 }
 
+// Llama 3's scaling, or factors read from a GGUF, as llama.cpp's rope_freqs tensor.
+Tensor rope_freqs(const ModelConfig& c) {
+  const std::vector<float> factors =
+      c.rope_scaling.type == "llama3" ? llama3_frequency_factors(c) : c.rope_scaling.freq_factors;
+  if (factors.empty()) return Tensor();
+  Tensor t = Tensor::zeros(DType::kF32, {int64_t(factors.size())});
+  std::copy(factors.begin(), factors.end(), t.mutable_data<float>());
+  return t;
+}
+
 std::vector<OutTensor> collect_tensors(const ModelWeights& w) {
   std::vector<OutTensor> out;
   out.push_back(single("token_embd.weight", w.embed));
+  if (const Tensor f = rope_freqs(w.config); f.defined()) {
+    out.push_back(single("rope_freqs.weight", f));
+  }
   for (size_t i = 0; i < w.layers.size(); ++i) add_layer(out, w.config, int(i), w.layers[i]);
   out.push_back(single("output_norm.weight", w.final_norm));
   if (w.lm_head.defined()) out.push_back(single("output.weight", w.lm_head));
@@ -156,31 +180,56 @@ std::vector<OutTensor> collect_tensors(const ModelWeights& w) {
   return out;
 }
 
+void add_rope_scaling(Metadata& m, const ModelConfig& c, const std::string& a) {
+  const RopeScaling& s = c.rope_scaling;
+  if (s.type == "linear" || s.type == "yarn") {
+    m.str(a + "rope.scaling.type", s.type);
+    m.f32(a + "rope.scaling.factor", float(s.factor));
+  }
+  if (s.type != "yarn") return;
+  m.u32(a + "rope.scaling.original_context_length",
+        uint32_t(s.original_max_position_embeddings > 0 ? s.original_max_position_embeddings
+                                                        : c.max_position_embeddings));
+  m.f32(a + "rope.scaling.yarn_beta_fast", float(s.beta_fast));
+  m.f32(a + "rope.scaling.yarn_beta_slow", float(s.beta_slow));
+  // llama.cpp multiplies cos/sin by attn_factor * (0.1 ln(factor) + 1).
+  if (s.attention_factor > 0) {
+    m.f32(a + "rope.scaling.attn_factor",
+          float(s.attention_factor / (0.1 * std::log(s.factor) + 1)));
+  }
+}
+
 void add_hparams(Metadata& m, const ModelWeights& w) {
   const ModelConfig& c = w.config;
   const bool moe = c.is_moe();
-  m.u32("llama.vocab_size", uint32_t(c.vocab_size));
-  m.u32("llama.context_length", uint32_t(c.max_position_embeddings));
-  m.u32("llama.embedding_length", uint32_t(c.hidden_size));
-  m.u32("llama.block_count", uint32_t(c.num_layers));
+  const std::string a = gguf_architecture(c) + ".";
+  m.u32(a + "vocab_size", uint32_t(c.vocab_size));
+  m.u32(a + "context_length", uint32_t(c.max_position_embeddings));
+  m.u32(a + "embedding_length", uint32_t(c.hidden_size));
+  m.u32(a + "block_count", uint32_t(c.num_layers));
   // llama.cpp sizes Mixtral's experts by feed_forward_length.
-  m.u32("llama.feed_forward_length",
+  m.u32(a + "feed_forward_length",
         uint32_t(moe ? c.moe.expert_intermediate_size : c.intermediate_size));
-  m.u32("llama.attention.head_count", uint32_t(c.num_heads));
-  m.u32("llama.attention.head_count_kv", uint32_t(c.num_kv_heads));
-  m.u32("llama.attention.key_length", uint32_t(c.head_dim));
-  m.u32("llama.attention.value_length", uint32_t(c.head_dim));
-  m.u32("llama.rope.dimension_count", uint32_t(c.head_dim));
-  m.f32("llama.rope.freq_base", c.rope_theta);
-  m.f32("llama.attention.layer_norm_rms_epsilon", c.rms_norm_eps);
+  m.u32(a + "attention.head_count", uint32_t(c.num_heads));
+  m.u32(a + "attention.head_count_kv", uint32_t(c.num_kv_heads));
+  m.u32(a + "attention.key_length", uint32_t(c.head_dim));
+  m.u32(a + "attention.value_length", uint32_t(c.head_dim));
+  m.u32(a + "rope.dimension_count", uint32_t(c.head_dim));
+  // dynamic NTK is one fixed base here (rope_scaling.h), which llama.cpp takes as it is.
+  m.f32(a + "rope.freq_base",
+        c.rope_scaling.type == "dynamic" ? float(dynamic_ntk_base(c)) : c.rope_theta);
+  add_rope_scaling(m, c, a);
+  // llama.cpp reads this key for its SWA architectures only; a "llama" file runs full attention
+  // there, as every Mistral GGUF does.
+  if (c.sliding_window > 0) m.u32(a + "attention.sliding_window", uint32_t(c.sliding_window));
+  m.f32(a + "attention.layer_norm_rms_epsilon", c.rms_norm_eps);
   if (!moe) return;
-  m.u32("llama.expert_count", uint32_t(c.moe.num_experts));
-  m.u32("llama.expert_used_count", uint32_t(c.moe.top_k));
-  m.u32("llama.expert_feed_forward_length", uint32_t(c.moe.expert_intermediate_size));
-  m.boolean("llama.expert_weights_norm", c.moe.normalize_top_k);
+  m.u32(a + "expert_count", uint32_t(c.moe.num_experts));
+  m.u32(a + "expert_used_count", uint32_t(c.moe.top_k));
+  m.u32(a + "expert_feed_forward_length", uint32_t(c.moe.expert_intermediate_size));
+  m.boolean(a + "expert_weights_norm", c.moe.normalize_top_k);
   if (c.moe.shared_expert_intermediate_size > 0) {
-    m.u32("llama.expert_shared_feed_forward_length",
-          uint32_t(c.moe.shared_expert_intermediate_size));
+    m.u32(a + "expert_shared_feed_forward_length", uint32_t(c.moe.shared_expert_intermediate_size));
   }
 }
 
@@ -215,7 +264,7 @@ Metadata build_metadata(const ModelWeights& w, const std::vector<OutTensor>& ten
                         uint32_t alignment) {
   Metadata m;
   const DType matrices = w.layers.empty() ? w.embed.dtype() : w.layers[0].wq.dtype();
-  m.str("general.architecture", "llama");
+  m.str("general.architecture", gguf_architecture(w.config));
   m.str("general.name", w.config.name);
   m.u32("general.alignment", alignment);
   m.u32("general.file_type", gguf_file_type(matrices));

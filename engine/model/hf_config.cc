@@ -8,6 +8,7 @@
 
 #include "common/io/json_excerpt.h"
 #include "common/io/json_text.h"
+#include "engine/model/hf_rope_scaling.h"
 #include "engine/model/model_load_error.h"
 
 namespace infergate {
@@ -31,6 +32,7 @@ constexpr ArchInfo kArchs[] = {
     {"LlamaForCausalLM", "llama", 10000.0, 1e-6, 2048},
     {"MistralForCausalLM", "mistral", 10000.0, 1e-6, 4096 * 32},
     {"Qwen2ForCausalLM", "qwen2", 10000.0, 1e-6, 32768},
+    {"Qwen3ForCausalLM", "qwen3", 10000.0, 1e-6, 32768},
     {"MixtralForCausalLM", "mixtral", 1e6, 1e-5, 4096 * 32},
 };
 
@@ -101,17 +103,35 @@ const ArchInfo& find_arch(const json& j, const std::string& file) {
   }
   throw ModelLoadError(file, "unsupported architecture '" + name +
                                  "' (supported: LlamaForCausalLM, MistralForCausalLM, "
-                                 "Qwen2ForCausalLM, MixtralForCausalLM)");
+                                 "Qwen2ForCausalLM, Qwen3ForCausalLM, MixtralForCausalLM)");
 }
 
 void check_unsupported(const Fields& f) {
-  if (const json* s = f.find("rope_scaling")) {
-    throw ModelLoadError(f.file(), "unsupported rope_scaling " + json_excerpt(*s) +
-                                       " (only plain RoPE is implemented)");
-  }
   if (const json* act = f.find("hidden_act"); act && *act != "silu") {
     throw ModelLoadError(f.file(), "unsupported hidden_act " + json_excerpt(*act) + " (only silu)");
   }
+}
+
+// Mistral and Mixtral: sliding_window (null: none). Qwen2 and Qwen3: only with
+// use_sliding_window, and then on layers max_window_layers and up (transformers' layer_types);
+// a window on some layers but not others is refused.
+void read_sliding_window(const Fields& f, ModelConfig& c) {
+  const bool qwen = c.architecture == "qwen2" || c.architecture == "qwen3";
+  if (qwen && !f.boolean("use_sliding_window", false)) return;
+  const int window = f.integer("sliding_window", 0);
+  if (window == 0 || !qwen) {
+    c.sliding_window = window;
+    return;
+  }
+  const int from = f.integer("max_window_layers", qwen ? 28 : 0);
+  if (from >= c.num_layers) return;  // no layer slides
+  if (from > 0) {
+    throw ModelLoadError(f.file(), "unsupported max_window_layers " + std::to_string(from) +
+                                       " of " + std::to_string(c.num_layers) +
+                                       " layers (a sliding window on some layers only; "
+                                       "supported: 0, or >= num_hidden_layers)");
+  }
+  c.sliding_window = window;
 }
 
 void read_moe(const Fields& f, ModelConfig& c) {
@@ -171,10 +191,15 @@ ModelConfig parse_hf_config(const std::string& json_text, const std::string& fil
   c.num_kv_heads = f.integer("num_key_value_heads", c.num_heads);
   c.head_dim = f.integer("head_dim", c.hidden_size / c.num_heads);
   c.rope_theta = f.positive_number("rope_theta", arch.rope_theta);
+  for (const char* key : {"rope_scaling", "rope_parameters"}) {
+    if (const json* s = f.find(key)) read_hf_rope_scaling(*s, key, file, c);
+  }
   c.rms_norm_eps = f.positive_number("rms_norm_eps", arch.rms_norm_eps);
   c.max_position_embeddings = f.integer("max_position_embeddings", arch.max_position_embeddings);
   c.tie_word_embeddings = f.boolean("tie_word_embeddings", false);
   c.attention_bias = c.architecture == "qwen2" || f.boolean("attention_bias", false);
+  c.qk_norm = c.architecture == "qwen3";
+  read_sliding_window(f, c);
   c.bos_token_id = f.token_id("bos_token_id", c.bos_token_id);
   c.eos_token_id = f.token_id("eos_token_id", c.eos_token_id);
   if (c.architecture == "mixtral") read_moe(f, c);
@@ -188,8 +213,15 @@ ModelConfig parse_hf_config(const std::string& json_text, const std::string& fil
 
 std::string hf_architecture(const ModelConfig& c) {
   if (c.is_moe()) return "MixtralForCausalLM";
-  if (c.architecture == "qwen2" && c.attention_bias) return "Qwen2ForCausalLM";
-  if (c.architecture == "mistral" && !c.attention_bias) return "MistralForCausalLM";
+  if (c.qk_norm) return "Qwen3ForCausalLM";
+  // q/k/v biases with a sliding window: Qwen2 has both (Llama neither window nor o-free biases).
+  if (c.attention_bias && (c.architecture == "qwen2" || c.sliding_window > 0)) {
+    return "Qwen2ForCausalLM";
+  }
+  // transformers' Llama has no sliding window; Mistral's is the Llama with one.
+  if ((c.architecture == "mistral" || c.sliding_window > 0) && !c.attention_bias) {
+    return "MistralForCausalLM";
+  }
   return "LlamaForCausalLM";
 }
 
@@ -220,6 +252,16 @@ std::string hf_config_json(const ModelConfig& c, DType dtype) {
       {"eos_token_id", c.eos_token_id},
       {"torch_dtype", torch_dtype(dtype)},
       {"use_cache", true}};
+  if (c.sliding_window > 0) {
+    j["sliding_window"] = c.sliding_window;
+    if (model_type == "qwen2" || model_type == "qwen3") {
+      j["use_sliding_window"] = true;
+      j["max_window_layers"] = 0;
+    }
+  }
+  if (c.rope_scaling.type != "none" || !c.rope_scaling.freq_factors.empty()) {
+    j["rope_scaling"] = hf_rope_scaling_json(c.rope_scaling);
+  }
   if (c.is_moe()) {
     j["num_local_experts"] = c.moe.num_experts;
     j["num_experts_per_tok"] = c.moe.top_k;

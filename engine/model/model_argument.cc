@@ -21,13 +21,17 @@ ModelSource parse_model_argument(const std::string& arg, uint64_t seed, const st
   } else if (arg.ends_with(".gguf")) {
     s.kind = "gguf";
     s.path = arg;
+  } else if (arg.ends_with(".json") && fs::is_regular_file(arg)) {
+    s.kind = "config";  // synthetic weights in the shape a Hugging Face config.json describes
+    s.path = arg;
   } else {
     std::error_code ec;
     const std::string what = !fs::exists(arg, ec)             ? "no such file or directory, and "
                              : !non_regular_kind(arg).empty() ? "is " + non_regular_kind(arg) + ", "
                                                               : "";
     throw std::invalid_argument(option + " '" + arg + "': " + what + "not a preset (" +
-                                preset_names() + "), a .gguf file or a safetensors directory");
+                                preset_names() +
+                                "), a .gguf file, a safetensors directory or a config.json");
   }
   return s;
 }

@@ -1,5 +1,6 @@
 // Turns a model named in one string (--model, speculative.draft_model) into a ModelSource: a
-// preset name, a .gguf file or a safetensors directory.
+// preset name, a .gguf file, a safetensors directory, or a Hugging Face config.json (synthetic
+// weights in the shape it describes: real architectures scaled down, with no weights to fetch).
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,8 @@
 #include "common/io/json_file.h"
 #include "engine/model/gguf_reader.h"
 #include "engine/model/gguf_writer.h"
+#include "engine/model/hf_config.h"
+#include "engine/model/mapped_file.h"
 #include "engine/model/safetensors_reader.h"
 #include "engine/model/safetensors_writer.h"
 #include "engine/model/synthetic_model.h"
@@ -22,6 +24,13 @@ ModelWeights load_synthetic(const ModelSource& source) {
   }
 }
 
+// Synthetic weights shaped by a config.json (hf_config.h reads and checks it).
+ModelWeights load_config_shaped(const ModelSource& source) {
+  ModelConfig c = parse_hf_config(read_text_file(source.path), source.path);
+  if (c.name == ModelConfig().name) c.name = std::filesystem::path(source.path).stem().string();
+  return make_synthetic_model(c, source.seed);
+}
+
 void require_path(const ModelSource& source) {
   if (source.path.empty()) {
     throw ModelLoadError("model source", "kind '" + source.kind + "' needs a path");
@@ -30,6 +39,10 @@ void require_path(const ModelSource& source) {
 
 ModelWeights read_source(const ModelSource& source) {
   if (source.kind == "synthetic") return load_synthetic(source);
+  if (source.kind == "config") {
+    require_path(source);
+    return load_config_shaped(source);
+  }
   if (source.kind == "gguf") {
     require_path(source);
     return read_gguf(source.path);
@@ -38,8 +51,8 @@ ModelWeights read_source(const ModelSource& source) {
     require_path(source);
     return read_safetensors(source.path);
   }
-  throw ModelLoadError(
-      "model source", "unknown kind '" + source.kind + "' (allowed: synthetic, gguf, safetensors)");
+  throw ModelLoadError("model source", "unknown kind '" + source.kind +
+                                           "' (allowed: synthetic, config, gguf, safetensors)");
 }
 
 }  // namespace

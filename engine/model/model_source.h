@@ -8,10 +8,10 @@
 namespace infergate {
 
 struct ModelSource {               // exactly one kind
-  std::string kind = "synthetic";  // "synthetic" | "gguf" | "safetensors"
+  std::string kind = "synthetic";  // "synthetic" | "config" | "gguf" | "safetensors"
   std::string preset = "tiny";     // synthetic: preset name (preset_config)
-  uint64_t seed = 0;               // synthetic
-  std::string path;                // gguf file or safetensors directory
+  uint64_t seed = 0;               // synthetic and config
+  std::string path;                // gguf file, safetensors directory or config: config.json
 };
 
 }  // namespace infergate

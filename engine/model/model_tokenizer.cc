@@ -44,7 +44,9 @@ ModelTokenizer gguf_tokenizer(const std::string& path) {
 
 ModelTokenizer load_model_tokenizer(const ModelSource& source, const Vocabulary& vocab) {
   try {
-    if (source.kind == "synthetic") return byte_tokenizer(vocab, "synthetic model");
+    if (source.kind == "synthetic" || source.kind == "config") {
+      return byte_tokenizer(vocab, "synthetic model");
+    }
     if (source.kind == "gguf") return gguf_tokenizer(source.path);
     if (source.kind == "safetensors") {
       return byte_tokenizer(vocab, "placeholder vocabulary of " + std::to_string(vocab.size()) +

@@ -22,15 +22,16 @@ struct FfnWeights {
 };
 
 struct LayerWeights {
-  Tensor attn_norm;   // [hidden]
-  Tensor wq;          // [num_heads * head_dim, hidden]
-  Tensor wk;          // [num_kv_heads * head_dim, hidden]
-  Tensor wv;          // [num_kv_heads * head_dim, hidden]
-  Tensor wo;          // [hidden, num_heads * head_dim]
-  Tensor bq, bk, bv;  // optional (Qwen2)
-  Tensor ffn_norm;    // [hidden]
-  FfnWeights ffn;     // dense models
-  Tensor router;      // MoE: [num_experts, hidden]
+  Tensor attn_norm;       // [hidden]
+  Tensor wq;              // [num_heads * head_dim, hidden]
+  Tensor wk;              // [num_kv_heads * head_dim, hidden]
+  Tensor wv;              // [num_kv_heads * head_dim, hidden]
+  Tensor wo;              // [hidden, num_heads * head_dim]
+  Tensor bq, bk, bv;      // optional (Qwen2)
+  Tensor q_norm, k_norm;  // optional (Qwen3): [head_dim], RMSNorm over each head before RoPE
+  Tensor ffn_norm;        // [hidden]
+  FfnWeights ffn;         // dense models
+  Tensor router;          // MoE: [num_experts, hidden]
   std::vector<FfnWeights> experts;
   FfnWeights shared_expert;  // optional, added to every token's output
 };
@@ -91,6 +92,8 @@ void ModelWeights::for_each_tensor(Fn&& fn) const {
     visit(p + "self_attn.q_proj.bias", l.bq);
     visit(p + "self_attn.k_proj.bias", l.bk);
     visit(p + "self_attn.v_proj.bias", l.bv);
+    visit(p + "self_attn.q_norm.weight", l.q_norm);
+    visit(p + "self_attn.k_norm.weight", l.k_norm);
     visit(p + "self_attn.o_proj.weight", l.wo);
     visit(p + "post_attention_layernorm.weight", l.ffn_norm);
     visit_ffn(p + "mlp.", l.ffn);

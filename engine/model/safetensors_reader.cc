@@ -186,6 +186,10 @@ LayerWeights read_layer(TensorTable& t, const ModelConfig& c, int i) {
     l.bk = t.take_f32(p + "self_attn.k_proj.bias", {kv});
     l.bv = t.take_f32(p + "self_attn.v_proj.bias", {kv});
   }
+  if (c.qk_norm) {
+    l.q_norm = t.take_f32(p + "self_attn.q_norm.weight", {c.head_dim});
+    l.k_norm = t.take_f32(p + "self_attn.k_norm.weight", {c.head_dim});
+  }
   t.discard(p + "self_attn.rotary_emb.inv_freq");  // old checkpoints store the RoPE table
   l.ffn_norm = t.take_f32(p + "post_attention_layernorm.weight", {d});
   if (c.is_moe()) {

@@ -88,6 +88,10 @@ ModelWeights make_synthetic_model(const ModelConfig& config, uint64_t seed) {
       l.bk = random_tensor(p + "bk", seed, {config.kv_size()}, 0.1);
       l.bv = random_tensor(p + "bv", seed, {config.kv_size()}, 0.1);
     }
+    if (config.qk_norm) {
+      l.q_norm = norm_weight(p + "q_norm", seed, config.head_dim);
+      l.k_norm = norm_weight(p + "k_norm", seed, config.head_dim);
+    }
     if (config.is_moe()) {
       const MoeConfig& m = config.moe;
       l.router = random_matrix(p + "router", seed, m.num_experts, d, 4.0 * in_std);

@@ -122,9 +122,11 @@ struct Avx2 {
     return _mm_cvtss_f32(s);
   }
   static float first(Vec v) { return _mm256_cvtss_f32(v); }
-  static Mask lanes_below(int n) {
+  static Mask lanes_between(int lo, int hi) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane));
+    return _mm256_castsi256_ps(
+        _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(lo), lane),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32(hi), lane)));
   }
   static Vec select(Mask m, Vec a, Vec b) { return _mm256_blendv_ps(b, a, m); }
   static Vec keep(Mask m, Vec a) { return _mm256_and_ps(m, a); }

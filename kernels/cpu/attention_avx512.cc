@@ -121,9 +121,10 @@ struct Avx512 {
   static float hmax(Vec v) { return _mm512_reduce_max_ps(v); }
   static float hsum(Vec v) { return _mm512_reduce_add_ps(v); }
   static float first(Vec v) { return _mm512_cvtss_f32(v); }
-  static Mask lanes_below(int n) {
+  static Mask lanes_between(int lo, int hi) {
     const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    return _mm512_cmplt_epi32_mask(lane, _mm512_set1_epi32(n));
+    return _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(lane, _mm512_set1_epi32(lo)), lane,
+                                        _mm512_set1_epi32(hi));
   }
   static Vec select(Mask m, Vec a, Vec b) { return _mm512_mask_blend_ps(m, b, a); }
   static Vec keep(Mask m, Vec a) { return _mm512_maskz_mov_ps(m, a); }

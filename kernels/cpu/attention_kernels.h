@@ -25,11 +25,17 @@ struct AttentionWork {
   int group = 1;  // query heads per KV head
   int num_heads = 0;
   float scale = 1.0f;
+  int64_t window = 0;  // > 0: position p sees positions (p - window, p] only
   const int32_t* block_table = nullptr;
   const KvLayerView* cache = nullptr;
   // Scratch of attention_scratch_floats(...) floats, 64-byte aligned, owned by the caller.
   float* scratch = nullptr;
 };
+
+// The first position the query at `pos` attends to.
+inline int64_t window_start(const AttentionWork& w, int64_t pos) {
+  return w.window > 0 && pos >= w.window ? pos - w.window + 1 : 0;
+}
 
 inline int64_t attention_scratch_floats(int head_dim) {
   const int64_t rows = int64_t(kQueryBlock) * 16;  // group <= 16 is checked by the caller

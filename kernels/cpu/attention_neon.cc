@@ -83,9 +83,9 @@ struct Neon {
   static float hmax(Vec v) { return vmaxvq_f32(v); }
   static float hsum(Vec v) { return vaddvq_f32(v); }
   static float first(Vec v) { return vgetq_lane_f32(v, 0); }
-  static Mask lanes_below(int n) {
+  static Mask lanes_between(int lo, int hi) {
     const int32x4_t lane = {0, 1, 2, 3};
-    return vcltq_s32(lane, vdupq_n_s32(n));
+    return vandq_u32(vcgeq_s32(lane, vdupq_n_s32(lo)), vcltq_s32(lane, vdupq_n_s32(hi)));
   }
   static Vec select(Mask m, Vec a, Vec b) { return vbslq_f32(m, a, b); }
   static Vec keep(Mask m, Vec a) {

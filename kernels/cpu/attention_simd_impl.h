@@ -5,7 +5,8 @@
 // written once; each ISA file supplies `Isa`, its vector primitives, and instantiates attend<Isa>:
 //   Vec, Mask, kLanes, kScoreVecs (vectors per scores() call), kAccVecs (P.V accumulators per
 //   block of head_dim); zero, set1, load, store, add, sub, mul, max, fma(a, b, c) = a * b + c,
-//   exp (of x <= 0), hmax, hsum, first (lane 0), lanes_below(n) (the mask of lanes < n),
+//   exp (of x <= 0), hmax, hsum, first (lane 0), lanes_between(lo, hi) (the mask of lanes
+//   lo <= i < hi),
 //   select(m, a, b) (a where m, else b), keep(m, a) (a where m, else 0), scores(q, kbuf, hd, out)
 //   (a query row against the next kLanes * kScoreVecs rows of kbuf) and load_row(cache, row, kd,
 //   vd) (one row of K and V as fp32).
@@ -107,10 +108,11 @@ inline void update_row(RowState row, typename Isa::Vec* s, const typename Isa::M
 }
 
 // Scores of one (pre-scaled) query row against the positions of the chunk before `limit`, and
-// the mask of those positions; the vectors past limit are not computed.
+// the mask of those from `start` on (a sliding window's first); the vectors past limit are not
+// computed.
 template <class Isa>
-inline void score_chunk(const float* q, const float* kbuf, int hd, int limit, typename Isa::Vec* s,
-                        typename Isa::Mask* valid) {
+inline void score_chunk(const float* q, const float* kbuf, int hd, int start, int limit,
+                        typename Isa::Vec* s, typename Isa::Mask* valid) {
   constexpr int kVecs = kKvChunk / Isa::kLanes;
   for (int v = 0; v < kVecs; v += Isa::kScoreVecs) {
     if (Isa::kLanes * v < limit) {
@@ -119,7 +121,9 @@ inline void score_chunk(const float* q, const float* kbuf, int hd, int limit, ty
       for (int i = 0; i < Isa::kScoreVecs; ++i) s[v + i] = Isa::zero();
     }
   }
-  for (int v = 0; v < kVecs; ++v) valid[v] = Isa::lanes_below(limit - Isa::kLanes * v);
+  for (int v = 0; v < kVecs; ++v) {
+    valid[v] = Isa::lanes_between(start - Isa::kLanes * v, limit - Isa::kLanes * v);
+  }
 }
 
 // The caller's scratch (attention_scratch_floats) carved up: per row (query r / group, head
@@ -173,17 +177,22 @@ void attend(const AttentionWork& w) {
   const Rows rows(w, hd);
   start_rows<Isa>(w, rows, hd);
   const int64_t last = w.first_pos + w.num_queries - 1;
-  for (int64_t p0 = 0; p0 <= last; p0 += kKvChunk) {
+  // The first position any row sees: 0, or the first query's window start. Positions before it
+  // are never read (a sliding window's blocks there may be freed).
+  for (int64_t p0 = window_start(w, w.first_pos); p0 <= last; p0 += kKvChunk) {
     const int count = int(last - p0 + 1 < kKvChunk ? last - p0 + 1 : kKvChunk);
     load_chunk<Isa>(w, p0, count, rows.kbuf, rows.vbuf);
     // Rows go up in position: those before p0 - first_pos have seen their last position.
     const int64_t skip = p0 > w.first_pos ? (p0 - w.first_pos) * w.group : 0;
     for (int r = int(skip); r < rows.count; ++r) {
       const int64_t pos = w.first_pos + r / w.group;
+      const int64_t from = window_start(w, pos);
+      if (from >= p0 + count) break;  // this row's window, and later rows', starts past the chunk
+      const int start = from > p0 ? int(from - p0) : 0;
       const int limit = int(pos - p0 + 1 < count ? pos - p0 + 1 : count);  // causal, in-chunk
       typename Isa::Vec s[kKvChunk / Isa::kLanes];
       typename Isa::Mask valid[kKvChunk / Isa::kLanes];
-      score_chunk<Isa>(rows.q + r * hd, rows.kbuf, hd, limit, s, valid);
+      score_chunk<Isa>(rows.q + r * hd, rows.kbuf, hd, start, limit, s, valid);
       update_row<Isa>({rows.acc + r * hd, rows.max + r, rows.sum + r}, s, valid, limit, rows.vbuf,
                       hd);
     }

@@ -40,16 +40,17 @@ void rms_norm(const float* x, const float* weight, int64_t rows, int64_t dim, fl
 
 namespace {
 
-// cos/sin of position * theta^(-2i/head_dim), computed in double once per position and cached
-// per thread: prefill would otherwise spend more time in sin/cos than in the rotation.
+// cos/sin of position * inv_freq[i] (times the frequencies' scale), computed in double once per
+// position and cached per thread: prefill would otherwise spend more time in sin/cos than in
+// the rotation.
 class RopeTable {
  public:
   const float* cos_row(int64_t pos) { return cos_.data() + pos * half_; }
   const float* sin_row(int64_t pos) { return sin_.data() + pos * half_; }
 
-  void prepare(int head_dim, float theta, int64_t max_pos) {
-    if (head_dim != head_dim_ || theta != theta_) {
-      head_dim_ = head_dim, theta_ = theta, half_ = head_dim / 2, rows_ = 0;
+  void prepare(const RopeFrequencies& f, int64_t max_pos) {
+    if (!(f == freq_)) {
+      freq_ = f, half_ = int(f.inv_freq.size()), rows_ = 0;
       cos_.clear(), sin_.clear();
     }
     if (max_pos < rows_) return;
@@ -58,18 +59,16 @@ class RopeTable {
     sin_.resize(static_cast<size_t>(rows * half_));
     for (int64_t p = rows_; p < rows; ++p) {
       for (int i = 0; i < half_; ++i) {
-        const double inv_freq = std::pow(double(theta), -2.0 * i / double(head_dim));
-        const double angle = double(p) * double(float(inv_freq));
-        cos_[size_t(p * half_ + i)] = float(std::cos(angle));
-        sin_[size_t(p * half_ + i)] = float(std::sin(angle));
+        const double angle = double(p) * double(freq_.inv_freq[size_t(i)]);
+        cos_[size_t(p * half_ + i)] = float(std::cos(angle)) * freq_.scale;
+        sin_[size_t(p * half_ + i)] = float(std::sin(angle)) * freq_.scale;
       }
     }
     rows_ = rows;
   }
 
  private:
-  int head_dim_ = 0;
-  float theta_ = 0;
+  RopeFrequencies freq_;
   int half_ = 0;
   int64_t rows_ = 0;
   std::vector<float> cos_, sin_;
@@ -78,11 +77,15 @@ class RopeTable {
 }  // namespace
 
 void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, int head_dim,
-               float theta) {
+               const RopeFrequencies& freq) {
   if (rows <= 0) return;
-  thread_local RopeTable table;
-  table.prepare(head_dim, theta, *std::max_element(positions, positions + rows));
   const int half = head_dim / 2;
+  if (freq.inv_freq.size() != size_t(half)) {
+    throw std::invalid_argument("rope_neox: " + std::to_string(freq.inv_freq.size()) +
+                                " frequencies for head_dim " + std::to_string(head_dim));
+  }
+  thread_local RopeTable table;
+  table.prepare(freq, *std::max_element(positions, positions + rows));
   const auto& k = detail::ops_kernels_for(active_isa());
   for (int64_t r = 0; r < rows; ++r) {
     if (positions[r] < 0) throw std::out_of_range("rope_neox: negative position");
@@ -93,6 +96,18 @@ void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, 
       k.rope_half(lo, lo + half, c, s, half);
     }
   }
+}
+
+void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, int head_dim,
+               float theta) {
+  thread_local int cached_dim = 0;
+  thread_local float cached_theta = 0;
+  thread_local RopeFrequencies plain;
+  if (head_dim != cached_dim || theta != cached_theta) {
+    plain = RopeFrequencies::plain(head_dim, theta);
+    cached_dim = head_dim, cached_theta = theta;
+  }
+  rope_neox(x, positions, rows, num_heads, head_dim, plain);
 }
 
 void silu_mul(const float* gate, const float* up, int64_t n, float* out) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "kernels/rope_frequencies.h"
 #include "kernels/tensor.h"
 
 namespace infergate {
@@ -11,7 +12,11 @@ namespace infergate {
 void rms_norm(const float* x, const float* weight, int64_t rows, int64_t dim, float eps,
               float* out);
 // Rotary embedding in the "rotate half" (GPT-NeoX / Hugging Face) layout: within each head,
-// element i pairs with i + head_dim/2. x: [rows, num_heads * head_dim], rotated in place.
+// element i pairs with i + head_dim/2. x: [rows, num_heads * head_dim], rotated in place by
+// freq (head_dim / 2 frequencies, else std::invalid_argument).
+void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, int head_dim,
+               const RopeFrequencies& freq);
+// Plain RoPE with base theta (RopeFrequencies::plain).
 void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, int head_dim,
                float theta);
 // out[i] = silu(gate[i]) * up[i]. out may alias gate or up.

@@ -56,7 +56,8 @@ detail::AttendFn choose_kernel(const KvLayerView& c, int group) {
 // One work item per (sequence, query block, KV head), costliest first so that dynamic
 // scheduling ends with small items (the causal triangle makes late query blocks dearer).
 std::vector<AttentionWork> plan(const float* q, const AttentionSequence* seqs, int64_t num_seqs,
-                                const KvLayerView& c, int num_heads, float scale, float* out) {
+                                const KvLayerView& c, int num_heads, float scale,
+                                int64_t sliding_window, float* out) {
   const int group = num_heads / c.num_kv_heads;
   const int64_t stride = int64_t(num_heads) * c.head_dim;
   std::vector<AttentionWork> work;
@@ -73,6 +74,7 @@ std::vector<AttentionWork> plan(const float* q, const AttentionSequence* seqs, i
         w.group = group;
         w.num_heads = num_heads;
         w.scale = scale;
+        w.window = sliding_window;
         w.block_table = seq.block_table;
         w.cache = &c;
         work.push_back(w);
@@ -106,7 +108,7 @@ void attend_portable(const AttentionWork& w) {
     const int64_t pos = w.first_pos + r / w.group;
     float mx = -INFINITY, sum = 0;
     std::fill(acc, acc + hd, 0.0f);
-    for (int64_t p = 0; p <= pos; ++p) {
+    for (int64_t p = detail::window_start(w, pos); p <= pos; ++p) {
       const int64_t slot =
           int64_t(w.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
       const int64_t row = slot * c.num_kv_heads + w.kv_head;
@@ -150,9 +152,10 @@ void write_kv(const float* k, const float* v, const int64_t* slot_mapping, int64
 }
 
 void paged_attention(const float* q, const AttentionSequence* seqs, int64_t num_seqs,
-                     const KvLayerView& c, int num_heads, float scale, float* out,
-                     ThreadPool& pool) {
-  std::vector<AttentionWork> work = plan(q, seqs, num_seqs, c, num_heads, scale, out);
+                     const KvLayerView& c, int num_heads, float scale, float* out, ThreadPool& pool,
+                     int64_t sliding_window) {
+  std::vector<AttentionWork> work =
+      plan(q, seqs, num_seqs, c, num_heads, scale, sliding_window, out);
   if (work.empty()) return;
   const detail::AttendFn attend = choose_kernel(c, num_heads / c.num_kv_heads);
   const size_t scratch_bytes =

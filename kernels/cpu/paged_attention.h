@@ -40,9 +40,11 @@ struct AttentionSequence {
 };
 
 // q: [num_tokens, num_heads * head_dim]; out: same shape. Grouped-query attention: query head h
-// reads KV head h / (num_heads / num_kv_heads).
+// reads KV head h / (num_heads / num_kv_heads). sliding_window > 0: the query at position p
+// attends to positions (p - sliding_window, p] only (Mistral's window, as Hugging Face masks it),
+// and nothing before reads the block table (those blocks may have been freed).
 void paged_attention(const float* q, const AttentionSequence* seqs, int64_t num_seqs,
                      const KvLayerView& cache, int num_heads, float scale, float* out,
-                     ThreadPool& pool);
+                     ThreadPool& pool, int64_t sliding_window = 0);
 
 }  // namespace infergate

@@ -5,10 +5,10 @@ namespace infergate::cuda {
 namespace {
 
 // One thread per rotated pair (row, head, i < half). Angles in double exactly as the CPU's
-// RopeTable (inv_freq rounded to float, then the product in double): fp32 angles at positions
-// in the thousands lose whole digits.
+// RopeTable (the float inv_freq times the position in double): fp32 angles at positions in the
+// thousands lose whole digits.
 __global__ void rope_neox_kernel(float* x, const int32_t* positions, int64_t rows, int num_heads,
-                                 int head_dim, float theta) {
+                                 int head_dim, const float* inv_freq, float scale) {
   const int half = head_dim / 2;
   const int64_t pairs = rows * num_heads * half;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < pairs;
@@ -17,9 +17,8 @@ __global__ void rope_neox_kernel(float* x, const int32_t* positions, int64_t row
     const int64_t row_head = idx / half;
     const int32_t pos = positions[row_head / num_heads];
     if (pos < 0) continue;
-    const double inv_freq = pow(double(theta), -2.0 * i / double(head_dim));
-    const double angle = double(pos) * double(float(inv_freq));
-    const float c = float(cos(angle)), s = float(sin(angle));
+    const double angle = double(pos) * double(inv_freq[i]);
+    const float c = float(cos(angle)) * scale, s = float(sin(angle)) * scale;
     float* lo = x + row_head * head_dim;
     const float a = lo[i], b = lo[i + half];
     lo[i] = a * c - b * s;
@@ -30,11 +29,11 @@ __global__ void rope_neox_kernel(float* x, const int32_t* positions, int64_t row
 }  // namespace
 
 void rope_neox(float* x, const int32_t* positions, int64_t rows, int num_heads, int head_dim,
-               float theta, cudaStream_t stream) {
+               const float* inv_freq, float scale, cudaStream_t stream) {
   const int64_t pairs = rows * num_heads * (head_dim / 2);
   if (pairs <= 0) return;
   rope_neox_kernel<<<detail::grid_for(pairs), detail::kThreads, 0, stream>>>(
-      x, positions, rows, num_heads, head_dim, theta);
+      x, positions, rows, num_heads, head_dim, inv_freq, scale);
   INFERGATE_CUDA_CHECK_LAUNCH();
 }
 

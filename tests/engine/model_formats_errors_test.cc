@@ -156,6 +156,35 @@ TEST_CASE("GGUF with a missing, misshapen or unknown tensor is rejected by name"
   require_load_error("gguf", dir.file("arch.gguf"), "arch.gguf", "unsupported architecture");
 }
 
+TEST_CASE("GGUF RoPE scaling of an unknown type or a misshapen rope_freqs is rejected by name",
+          "[model][gguf][errors]") {
+  TempDir dir;
+  ModelConfig c = micro_config();
+  c.rope_scaling.type = "yarn";
+  c.rope_scaling.factor = 4;
+  write_gguf(make_synthetic_model(c, 5), dir.file("yarn.gguf"));
+  std::vector<uint8_t> bad = read_bytes(dir.file("yarn.gguf"));
+  const std::string key = "llama.rope.scaling.type";
+  const size_t value = find_bytes(bad, key) + key.size() + 4 + 8;  // after type and length
+  std::memcpy(&bad[value], "ntk_", 4);
+  write_bytes(dir.file("type.gguf"), bad);
+  require_load_error("gguf", dir.file("type.gguf"), "type.gguf",
+                     "unsupported RoPE scaling 'ntk_' in 'llama.rope.scaling.type' (supported: "
+                     "none, linear, yarn)");
+
+  c.rope_scaling = RopeScaling();
+  c.rope_scaling.type = "llama3";
+  c.rope_scaling.factor = 8;
+  c.rope_scaling.original_max_position_embeddings = 64;
+  write_gguf(make_synthetic_model(c, 5), dir.file("llama3.gguf"));
+  bad = read_bytes(dir.file("llama3.gguf"));
+  const size_t dims = find_bytes(bad, "rope_freqs.weight") + 17 + 4;
+  poke<uint64_t>(bad, dims, 4);  // head_dim / 2 = 8 factors -> 4
+  write_bytes(dir.file("freqs.gguf"), bad);
+  require_load_error("gguf", dir.file("freqs.gguf"), "freqs.gguf",
+                     "shape mismatch: tensor 'rope_freqs.weight' is [4], expected [8]");
+}
+
 TEST_CASE("corrupted GGUF headers never crash the reader", "[model][gguf][errors]") {
   TempDir dir;
   const std::vector<uint8_t> good = micro_gguf(dir);
@@ -280,10 +309,33 @@ TEST_CASE("bad config.json files are rejected by field", "[model][safetensors][e
   require_load_error("safetensors", ckpt, "config.json",
                      "field 'eos_token_id' must be a non-negative integer, got 1099511627776");
 
-  cfg = good;
-  cfg["rope_scaling"] = {{"rope_type", "llama3"}, {"factor", 8.0}};
-  write_text(config_path, cfg.dump());
-  require_load_error("safetensors", ckpt, "config.json", "unsupported rope_scaling");
+  // rope_scaling: a missing key, a key the type does not read, an unknown type, a bad value.
+  const std::vector<std::pair<nlohmann::json, std::string>> bad_scaling = {
+      {{{"rope_type", "llama3"}, {"factor", 8.0}},
+       "rope_scaling.low_freq_factor is missing (rope_type llama3 needs: factor, "
+       "low_freq_factor, high_freq_factor, original_max_position_embeddings)"},
+      {{{"type", "yarn"}, {"factor", 4.0}, {"mscale", 0.7}},
+       "unsupported key 'rope_scaling.mscale' for rope_type yarn (it reads: factor; optionally "
+       "original_max_position_embeddings, attention_factor, beta_fast, beta_slow, truncate)"},
+      {{{"rope_type", "longrope"}, {"factor", 4.0}},
+       "unsupported rope_scaling.rope_type 'longrope' (supported: default, linear, dynamic, "
+       "llama3, yarn)"},
+      {{{"rope_type", "linear"}, {"factor", -2}},
+       "rope_scaling.factor must be a finite number > 0, got -2"},
+      {{{"rope_type", "linear"}, {"factor", 0.5}},
+       "rope_scaling.factor must be a finite number >= 1, got 0.5"},
+      {{{"factor", 2.0}}, "rope_scaling has no 'rope_type' (or 'type')"},
+      {"linear", "rope_scaling must be an object, got \"linear\""},
+      {{{"rope_type", "yarn"}, {"factor", 4.0}, {"beta_fast", 1.0}, {"beta_slow", 32.0}},
+       "rope_scaling needs 0 < beta_slow < beta_fast, got 32 and 1"},
+  };
+  for (const auto& [scaling, message] : bad_scaling) {
+    CAPTURE(scaling.dump());
+    cfg = good;
+    cfg["rope_scaling"] = scaling;
+    write_text(config_path, cfg.dump());
+    require_load_error("safetensors", ckpt, "config.json", message);
+  }
 
   cfg = good;
   cfg["hidden_size"] = 32;  // the tensors say 64

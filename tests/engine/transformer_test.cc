@@ -1,42 +1,15 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "chunked_forward.h"
 #include "engine/forward/reference_forward.h"
 #include "engine/forward/transformer.h"
 #include "test_models.h"
 
 using namespace infergate;
+using infergate::testing::chunked_forward;
 
 namespace {
-
-// Runs the optimized forward over `tokens` in chunks (all rows' logits), through a paged cache
-// whose block table is deliberately scattered.
-std::vector<float> chunked_forward(const ModelWeights& w, const std::vector<int32_t>& tokens,
-                                   int chunk, DType kv_dtype = DType::kF32) {
-  ThreadPool pool(2);
-  const int block_size = 4;
-  const int blocks = int(tokens.size() + block_size - 1) / block_size;
-  KvCacheStorage cache(w.config, blocks * 2 + 3, block_size, kv_dtype);
-  std::vector<int32_t> table;
-  for (int i = 0; i < blocks; ++i) table.push_back(2 * blocks + 2 - 2 * i);  // reversed, sparse
-  Transformer model(w, pool);
-  std::vector<float> all;
-  for (size_t start = 0; start < tokens.size(); start += size_t(chunk)) {
-    const size_t end = std::min(tokens.size(), start + size_t(chunk));
-    BatchInput b;
-    for (size_t p = start; p < end; ++p) {
-      b.token_ids.push_back(tokens[p]);
-      b.positions.push_back(int32_t(p));
-      b.slot_mapping.push_back(int64_t(table[p / block_size]) * block_size +
-                               int64_t(p) % block_size);
-      b.logits_rows.push_back(int64_t(p - start));
-    }
-    b.sequences.push_back({0, int64_t(end - start), int64_t(end), table.data()});
-    const std::vector<float> logits = model.forward(b, cache);
-    all.insert(all.end(), logits.begin(), logits.end());
-  }
-  return all;
-}
 
 double max_rel_error(const std::vector<float>& a, const std::vector<float>& b) {
   double scale = 0, err = 0;

@@ -71,6 +71,39 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("rope_neox rotates by any given frequencies and scales cos and sin, at every ISA level",
+          "[ops]") {
+  testing::IsaLevels isa;
+  RopeFrequencies f;
+  for (int i = 0; i < 16; ++i) f.inv_freq.push_back(1.0f / float(1 + 3 * i));
+  f.scale = 1.25f;
+  for (IsaLevel level : isa.levels()) {
+    set_isa_level(level);
+    INFO("ISA level " << isa_name(level));
+    const int heads = 2, hd = 32;
+    const std::vector<int32_t> pos = {0, 5, 300, 9};
+    const int64_t rows = int64_t(pos.size());
+    const std::vector<float> x0 = random_values(rows * heads * hd, 4);
+    std::vector<float> x = x0;
+    rope_neox(x.data(), pos.data(), rows, heads, hd, f);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int h = 0; h < heads; ++h) {
+        for (int i = 0; i < hd / 2; ++i) {
+          const double a = double(pos[size_t(r)]) * double(f.inv_freq[size_t(i)]);
+          const size_t lo = size_t((r * heads + h) * hd + i), hi = lo + hd / 2;
+          const double c = std::cos(a) * f.scale, s = std::sin(a) * f.scale;
+          REQUIRE(x[lo] == Approx(x0[lo] * c - x0[hi] * s).margin(2e-6));
+          REQUIRE(x[hi] == Approx(x0[hi] * c + x0[lo] * s).margin(2e-6));
+        }
+      }
+    }
+    f.inv_freq.pop_back();  // one short of head_dim / 2
+    CHECK_THROWS_WITH(rope_neox(x.data(), pos.data(), rows, heads, hd, f),
+                      "rope_neox: 15 frequencies for head_dim 32");
+    f.inv_freq.push_back(1.0f / 46);
+  }
+}
+
 TEST_CASE(
     "silu_mul is accurate over the whole input range and silu_mul_rows splits gate|up, at every "
     "ISA level the CPU has") {

@@ -34,8 +34,10 @@ struct Fixture {
   std::vector<float> q;
   int64_t num_tokens = 0;
 
+  int32_t poison_block = 0;  // the last: all bytes 0xff (NaN in f32, f16 and bf16)
+
   explicit Fixture(const Case& c, uint32_t seed) {
-    int64_t blocks = 0;
+    int64_t blocks = 1;
     for (auto [ql, ctx] : c.seqs) blocks += (ctx + c.block_size - 1) / c.block_size;
     const int64_t width = int64_t(c.num_kv_heads) * c.head_dim;
     const size_t es = dtype_bytes(c.dtype, 1);
@@ -48,7 +50,11 @@ struct Fixture {
       view.k_scale = k_scale.data();
       view.v_scale = v_scale.data();
     }
-    std::vector<int32_t> ids(static_cast<size_t>(blocks));
+    poison_block = int32_t(blocks - 1);
+    const size_t block_bytes = size_t(c.block_size * width) * es;
+    std::fill(k.begin() + ptrdiff_t(size_t(poison_block) * block_bytes), k.end(), 0xff);
+    std::fill(v.begin() + ptrdiff_t(size_t(poison_block) * block_bytes), v.end(), 0xff);
+    std::vector<int32_t> ids(static_cast<size_t>(blocks - 1));
     std::iota(ids.begin(), ids.end(), 0);
     std::shuffle(ids.begin(), ids.end(), std::mt19937(seed));
     size_t next = 0;
@@ -87,8 +93,9 @@ void read_row(const Fixture& f, const Case& c, bool value, int64_t row, float* o
   to_f32(t, row * c.head_dim, c.head_dim, out);
 }
 
-// Double-precision attention over values read back from the cache.
-std::vector<float> reference(const Fixture& f, const Case& c, float scale) {
+// Double-precision attention over values read back from the cache; window > 0: each query sees
+// its last `window` positions.
+std::vector<float> reference(const Fixture& f, const Case& c, float scale, int64_t window = 0) {
   const int hd = c.head_dim, group = c.num_heads / c.num_kv_heads;
   std::vector<float> out(f.q.size());
   std::vector<float> kr(static_cast<size_t>(hd)), vr(static_cast<size_t>(hd));
@@ -97,8 +104,10 @@ std::vector<float> reference(const Fixture& f, const Case& c, float scale) {
       const int64_t pos = s.context_len - s.query_len + j, token = s.query_start + j;
       for (int h = 0; h < c.num_heads; ++h) {
         const float* qv = f.q.data() + (token * c.num_heads + h) * hd;
-        std::vector<double> sc(static_cast<size_t>(pos + 1)), acc(static_cast<size_t>(hd), 0.0);
-        for (int64_t p = 0; p <= pos; ++p) {
+        std::vector<double> sc(static_cast<size_t>(pos + 1), -INFINITY);
+        std::vector<double> acc(static_cast<size_t>(hd), 0.0);
+        const int64_t first = window > 0 ? std::max<int64_t>(0, pos - window + 1) : 0;
+        for (int64_t p = first; p <= pos; ++p) {
           const int64_t slot =
               int64_t(s.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
           read_row(f, c, false, slot * c.num_kv_heads + h / group, kr.data());
@@ -109,7 +118,7 @@ std::vector<float> reference(const Fixture& f, const Case& c, float scale) {
         const double mx = *std::max_element(sc.begin(), sc.end());
         double sum = 0;
         for (double& e : sc) sum += (e = std::exp(e - mx));
-        for (int64_t p = 0; p <= pos; ++p) {
+        for (int64_t p = first; p <= pos; ++p) {
           const int64_t slot =
               int64_t(s.block_table[p / c.block_size]) * c.block_size + p % c.block_size;
           read_row(f, c, true, slot * c.num_kv_heads + h / group, vr.data());
@@ -151,6 +160,47 @@ TEST_CASE("paged_attention matches a double-precision reference (decode, prefill
             INFO(dtype_name(dtype) << " " << isa_name(level) << " hd=" << hd << " heads=" << nh
                                    << "/" << nkv << " bs=" << bs << " at " << i);
             REQUIRE(std::fabs(got[i] - want[i]) <= 2e-5 + 2e-5 * std::fabs(want[i]));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("paged_attention with a sliding window sees each query's last positions only") {
+  IsaLevels isa;
+  ThreadPool pool(3);
+  const std::vector<std::vector<std::pair<int, int>>> batches = {
+      {{1, 1}, {1, 100}, {1, 17}, {1, 200}},  // decodes
+      {{37, 37}, {70, 70}},                   // prefills, several query blocks
+      {{20, 150}, {1, 9}, {40, 200}},         // chunks far past the window
+  };
+  uint32_t seed = 50;
+  for (DType dtype : {DType::kF32, DType::kBF16}) {
+    for (auto [hd, nh, nkv, bs] :
+         std::vector<std::array<int, 4>>{{64, 12, 4, 16}, {48, 6, 6, 5}, {40, 4, 2, 16}}) {
+      for (int64_t window : {1, 5, 16, 63, 64, 65, 130}) {
+        for (const auto& batch : batches) {
+          const Case c{dtype, hd, nh, nkv, bs, batch};
+          Fixture f(c, seed++);
+          const float scale = 1.0f / std::sqrt(float(hd));
+          const std::vector<float> want = reference(f, c, scale, window);
+          // The blocks behind every query's window point at NaN: reading one would show.
+          for (size_t s = 0; s < f.seqs.size(); ++s) {
+            const int64_t first_pos = f.seqs[s].context_len - f.seqs[s].query_len;
+            const int64_t seen = std::max<int64_t>(0, first_pos - window + 1);
+            for (int64_t b = 0; b < seen / bs; ++b) f.tables[s][size_t(b)] = f.poison_block;
+          }
+          for (IsaLevel level : isa.levels()) {
+            set_isa_level(level);
+            std::vector<float> got(want.size(), 777.0f);
+            paged_attention(f.q.data(), f.seqs.data(), int64_t(f.seqs.size()), f.view, nh, scale,
+                            got.data(), pool, window);
+            for (size_t i = 0; i < got.size(); ++i) {
+              INFO(dtype_name(dtype) << " " << isa_name(level) << " hd=" << hd
+                                     << " window=" << window << " bs=" << bs << " at " << i);
+              REQUIRE(std::fabs(got[i] - want[i]) <= 2e-5 + 2e-5 * std::fabs(want[i]));
+            }
           }
         }
       }
