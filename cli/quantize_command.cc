@@ -13,6 +13,7 @@
 #include "common/io/input_file.h"
 #include "engine/forward/activation_ranges.h"
 #include "engine/forward/activation_samples.h"
+#include "engine/model/llama_cpp_preset.h"
 #include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
 #include "engine/model/safetensors_writer.h"
@@ -26,7 +27,8 @@ namespace po = boost::program_options;
 // The formats this command writes.
 constexpr const char* kTargets =
     "q8_0, q4_0, q4_1, q4_k, q5_0, q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, w8a8, int4-g32, "
-    "int4-g128";
+    "int4-g128, or a llama.cpp preset: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K_S, Q3_K_M, Q3_K_L, "
+    "Q4_K_S, Q4_K_M, Q5_K_S, Q5_K_M, Q6_K, IQ4_NL, IQ4_XS";
 
 // The calibration rows AWQ's loss is computed over (its mean |x| uses every token).
 constexpr int64_t kAwqLossRows = 256;
@@ -34,15 +36,17 @@ constexpr int64_t kAwqLossRows = 256;
 struct Target {
   DType dtype = DType::kF32;
   int64_t int4_group = 0;  // > 0: group-wise INT4 (stored as Q4_1 blocks)
+  std::string preset;      // a llama.cpp preset's mixture (llama_cpp_preset.h)
 };
 
 Target parse_target(const std::string& to) {
+  if (is_llama_cpp_preset(to)) return {DType::kF32, 0, to};
   for (const char* name : {"q8_0", "q4_0", "q4_1", "q4_k", "q5_0", "q5_1", "q2_k", "q3_k", "q5_k",
                            "q6_k", "iq4_nl", "iq4_xs", "w8a8"}) {
-    if (to == name) return {parse_dtype(to), 0};
+    if (to == name) return {parse_dtype(to), 0, ""};
   }
-  if (to == "int4-g32") return {DType::kQ4_1, 32};
-  if (to == "int4-g128") return {DType::kQ4_1, 128};
+  if (to == "int4-g32") return {DType::kQ4_1, 32, ""};
+  if (to == "int4-g128") return {DType::kQ4_1, 128, ""};
   throw std::invalid_argument("--to '" + to + "' is not a quantized format (allowed: " + kTargets +
                               ")");
 }
@@ -187,7 +191,8 @@ int quantize_command(int argc, char** argv) {
       "to", po::value(&to)->required(),
       "q8_0 | q4_0 | q4_1 | q4_k | q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | "
       "w8a8 (written as Q8_0 blocks) | int4-g32 | int4-g128 "
-      "(group-wise INT4 with zero points, written as Q4_1 blocks)")(
+      "(group-wise INT4 with zero points, written as Q4_1 blocks) | a llama.cpp preset, upper "
+      "case (Q4_K_M, Q3_K_S, IQ4_XS, ...: its per-tensor mixture)")(
       "out", po::value(&out)->required(), "output .gguf file (or directory, for safetensors)")(
       "format", po::value(&format)->default_value(format),
       "gguf | safetensors (int4-g* only: AutoAWQ's packed layout, which transformers and vLLM "
@@ -214,6 +219,8 @@ int quantize_command(int argc, char** argv) {
       awq_with_calibration(weights, source, calibration, target.int4_group);
     }
     weights.convert_matrices_int4(target.int4_group);
+  } else if (!target.preset.empty()) {
+    apply_llama_cpp_preset(weights, target.preset);
   } else {
     if (!calibration.text.empty()) smooth_with_calibration(weights, source, calibration);
     weights.convert_matrices(target.dtype);

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "engine/model/llama_cpp_preset.h"
 #include "kernels/cpu/convert.h"
 #include "kernels/cpu/int4_group.h"
 
@@ -29,27 +30,6 @@ void for_each_projection(std::vector<LayerWeights>& layers, Fn&& fn) {
     ffn(l.ffn);
     ffn(l.shared_expert);
     for (FfnWeights& e : l.experts) ffn(e);
-  }
-}
-
-// A matrix whose rows are not whole 256-value super-blocks takes the 32-value format llama.cpp's
-// quantizer gives it instead (llama-quant.cpp, tensor_type_fallback): one at least as wide.
-DType row_fallback(DType dtype, int64_t row_length) {
-  if (row_length % dtype_block_elems(dtype) == 0) return dtype;
-  switch (dtype) {
-    case DType::kQ2_K:
-    case DType::kQ3_K:
-      return DType::kQ4_0;
-    case DType::kQ4_K:
-      return DType::kQ5_0;
-    case DType::kQ5_K:
-      return DType::kQ5_1;
-    case DType::kQ6_K:
-      return DType::kQ8_0;
-    case DType::kIQ4_XS:
-      return DType::kIQ4_NL;
-    default:
-      return dtype;  // a 32-value format: the conversion refuses the row length
   }
 }
 
@@ -88,6 +68,10 @@ void ModelWeights::drop_projection_matrices() {
 
 void ModelWeights::apply_weight_dtype(const std::string& weight_dtype) {
   if (weight_dtype == "auto") return;
+  if (is_llama_cpp_preset(weight_dtype)) {
+    apply_llama_cpp_preset(*this, weight_dtype);
+    return;
+  }
   const DType dtype = parse_dtype(weight_dtype);
   if (is_scaled_kv(dtype)) {
     throw std::invalid_argument(

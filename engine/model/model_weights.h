@@ -64,7 +64,8 @@ struct ModelWeights {
   // Forgets the projection matrices and the untied LM head (kept: embeddings, norms, biases,
   // router), once a forward has packed its own copies, so their memory is not held twice.
   void drop_projection_matrices();
-  // A weight_dtype setting: "auto" keeps the loaded dtypes, any other name converts as above.
+  // A weight_dtype setting: "auto" keeps the loaded dtypes, a llama.cpp preset name (Q4_K_M, ...)
+  // converts to its mixture (llama_cpp_preset.h), any other name converts as above.
   void apply_weight_dtype(const std::string& weight_dtype);
 };
 
