@@ -94,7 +94,7 @@ CASE_TOKENS=$LONG_TOKENS check_optimized engine-llama-3.1-q4_k 0.5 \
 
 # Negative controls: the comparison must reject the logits of other weights (another seed) and
 # those of a scaled model computed with its rope_scaling left out.
-python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); del c["rope_scaling"]; print(json.dumps(c))' \
+/usr/bin/python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); del c["rope_scaling"]; print(json.dumps(c))' \
   "$root/models/shapes/qwen2.5-yarn-tiny.json" >"$work/unscaled.json"
 "$infergate" logits --model "$work/unscaled.json" --dtype f32 --tokens "$LONG_TOKENS" \
   --reference >"$work/unscaled-logits.json"

@@ -71,6 +71,7 @@ class PagedKvCacheManager final : public KvCacheManager {
       seq.block_hashes.push_back(hash_block(parent_hash, block_tokens(seq, i)));
     }
     for (int i = seq.num_cached_blocks; i < full; ++i) {
+      if (seq.block_table[size_t(i)] == kReleasedBlock) continue;  // cached before its release
       // The parent is the block a lookup of the previous content reaches: when this sequence
       // computed a duplicate of a block cached elsewhere (two prompts with one prefix in one
       // step), that is the other copy, or its later blocks would never be found.

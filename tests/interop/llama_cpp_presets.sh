@@ -43,8 +43,8 @@ same_mixture() {
   [ -f "$ref" ] || /usr/bin/python3 "$quantize" "$modules" "$work/$name-f32.gguf" "$ref" "$preset" \
     >"$work/quantize-$name-$preset.log" 2>&1 || { echo "FAIL: llama.cpp $name $preset"; exit 1; }
   "$infergate" quantize --model "$model" --to "$preset" --out "$ours" >/dev/null
-  if ! diff <(python3 "$here/gguf_tensor_types.py" "$ref") \
-            <(python3 "$here/gguf_tensor_types.py" "$ours") >"$work/mixture.diff"; then
+  if ! diff <(/usr/bin/python3 "$here/gguf_tensor_types.py" "$ref") \
+            <(/usr/bin/python3 "$here/gguf_tensor_types.py" "$ours") >"$work/mixture.diff"; then
     echo "FAIL: $name $preset: tensor types differ from llama.cpp's (< llama.cpp, > infergate):"
     head -20 "$work/mixture.diff"
     exit 1
