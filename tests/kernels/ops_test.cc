@@ -12,6 +12,26 @@ namespace {
 
 using testing::random_values;
 
+// Requires x to be x0 rotated as rope_neox does: pair i of each head turned by
+// pos * inv_freq(i) radians, cos and sin times `scale`, each value within tolerance(pos).
+template <class InvFreq, class Tolerance>
+void require_rotated(const std::vector<float>& x0, const std::vector<float>& x,
+                     const std::vector<int32_t>& pos, int heads, int hd, InvFreq inv_freq,
+                     double scale, Tolerance tolerance) {
+  for (size_t r = 0; r < pos.size(); ++r) {
+    for (int h = 0; h < heads; ++h) {
+      for (int i = 0; i < hd / 2; ++i) {
+        const double a = double(pos[r]) * inv_freq(i);
+        const double c = std::cos(a) * scale, s = std::sin(a) * scale;
+        const size_t lo = (r * size_t(heads) + size_t(h)) * size_t(hd) + size_t(i);
+        const size_t hi = lo + size_t(hd / 2);
+        REQUIRE(std::fabs(x[lo] - (x0[lo] * c - x0[hi] * s)) <= tolerance(pos[r]));
+        REQUIRE(std::fabs(x[hi] - (x0[hi] * c + x0[lo] * s)) <= tolerance(pos[r]));
+      }
+    }
+  }
+}
+
 TEST_CASE(
     "rms_norm matches the double formula and may run in place, at every ISA level the CPU has") {
   testing::IsaLevels isa;
@@ -52,21 +72,10 @@ TEST_CASE(
       const std::vector<float> x0 = random_values(rows * heads * hd, 3);
       std::vector<float> x = x0;
       rope_neox(x.data(), pos.data(), rows, heads, hd, theta);
-      for (int64_t r = 0; r < rows; ++r) {
-        for (int h = 0; h < heads; ++h) {
-          for (int i = 0; i < hd / 2; ++i) {
-            const double inv_freq = std::pow(double(theta), -2.0 * i / hd);
-            const double a = double(pos[size_t(r)]) * inv_freq;
-            const size_t lo = size_t((r * heads + h) * hd + i), hi = lo + hd / 2;
-            const double want_lo = x0[lo] * std::cos(a) - x0[hi] * std::sin(a);
-            const double want_hi = x0[hi] * std::cos(a) + x0[lo] * std::sin(a);
-            // fp32 inv_freq: an angle error of ~pos * 2^-24 radians.
-            const double tol = 1e-6 + double(pos[size_t(r)]) * 1.2e-7;
-            REQUIRE(std::fabs(x[lo] - want_lo) <= tol);
-            REQUIRE(std::fabs(x[hi] - want_hi) <= tol);
-          }
-        }
-      }
+      require_rotated(
+          x0, x, pos, heads, hd, [&](int i) { return std::pow(double(theta), -2.0 * i / hd); }, 1.0,
+          // fp32 inv_freq: an angle error of ~pos * 2^-24 radians.
+          [](int32_t p) { return 1e-6 + double(p) * 1.2e-7; });
     }
   }
 }
@@ -86,18 +95,10 @@ TEST_CASE("rope_neox rotates by any given frequencies and scales cos and sin, at
     const std::vector<float> x0 = random_values(rows * heads * hd, 4);
     std::vector<float> x = x0;
     rope_neox(x.data(), pos.data(), rows, heads, hd, f);
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int h = 0; h < heads; ++h) {
-        for (int i = 0; i < hd / 2; ++i) {
-          const double a = double(pos[size_t(r)]) * double(f.inv_freq[size_t(i)]);
-          const size_t lo = size_t((r * heads + h) * hd + i), hi = lo + hd / 2;
-          const double c = std::cos(a) * f.scale, s = std::sin(a) * f.scale;
-          REQUIRE(x[lo] == Approx(x0[lo] * c - x0[hi] * s).margin(2e-6));
-          REQUIRE(x[hi] == Approx(x0[hi] * c + x0[lo] * s).margin(2e-6));
-        }
-      }
-    }
-    f.inv_freq.pop_back();  // one short of head_dim / 2
+    require_rotated(
+        x0, x, pos, heads, hd, [&](int i) { return double(f.inv_freq[size_t(i)]); }, f.scale,
+        [](int32_t) { return 4e-6; });  // fp32 rounding of values up to ~4
+    f.inv_freq.pop_back();              // one short of head_dim / 2
     CHECK_THROWS_WITH(rope_neox(x.data(), pos.data(), rows, heads, hd, f),
                       "rope_neox: 15 frequencies for head_dim 32");
     f.inv_freq.push_back(1.0f / 46);
