@@ -62,7 +62,7 @@ int eval_command(int argc, char** argv) {
                                           "seed of synthetic weights")(
       "dtype", po::value(&dtype)->default_value(dtype),
       "the evaluated model's matrices: auto (as loaded) | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | "
-      "q4_k | q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | w8a8")(
+      "q4_k | q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | fp8 | w8a8")(
       "baseline-model", po::value(&baseline_model),
       "the baseline's model (default: --model); same vocabulary")(
       "baseline-dtype", po::value(&baseline_dtype)->default_value(baseline_dtype),

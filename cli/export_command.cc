@@ -24,7 +24,9 @@ int export_command(int argc, char** argv) {
       "out", po::value(&out)->required(), "output .gguf file or safetensors directory")(
       "dtype", po::value(&dtype)->default_value(dtype),
       "auto | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | q4_k | q5_0 | q5_1 | q2_k | q3_k | q5_k | "
-      "q6_k | iq4_nl | iq4_xs | w8a8 | a llama.cpp preset (Q4_K_M, Q3_K_S, ...: its mixture)");
+      "q6_k | iq4_nl | iq4_xs | w8a8 | fp8 (safetensors only) | a llama.cpp preset (Q4_K_M, "
+      "Q3_K_S, "
+      "...: its mixture)");
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   check_export_path(format, out);  // before loading and converting, not after

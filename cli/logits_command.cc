@@ -96,7 +96,7 @@ int logits_command(int argc, char** argv) {
                                           "seed of synthetic weights")(
       "dtype", po::value(&dtype)->default_value(dtype),
       "convert matrices first: auto (as loaded) | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | q4_k | "
-      "q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | w8a8")(
+      "q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | fp8 | w8a8")(
       "tokens", po::value(&token_list), "comma-separated token ids, e.g. 1,5,9,200")(
       "prompt", po::value(&prompt), "text, tokenized by the model's own tokenizer (as serve)")(
       "reference",

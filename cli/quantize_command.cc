@@ -26,7 +26,8 @@ namespace po = boost::program_options;
 
 // The formats this command writes.
 constexpr const char* kTargets =
-    "q8_0, q4_0, q4_1, q4_k, q5_0, q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, w8a8, int4-g32, "
+    "q8_0, q4_0, q4_1, q4_k, q5_0, q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, w8a8, fp8, "
+    "int4-g32, "
     "int4-g128, or a llama.cpp preset: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K_S, Q3_K_M, Q3_K_L, "
     "Q4_K_S, Q4_K_M, Q5_K_S, Q5_K_M, Q6_K, IQ4_NL, IQ4_XS";
 
@@ -42,7 +43,7 @@ struct Target {
 Target parse_target(const std::string& to) {
   if (is_llama_cpp_preset(to)) return {DType::kF32, 0, to};
   for (const char* name : {"q8_0", "q4_0", "q4_1", "q4_k", "q5_0", "q5_1", "q2_k", "q3_k", "q5_k",
-                           "q6_k", "iq4_nl", "iq4_xs", "w8a8"}) {
+                           "q6_k", "iq4_nl", "iq4_xs", "w8a8", "fp8"}) {
     if (to == name) return {parse_dtype(to), 0, ""};
   }
   if (to == "int4-g32") return {DType::kQ4_1, 32, ""};
@@ -51,16 +52,24 @@ Target parse_target(const std::string& to) {
                               ")");
 }
 
-// safetensors has a standard quantized layout for group-wise INT4 only (AWQ's); the other
-// formats would be written dequantized, which is not what this command promises.
+// safetensors has standard quantized layouts for group-wise INT4 (AWQ's) and FP8 (DeepSeek-V3's
+// blocks) only, and GGUF none for FP8; the other pairs would be written dequantized, which is
+// not what this command promises.
 void check_format(const std::string& format, const Target& target, const std::string& to) {
   if (format != "gguf" && format != "safetensors") {
     throw std::invalid_argument("--format '" + format +
                                 "' is not allowed (allowed: gguf, safetensors)");
   }
-  if (format == "safetensors" && target.int4_group == 0) {
+  const bool fp8 = target.dtype == DType::kFP8;
+  if (format == "gguf" && fp8) {
+    throw std::invalid_argument(
+        "--to fp8 is written as a safetensors checkpoint (GGUF has no FP8 type): add --format "
+        "safetensors");
+  }
+  if (format == "safetensors" && target.int4_group == 0 && !fp8) {
     throw std::invalid_argument("--format safetensors has no standard layout for --to " + to +
-                                " (int4-g32 and int4-g128 are written in AWQ's; use gguf)");
+                                " (int4-g32 and int4-g128 are written in AWQ's, fp8 in "
+                                "DeepSeek-V3's blocks; use gguf)");
   }
 }
 
@@ -190,13 +199,14 @@ int quantize_command(int argc, char** argv) {
                                           "seed of synthetic weights")(
       "to", po::value(&to)->required(),
       "q8_0 | q4_0 | q4_1 | q4_k | q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | "
-      "w8a8 (written as Q8_0 blocks) | int4-g32 | int4-g128 "
+      "w8a8 (written as Q8_0 blocks) | fp8 (safetensors: e4m3 with a scale per 128x128 block) | "
+      "int4-g32 | int4-g128 "
       "(group-wise INT4 with zero points, written as Q4_1 blocks) | a llama.cpp preset, upper "
       "case (Q4_K_M, Q3_K_S, IQ4_XS, ...: its per-tensor mixture)")(
       "out", po::value(&out)->required(), "output .gguf file (or directory, for safetensors)")(
       "format", po::value(&format)->default_value(format),
-      "gguf | safetensors (int4-g* only: AutoAWQ's packed layout, which transformers and vLLM "
-      "load)")(
+      "gguf | safetensors (int4-g*: AutoAWQ's packed layout; fp8: DeepSeek-V3's blocks; both "
+      "load in transformers and vLLM)")(
       "calibration", po::value(&calibration.text),
       "w8a8 or int4-g*: a UTF-8 text whose activations set SmoothQuant's factors or AWQ's "
       "scales (the plain reference forward runs over it: about 0.1 s per token on the small "
@@ -221,6 +231,8 @@ int quantize_command(int argc, char** argv) {
     weights.convert_matrices_int4(target.int4_group);
   } else if (!target.preset.empty()) {
     apply_llama_cpp_preset(weights, target.preset);
+  } else if (target.dtype == DType::kFP8) {
+    weights.convert_matrices_fp8();
   } else {
     if (!calibration.text.empty()) smooth_with_calibration(weights, source, calibration);
     weights.convert_matrices(target.dtype);

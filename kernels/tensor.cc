@@ -44,6 +44,8 @@ const char* dtype_name(DType dtype) {
       return "iq4_nl";
     case DType::kIQ4_XS:
       return "iq4_xs";
+    case DType::kFP8:
+      return "fp8";
   }
   return "?";
 }
@@ -67,9 +69,10 @@ DType parse_dtype(const std::string& name) {
   if (name == "q6_k" || name == "q6_K") return DType::kQ6_K;
   if (name == "iq4_nl") return DType::kIQ4_NL;
   if (name == "iq4_xs") return DType::kIQ4_XS;
+  if (name == "fp8") return DType::kFP8;
   throw std::invalid_argument("unknown dtype '" + name +
                               "' (allowed: f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, q5_0, q5_1, "
-                              "q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, w8a8, int8, fp8_e4m3)");
+                              "q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, fp8, w8a8, int8, fp8_e4m3)");
 }
 
 bool is_scaled_kv(DType dtype) { return dtype == DType::kI8 || dtype == DType::kF8E4M3; }
@@ -87,6 +90,7 @@ bool is_block_quantized(DType dtype) {
     case DType::kQ4_1:
     case DType::kQ4_K:
     case DType::kW8A8:
+    case DType::kFP8:
     INFERGATE_CASE_PLANE_DTYPES:
       return true;
   }
@@ -102,6 +106,8 @@ int64_t dtype_block_elems(DType dtype) {
     case DType::kQ6_K:
     case DType::kIQ4_XS:
       return kQ4_KBlock;
+    case DType::kFP8:
+      return kFp8Block;
     default:
       return is_block_quantized(dtype) ? kQuantBlock : 1;
   }
@@ -136,6 +142,8 @@ size_t block_bytes(DType dtype) {
       return kIq4_NlBlockBytes;
     case DType::kIQ4_XS:
       return kIq4_XsBlockBytes;
+    case DType::kFP8:
+      return kFp8BlockBytes;
     default:
       return 0;  // not a block format: dtype_bytes never asks
   }
@@ -158,6 +166,7 @@ size_t dtype_bytes(DType dtype, int64_t count) {
     case DType::kQ4_1:
     case DType::kQ4_K:
     case DType::kW8A8:
+    case DType::kFP8:
     INFERGATE_CASE_PLANE_DTYPES : {
       const int64_t block = dtype_block_elems(dtype);
       if (count % block != 0) {

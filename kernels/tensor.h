@@ -26,7 +26,10 @@ namespace infergate {
 // k_quant_blocks.h and iq4_blocks.h).
 // I8 and F8E4M3 (OCP FP8: 1 sign, 4 exponent bits with bias 7, 3 mantissa bits, no infinities,
 // largest 448) are KV cache formats: each row of head_dim codes has an fp32 scale beside it
-// (paged_attention.h), so they are never a weight or a tensor in a model file.
+// (paged_attention.h). F8E4M3 is also the bare codes of a checkpoint's fp8 weight as
+// safetensors stores it (its scales in another tensor), which the loader turns into FP8.
+// FP8 is an fp8 weight: blocks of 128 values, each an fp32 scale then 128 e4m3 codes
+// (kernels/cpu/fp8_blocks.h), value = scale * e4m3(code); computed in fp32 (fp8_linear.h).
 enum class DType : uint8_t {
   kF32,
   kF16,
@@ -46,6 +49,7 @@ enum class DType : uint8_t {
   kQ6_K,
   kIQ4_NL,
   kIQ4_XS,
+  kFP8,
 };
 
 // The case labels of the formats above beyond Q4_K, for the switches that treat them as every
@@ -75,10 +79,12 @@ inline constexpr size_t kQ5_KBlockBytes = 176;
 inline constexpr size_t kQ6_KBlockBytes = 210;
 inline constexpr size_t kIq4_NlBlockBytes = 18;
 inline constexpr size_t kIq4_XsBlockBytes = 136;
+inline constexpr int64_t kFp8Block = 128;  // one scale per 128 values: a DeepSeek block's row
+inline constexpr size_t kFp8BlockBytes = 4 + kFp8Block;
 
 const char* dtype_name(DType dtype);
 // Parses "f32" | "f16" | "bf16" | "q8_0" | "q4_0" | "q4_1" | "q4_k" | "w8a8" | "int8" | "fp8_e4m3"
-// | "q5_0" | "q5_1" | "q2_k" | "q3_k" | "q5_k" | "q6_k" | "iq4_nl" | "iq4_xs";
+// | "q5_0" | "q5_1" | "q2_k" | "q3_k" | "q5_k" | "q6_k" | "iq4_nl" | "iq4_xs" | "fp8";
 // throws std::invalid_argument naming the allowed values.
 DType parse_dtype(const std::string& name);
 // True for the block formats (every weight type but F32, F16 and BF16), whose rows must be whole
@@ -87,7 +93,7 @@ bool is_block_quantized(DType dtype);
 // True for the scaled KV formats (int8, fp8_e4m3): codes times a per-row scale.
 bool is_scaled_kv(DType dtype);
 // Elements per block: kQ4_KBlock for the super-block formats (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K,
-// IQ4_XS), kQuantBlock for the other block formats, else 1.
+// IQ4_XS), kFp8Block for FP8, kQuantBlock for the other block formats, else 1.
 int64_t dtype_block_elems(DType dtype);
 // Bytes taken by `count` consecutive elements (count must be whole blocks for the block
 // formats; std::invalid_argument otherwise).

@@ -2,7 +2,8 @@
 # One table, one run: per weight format, the bytes, the engine's speed (prefill of 512 tokens,
 # decode of 1 and 32 streams, from infergate_engine_speed) and the quality it costs against f32
 # (`infergate eval`: KL divergence, top-1 agreement, perplexity ratio), on one preset exported
-# as GGUF in each format (docs/quantization.md, "Figures").
+# as GGUF in each format (fp8, which GGUF cannot hold, as a safetensors checkpoint converted at
+# load like the others; docs/quantization.md, "Figures").
 #
 #   bench/quality/measure_formats.sh BUILD_DIR [OUT_DIR]
 #
@@ -12,18 +13,24 @@
 set -euo pipefail
 
 name=measure_formats
-dtypes=${DTYPES:-f32 f16 bf16 q8_0 q6_k q5_k q5_1 q5_0 q4_k q4_1 q4_0 iq4_xs iq4_nl q3_k q2_k}
+dtypes=${DTYPES:-f32 f16 bf16 q8_0 fp8 q6_k q5_k q5_1 q5_0 q4_k q4_1 q4_0 iq4_xs iq4_nl q3_k q2_k}
 source "$(dirname "$0")/measure_setup.sh"
 for dtype in $dtypes; do
-  gguf="$out/$preset-$dtype.gguf"
-  "$infergate" export --model "$preset" --dtype "$dtype" --format gguf --out "$gguf" >/dev/null
-  stat -c %s "$gguf" >"$out/bytes-$dtype"
+  file="$out/$preset-$dtype.gguf"
+  if [ "$dtype" = fp8 ]; then  # projections fp8, embeddings and LM head bf16 in the file
+    file="$out/$preset-fp8"
+    "$infergate" quantize --model "$preset" --to fp8 --format safetensors --out "$file" >/dev/null
+    stat -c %s "$file/model.safetensors" >"$out/bytes-$dtype"
+  else
+    "$infergate" export --model "$preset" --dtype "$dtype" --format gguf --out "$file" >/dev/null
+    stat -c %s "$file" >"$out/bytes-$dtype"
+  fi
   # --weight-dtype: w8a8's file is Q8_0, computed as w8a8 only when converted at load.
-  "$engine_speed" --model "$gguf" --weight-dtype "$dtype" --threads "$threads" --streams 1,32 \
+  "$engine_speed" --model "$file" --weight-dtype "$dtype" --threads "$threads" --streams 1,32 \
     --reps "$reps" >"$out/speed-$dtype.json"
   "$infergate" eval --model "$preset" --dtype "$dtype" --text "$text" --ctx "$ctx" \
     --chunks "$chunks" --threads "$threads" --out "$out/quality-$dtype.json" >/dev/null 2>&1
-  rm -f "$gguf"
+  rm -rf "$file"
   echo "  $dtype done"
 done
 

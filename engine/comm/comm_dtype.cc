@@ -68,6 +68,7 @@ CommDType comm_dtype_of(DType dtype) {
     case DType::kQ4_K:
     INFERGATE_CASE_PLANE_DTYPES:
     case DType::kW8A8:
+    case DType::kFP8:
     case DType::kI8:
     case DType::kF8E4M3:
       break;

@@ -39,9 +39,9 @@ const std::vector<std::string>& backend_names() {
   return names;
 }
 const std::vector<std::string>& weight_dtype_names() {
-  static const std::vector<std::string> names = {"auto", "f32",  "f16",  "bf16",   "q8_0",  "q4_0",
-                                                 "q4_1", "q4_k", "w8a8", "q5_0",   "q5_1",  "q2_k",
-                                                 "q3_k", "q5_k", "q6_k", "iq4_nl", "iq4_xs"};
+  static const std::vector<std::string> names = {"auto", "f32",  "f16",  "bf16",   "q8_0",   "q4_0",
+                                                 "q4_1", "q4_k", "w8a8", "q5_0",   "q5_1",   "q2_k",
+                                                 "q3_k", "q5_k", "q6_k", "iq4_nl", "iq4_xs", "fp8"};
   return names;
 }
 const std::vector<std::string>& cuda_gemm_names() {

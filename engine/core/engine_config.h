@@ -33,7 +33,8 @@ enum class WeightDtype {
   kQ5_K,
   kQ6_K,
   kIq4_Nl,
-  kIq4_Xs
+  kIq4_Xs,
+  kFp8
 };
 // The cuda backend's projections: cuBLAS, or our tensor-core GEMM (f16/bf16 weights).
 enum class CudaGemm { kCublas, kInfergate };

@@ -38,8 +38,9 @@ std::vector<EngineConfigField> build_fields() {
        .doc = "`auto` keeps the loaded dtype; the others convert every matrix at load (norms, "
               "biases and the MoE router stay fp32; q8_0/q4_0/q4_1/q5_0/q5_1/q6_k/iq4_nl/iq4_xs "
               "quantize as llama.cpp does, q4_k/q2_k/q3_k/q5_k by their own fit, w8a8 per "
-              "channel against per-token int8 activations; rows that are not whole 256-value "
-              "blocks take llama.cpp's 32-value fallback; "
+              "channel against per-token int8 activations, fp8 as e4m3 with a scale per "
+              "128x128 block against fp32 activations; rows that are not whole 256-value "
+              "blocks take llama.cpp's 32-value fallback (fp8's not whole 128: bf16); "
               "docs/quantization.md)",
        .choices = weight_dtype_names()});
   add({.key = "kv_cache_dtype",

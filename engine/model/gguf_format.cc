@@ -83,6 +83,10 @@ GgmlType ggml_type_from_dtype(DType dtype) {
       return GgmlType::kIQ4_NL;
     case DType::kIQ4_XS:
       return GgmlType::kIQ4_XS;
+    case DType::kFP8:
+      throw std::invalid_argument(
+          "GGUF cannot hold fp8 weights (llama.cpp has no FP8 type): write them as a safetensors "
+          "checkpoint (--format safetensors)");
     case DType::kI8:  // KV cache formats, never in a model file
     case DType::kF8E4M3:
       break;
@@ -124,6 +128,7 @@ uint32_t gguf_file_type(DType dtype) {
       return 25;  // LLAMA_FTYPE_MOSTLY_IQ4_NL
     case DType::kIQ4_XS:
       return 30;  // LLAMA_FTYPE_MOSTLY_IQ4_XS
+    case DType::kFP8:
     case DType::kI8:
     case DType::kF8E4M3:
       break;

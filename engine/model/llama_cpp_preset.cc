@@ -120,6 +120,8 @@ DType row_fallback(DType dtype, int64_t row_length) {
       return DType::kQ8_0;
     case DType::kIQ4_XS:
       return DType::kIQ4_NL;
+    case DType::kFP8:  // not llama.cpp's: FP8 checkpoints leave such layers 16-bit
+      return DType::kBF16;
     default:
       return dtype;  // a 32-value type: no smaller block to fall back to
   }

@@ -12,8 +12,9 @@
 namespace infergate {
 
 // A matrix whose rows are not whole 256-value super-blocks takes the 32-value type llama.cpp's
-// quantizer gives it instead (tensor_type_fallback): one at least as wide. Other types, and
-// rows a type divides, are returned as they are.
+// quantizer gives it instead (tensor_type_fallback): one at least as wide. fp8 rows that are not
+// whole 128-value blocks take bf16. Other types, and rows a type divides, are returned as they
+// are.
 DType row_fallback(DType dtype, int64_t row_length);
 
 // True for a preset name: Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K_S, Q3_K_M, Q3_K_L, Q4_K_S,

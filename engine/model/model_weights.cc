@@ -55,6 +55,17 @@ void ModelWeights::convert_matrices_int4(int64_t group) {
   }
 }
 
+void ModelWeights::convert_matrices_fp8() {
+  for_each_projection(layers, [&](Tensor& t) {
+    if (!t.defined()) return;
+    const DType to = row_fallback(DType::kFP8, t.dim(1));
+    if (t.dtype() != to) t = convert_tensor(t, to);
+  });
+  for (Tensor* t : {&embed, &lm_head}) {
+    if (t->defined() && t->dtype() == DType::kF32) *t = convert_tensor(*t, DType::kBF16);
+  }
+}
+
 void ModelWeights::drop_projection_matrices() {
   auto drop_ffn = [](FfnWeights& f) { f = FfnWeights(); };
   for (LayerWeights& l : layers) {
@@ -77,7 +88,7 @@ void ModelWeights::apply_weight_dtype(const std::string& weight_dtype) {
     throw std::invalid_argument(
         "weight dtype " + weight_dtype +
         " is a KV cache format (weights: auto, f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, q5_0, "
-        "q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, w8a8)");
+        "q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, fp8, w8a8; fp8_e4m3 is the KV one)");
   }
   convert_matrices(dtype);
 }

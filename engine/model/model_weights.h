@@ -61,6 +61,10 @@ struct ModelWeights {
   // checkpoints keep them, embeddings and the LM head stay 16-bit (f32 becomes f16) and the
   // MoE router fp32.
   void convert_matrices_int4(int64_t group);
+  // FP8 as Hugging Face FP8 checkpoints hold it: the projections as fp8 with one scale per
+  // 128x128 block (rows that 128 does not divide stay bf16), the embeddings and LM head 16-bit
+  // (f32 becomes bf16), the MoE router fp32.
+  void convert_matrices_fp8();
   // Forgets the projection matrices and the untied LM head (kept: embeddings, norms, biases,
   // router), once a forward has packed its own copies, so their memory is not held twice.
   void drop_projection_matrices();

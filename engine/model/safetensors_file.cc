@@ -78,7 +78,7 @@ void add_entry(const std::shared_ptr<const MappedFile>& file, uint64_t data_star
   const std::optional<DType> dtype = int32 ? DType::kI8 : dtype_from_safetensors(dtype_name);
   if (!dtype) {
     throw ModelLoadError(f.path(), "unsupported dtype '" + dtype_name + "' for '" + name +
-                                       "' (supported: F32, F16, BF16, I32)");
+                                       "' (supported: F32, F16, BF16, F8_E4M3, I32)");
   }
   static const json kNoShape;
   const auto shape_it = e.find("shape");  // not e.value(), which would copy it
@@ -129,14 +129,16 @@ const char* safetensors_dtype_name(DType dtype) {
       return "F16";
     case DType::kBF16:
       return "BF16";
+    case DType::kF8E4M3:  // an fp8 checkpoint's codes (its scales in another tensor)
+      return "F8_E4M3";
     case DType::kQ8_0:
     case DType::kQ4_0:
     case DType::kQ4_1:
     case DType::kQ4_K:
     INFERGATE_CASE_PLANE_DTYPES:
     case DType::kW8A8:
-    case DType::kI8:  // KV cache formats, never in a model file
-    case DType::kF8E4M3:
+    case DType::kFP8:  // written as F8_E4M3 codes plus scales (safetensors_writer.cc)
+    case DType::kI8:   // a KV cache format, never in a model file
       break;
   }
   return nullptr;
@@ -146,6 +148,7 @@ std::optional<DType> dtype_from_safetensors(const std::string& name) {
   if (name == "F32") return DType::kF32;
   if (name == "F16") return DType::kF16;
   if (name == "BF16") return DType::kBF16;
+  if (name == "F8_E4M3") return DType::kF8E4M3;
   return std::nullopt;
 }
 

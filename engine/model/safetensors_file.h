@@ -21,7 +21,8 @@ inline constexpr uint64_t kSafetensorsMaxHeader = 100'000'000;  // the reference
 // dimension 4 times as long.
 void add_safetensors_tensors(const std::shared_ptr<const MappedFile>& file, TensorTable& table);
 
-// "F32" | "F16" | "BF16"; Q8_0 has no safetensors dtype (writers dequantize it).
+// "F32" | "F16" | "BF16" | "F8_E4M3" (an fp8 checkpoint's bare codes, kF8E4M3); Q8_0 has no
+// safetensors dtype (writers dequantize it).
 const char* safetensors_dtype_name(DType dtype);
 std::optional<DType> dtype_from_safetensors(const std::string& name);
 

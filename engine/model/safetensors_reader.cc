@@ -4,12 +4,14 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "common/io/json_excerpt.h"
 #include "common/io/json_text.h"
 #include "engine/model/awq_layout.h"
 #include "engine/model/hf_config.h"
+#include "engine/model/hf_fp8.h"
 #include "engine/model/mapped_file.h"
 #include "engine/model/model_load_error.h"
 #include "engine/model/safetensors_file.h"
@@ -123,64 +125,88 @@ void check_no_awq_tensors(const TensorTable& t, const std::string& config_path) 
   }
 }
 
-// Whether config.json declares AutoAWQ's layout; any other quantization_config is refused
-// rather than misread (GPTQ, for one, packs its codes along the other axis).
-bool declares_awq(const std::string& config_text, const std::string& config_path) {
+// How config.json says the linear layers are quantized: AutoAWQ's layout, an FP8 scheme
+// (hf_fp8.h), or not at all. Any other quantization_config is refused rather than misread
+// (GPTQ, for one, packs its codes along the other axis).
+struct CheckpointQuantization {
+  bool awq = false;
+  std::optional<Fp8Scheme> fp8;
+};
+
+CheckpointQuantization read_quantization(const std::string& config_text,
+                                         const std::string& config_path) {
   const json config = parse_json_text(config_text);
-  if (!config.is_object() || !config.contains("quantization_config")) return false;
+  if (!config.is_object() || !config.contains("quantization_config")) return {};
   const json& q = config["quantization_config"];
   auto field_is = [&](const char* key, const json& want) {
     return q.is_object() && q.contains(key) && q[key] == want;
   };
+  if (q.is_object() && q.contains("quant_method") && q["quant_method"].is_string() &&
+      is_fp8_quant_method(q["quant_method"].get<std::string>())) {
+    return {false, parse_fp8_scheme(q, config_path)};
+  }
   const bool gemm = field_is("version", "gemm") || field_is("version", "GEMM");
   if (!field_is("quant_method", "awq") || !field_is("bits", 4) || !gemm ||
       (q.contains("zero_point") && !field_is("zero_point", true))) {
     throw ModelLoadError(config_path,
                          "quantization_config " + json_excerpt(q) +
-                             " is not supported (allowed: quant_method \"awq\", bits 4, "
-                             "version \"gemm\", zero_point true)");
+                             " is not supported (allowed: quant_method \"awq\" with bits 4, "
+                             "version \"gemm\", zero_point true; or an FP8 one: \"fp8\", "
+                             "\"fbgemm_fp8\", \"compressed-tensors\" float-quantized)");
   }
-  return true;
+  return {true, std::nullopt};
 }
 
-// `base`.weight, or its AWQ tensors in a checkpoint that declares them.
-Tensor take_linear(TensorTable& t, const std::string& base, int64_t out, int64_t in) {
+// `base`.weight, or its AWQ tensors, or its FP8 codes and scale, as the checkpoint has it.
+Tensor take_linear(TensorTable& t, const std::string& base, int64_t out, int64_t in,
+                   const CheckpointQuantization& q) {
   if (t.contains(base + ".qweight")) return take_awq(t, base, out, in);
-  return t.take(base + ".weight", {out, in});
+  const std::string weight = base + ".weight";
+  if (t.contains(weight) && t.dtype_of(weight) == DType::kF8E4M3) {
+    if (!q.fp8) {
+      throw ModelLoadError(t.source(), "tensor '" + weight +
+                                           "' is F8_E4M3 but config.json has no FP8 "
+                                           "quantization_config saying how it is scaled");
+    }
+    return take_fp8_linear(t, base, out, in, *q.fp8);
+  }
+  return t.take(weight, {out, in});
 }
 
 FfnWeights read_ffn(TensorTable& t, const std::string& p, const char* gate, const char* up,
-                    const char* down, int64_t d, int64_t ff) {
+                    const char* down, int64_t d, int64_t ff, const CheckpointQuantization& q) {
   FfnWeights f;
-  f.gate = take_linear(t, p + gate, ff, d);
-  f.up = take_linear(t, p + up, ff, d);
-  f.down = take_linear(t, p + down, d, ff);
+  f.gate = take_linear(t, p + gate, ff, d, q);
+  f.up = take_linear(t, p + up, ff, d, q);
+  f.down = take_linear(t, p + down, d, ff, q);
   return f;
 }
 
-void read_moe(TensorTable& t, const std::string& p, const ModelConfig& c, LayerWeights& l) {
+void read_moe(TensorTable& t, const std::string& p, const ModelConfig& c,
+              const CheckpointQuantization& q, LayerWeights& l) {
   const int64_t d = c.hidden_size, e = c.moe.num_experts;
   const std::string moe = p + "block_sparse_moe.";
   l.router = t.take_f32(moe + "gate.weight", {e, d});
   for (int64_t i = 0; i < e; ++i) {
     const std::string ep = moe + "experts." + std::to_string(i) + ".";
-    l.experts.push_back(read_ffn(t, ep, "w1", "w3", "w2", d, c.moe.expert_intermediate_size));
+    l.experts.push_back(read_ffn(t, ep, "w1", "w3", "w2", d, c.moe.expert_intermediate_size, q));
   }
   if (c.moe.shared_expert_intermediate_size > 0) {
     l.shared_expert = read_ffn(t, moe + "shared_expert.", "gate_proj", "up_proj", "down_proj", d,
-                               c.moe.shared_expert_intermediate_size);
+                               c.moe.shared_expert_intermediate_size, q);
   }
 }
 
-LayerWeights read_layer(TensorTable& t, const ModelConfig& c, int i) {
+LayerWeights read_layer(TensorTable& t, const ModelConfig& c, const CheckpointQuantization& quant,
+                        int i) {
   const std::string p = hf_layer_prefix(i);
   const int64_t d = c.hidden_size, q = c.q_size(), kv = c.kv_size();
   LayerWeights l;
   l.attn_norm = t.take_f32(p + "input_layernorm.weight", {d});
-  l.wq = take_linear(t, p + "self_attn.q_proj", q, d);
-  l.wk = take_linear(t, p + "self_attn.k_proj", kv, d);
-  l.wv = take_linear(t, p + "self_attn.v_proj", kv, d);
-  l.wo = take_linear(t, p + "self_attn.o_proj", d, q);
+  l.wq = take_linear(t, p + "self_attn.q_proj", q, d, quant);
+  l.wk = take_linear(t, p + "self_attn.k_proj", kv, d, quant);
+  l.wv = take_linear(t, p + "self_attn.v_proj", kv, d, quant);
+  l.wo = take_linear(t, p + "self_attn.o_proj", d, q, quant);
   if (c.attention_bias) {
     l.bq = t.take_f32(p + "self_attn.q_proj.bias", {q});
     l.bk = t.take_f32(p + "self_attn.k_proj.bias", {kv});
@@ -193,9 +219,10 @@ LayerWeights read_layer(TensorTable& t, const ModelConfig& c, int i) {
   t.discard(p + "self_attn.rotary_emb.inv_freq");  // old checkpoints store the RoPE table
   l.ffn_norm = t.take_f32(p + "post_attention_layernorm.weight", {d});
   if (c.is_moe()) {
-    read_moe(t, p, c, l);
+    read_moe(t, p, c, quant, l);
   } else {
-    l.ffn = read_ffn(t, p + "mlp.", "gate_proj", "up_proj", "down_proj", d, c.intermediate_size);
+    l.ffn =
+        read_ffn(t, p + "mlp.", "gate_proj", "up_proj", "down_proj", d, c.intermediate_size, quant);
   }
   return l;
 }
@@ -234,19 +261,19 @@ ModelWeights read_safetensors(const std::string& dir_name) {
   ModelWeights w;
   const std::string config_text = read_text_file(config_path);
   w.config = parse_hf_config(config_text, config_path);
-  const bool awq = declares_awq(config_text, config_path);
+  const CheckpointQuantization quant = read_quantization(config_text, config_path);
   ModelConfig& c = w.config;
   if (c.name == ModelConfig().name) c.name = directory_name(dir);
   TensorTable t = read_tensor_table(dir);
-  if (!awq) check_no_awq_tensors(t, config_path);
+  if (!quant.awq) check_no_awq_tensors(t, config_path);
   const int64_t d = c.hidden_size;
   w.embed = t.take("model.embed_tokens.weight", {c.vocab_size, d});
-  for (int i = 0; i < c.num_layers; ++i) w.layers.push_back(read_layer(t, c, i));
+  for (int i = 0; i < c.num_layers; ++i) w.layers.push_back(read_layer(t, c, quant, i));
   w.final_norm = t.take_f32("model.norm.weight", {d});
   if (c.tie_word_embeddings) {
     t.discard("lm_head.weight");  // some tied checkpoints store the copy anyway
   } else {
-    w.lm_head = t.take("lm_head.weight", {c.vocab_size, d});
+    w.lm_head = take_linear(t, "lm_head", c.vocab_size, d, quant);
   }
   t.expect_all_taken();
   w.vocab = placeholder_vocabulary(c);

@@ -23,6 +23,8 @@ class TensorTable {
   const std::string& source() const { return source_; }
   // The shape of `name` without taking it (for hyper-parameters a format leaves implicit).
   const std::vector<int64_t>& shape_of(const std::string& name) const;
+  // Its dtype, likewise (FP8 codes are taken with their scales: hf_fp8.h).
+  DType dtype_of(const std::string& name) const { return entry(name).tensor.dtype(); }
 
   // Removes and returns `name`; throws ModelLoadError when it is missing or has another shape.
   Tensor take(const std::string& name, const std::vector<int64_t>& shape);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kernels/cpu/fp8_blocks.h"
 #include "kernels/cpu/iq4_blocks.h"
 #include "kernels/cpu/k_quant_blocks.h"
 #include "kernels/cpu/q4_k_block.h"
@@ -139,6 +140,8 @@ BlockQuantizer block_quantizer(DType dtype) {
       return &quantize_block_iq4_nl;
     case DType::kIQ4_XS:
       return &quantize_block_iq4_xs;
+    case DType::kFP8:
+      return &quantize_block_fp8;
     default:
       return nullptr;
   }
@@ -166,6 +169,8 @@ void dequantize_block(const uint8_t* block, DType dtype, float* out) {
       return dequantize_block_iq4_nl(block, out);
     case DType::kIQ4_XS:
       return dequantize_block_iq4_xs(block, out);
+    case DType::kFP8:
+      return dequantize_block_fp8(block, out);
     default:
       break;
   }
@@ -214,6 +219,7 @@ void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out) {
     case DType::kQ4_1:
     case DType::kQ4_K:
     case DType::kW8A8:
+    case DType::kFP8:
     INFERGATE_CASE_PLANE_DTYPES : {
       const int64_t block = dtype_block_elems(t.dtype());
       if (offset % block || count % block) {
@@ -257,6 +263,7 @@ void from_f32(const float* in, int64_t count, DType dtype, void* out) {
     case DType::kQ4_0:
     case DType::kQ4_1:
     case DType::kQ4_K:
+    case DType::kFP8:
     INFERGATE_CASE_PLANE_DTYPES : {
       uint8_t* p = static_cast<uint8_t*>(out);
       const int64_t block = dtype_block_elems(dtype);
@@ -285,6 +292,14 @@ Tensor convert_tensor(const Tensor& t, DType dtype) {
       from_f32(row.data(), k, dtype,
                static_cast<uint8_t*>(out.mutable_raw()) + dtype_bytes(dtype, off));
     }
+    return out;
+  }
+  if (dtype == DType::kFP8 && t.shape().size() == 2) {  // a matrix: one scale per 128x128 tile
+    const int64_t rows = t.dim(0), k = t.dim(1);
+    dtype_bytes(dtype, k);  // refuses rows that are not whole blocks, before the f32 copy
+    std::vector<float> values(static_cast<size_t>(n));
+    to_f32(t, 0, n, values.data());
+    quantize_fp8_tiles(values.data(), rows, k, static_cast<uint8_t*>(out.mutable_raw()));
     return out;
   }
   constexpr int64_t kChunk = 1 << 16;  // multiple of every block size, bounded scratch

@@ -27,7 +27,8 @@ void to_f32(const Tensor& t, int64_t offset, int64_t count, float* out);
 // block: Q8_0, Q4_0 and Q4_1 exactly as llama.cpp's reference quantizers, Q4_K by its method;
 // W8A8 takes the `count` values as one row, whose largest magnitude sets its one scale).
 void from_f32(const float* in, int64_t count, DType dtype, void* out);
-// A new owned tensor with the same shape and values stored as `dtype`.
+// A new owned tensor with the same shape and values stored as `dtype` (an fp8 matrix gets one
+// scale per 128x128 tile: quantize_fp8_tiles).
 Tensor convert_tensor(const Tensor& t, DType dtype);
 
 }  // namespace infergate

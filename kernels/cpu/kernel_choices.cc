@@ -52,8 +52,16 @@ std::vector<CpuKernelChoice> cpu_kernel_choices(IsaLevel level) {
   std::string quant_kernel = "generic: portable int32 block dot products";
   if (quant == "avx512-vnni") quant_kernel = "avx512: VNNI vpdpbusd" + groups;
   if (quant == "avx2") quant_kernel = "avx2: vpmaddubsw" + groups;
+  const char* fp8 = level >= IsaLevel::kAvx512 ? "avx512"
+                    : level >= IsaLevel::kAvx2 ? "avx2"
+                                               : nullptr;
+  const std::string fp8_kernel =
+      fp8 ? std::string(fp8) +
+                ": e4m3 widened through fp16 (vcvtph2ps) over 8-row groups, fp32 FMAs"
+          : "generic: e4m3 through a 256-entry table, fp32 sums";
   return {{"linear", k.linear},
           {"linear quantized", quant_kernel},
+          {"linear fp8", fp8_kernel},
           {"attention", k.attention},
           {"element-wise", k.elementwise}};
 }

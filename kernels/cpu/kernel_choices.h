@@ -12,7 +12,7 @@
 namespace infergate {
 
 struct CpuKernelChoice {
-  std::string op;      // "linear" | "linear quantized" | "attention" | "element-wise"
+  std::string op;  // "linear" | "linear quantized" | "linear fp8" | "attention" | "element-wise"
   std::string kernel;  // e.g. "avx2: 6x16 fp32 FMA tiles, f16/bf16 widened in registers"
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/cpu/convert.h"
+#include "kernels/cpu/fp8_linear.h"
 #include "kernels/cpu/linear_kernels.h"
 #include "kernels/cpu/parallel_chunks.h"
 #include "kernels/cpu/quant_linear.h"
@@ -135,6 +136,7 @@ const detail::AmxKernels* amx_for(const WeightView& w, int64_t m) {
 }
 
 void run(const float* x, int64_t m, const WeightView& w, float* y, ThreadPool& pool) {
+  if (w.dtype == DType::kFP8) return fp8_linear(x, m, w.data, w.panelized, w.n, w.k, y, pool);
   if (is_block_quantized(w.dtype)) {
     return quant_linear(x, m, w.data, w.panelized, w.dtype, w.n, w.k, y, pool);
   }
@@ -182,7 +184,11 @@ void linear(const float* x, int64_t m, const PackedWeight& w, float* y, ThreadPo
 
 void linear_reference(const float* x, int64_t m, const Tensor& w, float* y) {
   check_weight(w);
-  if (is_block_quantized(w.dtype())) return quant_linear_reference(x, m, w, y);
+  // The integer formats against activations quantized as their kernels do; fp8 weights, whose
+  // kernels keep activations fp32, below with the float formats.
+  if (is_block_quantized(w.dtype()) && w.dtype() != DType::kFP8) {
+    return quant_linear_reference(x, m, w, y);
+  }
   const int64_t n = w.dim(0), k = w.dim(1);
   std::vector<float> row(static_cast<size_t>(k));
   for (int64_t r = 0; r < n; ++r) {

@@ -70,6 +70,7 @@ void gemv_rows(const float* x, const void* w, DType dtype, int64_t k, int64_t ro
     case DType::kQ4_K:
     INFERGATE_CASE_PLANE_DTYPES:
     case DType::kW8A8:
+    case DType::kFP8:
     case DType::kI8:  // KV cache formats: never a weight (PackedWeight refuses them)
     case DType::kF8E4M3:
       break;  // block formats go to quant_linear() (linear.cc)

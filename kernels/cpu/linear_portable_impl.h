@@ -56,7 +56,8 @@ void widen(const void* w, DType dtype, int64_t k, int64_t row, int64_t j0, int64
     case DType::kQ4_1:
     case DType::kQ4_K:
     INFERGATE_CASE_PLANE_DTYPES:
-    case DType::kW8A8: {
+    case DType::kW8A8:
+    case DType::kFP8: {
       const int64_t block = dtype_block_elems(dtype);
       const size_t block_bytes = dtype_bytes(dtype, block);
       const auto* p = static_cast<const uint8_t*>(w) + dtype_bytes(dtype, row * k + j0);

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "kernels/cpu/fp8_layout.h"
 #include "kernels/cpu/linear_kernels.h"
 #include "kernels/cpu/quant_layout.h"
 
@@ -81,19 +82,25 @@ PackedWeight prepare_weight(const std::vector<const Tensor*>& parts) {
   out.rows_ = w.dim(0);
   out.cols_ = w.dim(1);
   out.dtype_ = w.dtype();
+  out.panelized_ = true;
+  if (w.dtype() == DType::kFP8) {  // row groups for fp8_linear() (fp8_layout.h)
+    out.data_ = Tensor::zeros(DType::kI8,
+                              {detail::fp8_groups(out.rows_), detail::fp8_group_bytes(out.cols_)});
+    detail::pack_fp8_groups(w.data<uint8_t>(), out.rows_, out.cols_,
+                            out.data_.mutable_data<uint8_t>());
+    return out;
+  }
   if (is_block_quantized(w.dtype())) {  // row groups for quant_linear() (quant_layout.h)
     const int64_t groups = detail::quant_groups(out.rows_);
     out.data_ = Tensor::zeros(DType::kI8,  // bytes: Q4_K's groups are not whole blocks
                               {groups, detail::quant_group_bytes(w.dtype(), out.cols_)});
     detail::pack_quant_groups(w.data<uint8_t>(), w.dtype(), out.rows_, out.cols_,
                               out.data_.mutable_data<uint8_t>());
-    out.panelized_ = true;
     return out;
   }
   const int64_t n = out.rows_, k = out.cols_, kp = detail::panel_k(w.dtype(), k);
   const int64_t panels = (n + kPanelWidth - 1) / kPanelWidth;
   out.data_ = Tensor::zeros(w.dtype(), {panels, kp, kPanelWidth});
-  out.panelized_ = true;
   if (w.dtype() == DType::kF32) {
     pack_panels(w.data<float>(), n, k, kp, dense_index, out.data_.mutable_data<float>());
   } else if (w.dtype() == DType::kBF16) {
@@ -118,6 +125,11 @@ Tensor PackedWeight::unpack() const {
         "each of parts()");
   }
   if (!panelized_) return data_;
+  if (dtype() == DType::kFP8) {
+    Tensor out = Tensor::zeros(dtype(), {rows_, cols_});
+    detail::unpack_fp8_groups(data_.data<uint8_t>(), rows_, cols_, out.mutable_data<uint8_t>());
+    return out;
+  }
   if (is_block_quantized(dtype())) {
     Tensor out = Tensor::zeros(dtype(), {rows_, cols_});
     detail::unpack_quant_groups(data_.data<uint8_t>(), dtype(), rows_, cols_,

@@ -19,7 +19,8 @@ class PackedWeight {
   int64_t cols() const { return cols_; }  // k, the input features
   DType dtype() const { return dtype_; }
   // Always true once packed: F32/F16/BF16 as column panels, the block formats as groups of
-  // eight rows (quant_layout.h), the file's values, read in place by quant_linear.h.
+  // eight rows (quant_layout.h, fp8_layout.h), the file's values, read in place by
+  // quant_linear.h and fp8_linear.h.
   bool panelized() const { return panelized_; }
   size_t nbytes() const;
   // Stacked weights of different dtypes (llama.cpp's mixtures give attn_v a wider type than
@@ -29,7 +30,7 @@ class PackedWeight {
   bool mixed() const { return !parts_.empty(); }
   // Panels [ceil(n / 32), k', 32] in dtype() (k' = k, or k rounded up to 32 for bf16, whose
   // panels keep k in pairs: see kernels/cpu/linear_kernels.h); for the block formats, the
-  // row groups as bytes [ceil(n / 8), quant_group_bytes(dtype, k)].
+  // row groups as bytes [ceil(n / 8), quant_group_bytes(dtype, k)] (fp8: fp8_group_bytes(k)).
   const Tensor& storage() const { return data_; }
   // The weight back in row-major [n, k] form (tests, exporters); a mixed weight by its parts.
   Tensor unpack() const;

@@ -88,7 +88,7 @@ TEST_CASE("invalid engine configs name the field", "[engine]") {
       parse_weight_dtype("int3"),
       Catch::Contains(
           "weight_dtype = int3 (allowed: auto, f32, f16, bf16, q8_0, q4_0, q4_1, q4_k, w8a8, q5_0, "
-          "q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs)"));
+          "q5_1, q2_k, q3_k, q5_k, q6_k, iq4_nl, iq4_xs, fp8)"));
 }
 
 TEST_CASE("an aborted request id can be reused before the next step", "[engine]") {

@@ -23,19 +23,7 @@ struct Shape {
 // 2^-16 on the AMX path (x split into two bf16 halves: see linear_kernels.h).
 void check_close(const float* x, const Tensor& w, int64_t m, const std::vector<float>& got,
                  const std::vector<float>& want, const std::string& what, double rel = 2e-6) {
-  const int64_t n = w.dim(0), k = w.dim(1);
-  std::vector<float> row(static_cast<size_t>(k));
-  for (int64_t r = 0; r < n; ++r) {
-    to_f32(w, r * k, k, row.data());
-    for (int64_t i = 0; i < m; ++i) {
-      double mag = 0;
-      for (int64_t j = 0; j < k; ++j) mag += std::fabs(double(x[i * k + j]) * row[size_t(j)]);
-      const double err = std::fabs(double(got[size_t(i * n + r)]) - want[size_t(i * n + r)]);
-      INFO(what << " at [" << i << ", " << r << "]: " << got[size_t(i * n + r)] << " vs "
-                << want[size_t(i * n + r)]);
-      REQUIRE(err <= rel * mag + 1e-30);
-    }
-  }
+  testing::require_close(x, w, m, got, want, what, rel);
 }
 
 const std::vector<Shape>& shapes() {

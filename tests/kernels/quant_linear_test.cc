@@ -29,19 +29,7 @@ constexpr DType kBlockFormats[] = {DType::kQ8_0,  DType::kQ4_0, DType::kQ4_1, DT
 void check_close(const std::vector<float>& x, const Tensor& w, int64_t m,
                  const std::vector<float>& got, const std::vector<float>& want,
                  const std::string& what) {
-  const int64_t n = w.dim(0), k = w.dim(1);
-  std::vector<float> row(static_cast<size_t>(k));
-  for (int64_t r = 0; r < n; ++r) {
-    to_f32(w, r * k, k, row.data());
-    for (int64_t i = 0; i < m; ++i) {
-      double mag = 0;
-      for (int64_t j = 0; j < k; ++j)
-        mag += std::fabs(double(x[size_t(i * k + j)]) * row[size_t(j)]);
-      const size_t at = size_t(i * n + r);
-      INFO(what << " at [" << i << ", " << r << "]: " << got[at] << " vs " << want[at]);
-      REQUIRE(std::fabs(double(got[at]) - want[at]) <= 2e-6 * mag + 1e-30);
-    }
-  }
+  testing::require_close(x.data(), w, m, got, want, what, 2e-6);
 }
 
 TEST_CASE("quantized linear matches its reference for every block format at every shape and ISA") {

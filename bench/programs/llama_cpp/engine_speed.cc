@@ -18,6 +18,7 @@
 #include "bench/programs/micro/model_cost.h"
 #include "engine/core/engine.h"
 #include "engine/kv/kv_cache_storage.h"
+#include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
 
 namespace po = boost::program_options;
@@ -124,10 +125,7 @@ Roofline better(const Roofline& a, const Roofline& b) {
 }
 
 nlohmann::json measure(const Options& o) {
-  ModelSource source;
-  source.kind = "gguf";
-  source.path = o.model;
-  ModelWeights weights = load_model(source);
+  ModelWeights weights = load_model(parse_model_argument(o.model, 0));
   weights.apply_weight_dtype(o.weight_dtype);
   const ModelConfig& config = weights.config;
   const DType weight_dtype = weights.layers.at(0).wq.dtype();
@@ -182,9 +180,9 @@ int main(int argc, char** argv) {
   Options o;
   std::string streams = "1,8,32";
   po::options_description desc(
-      "infergate_engine_speed --model MODEL.gguf [options] (prints one JSON object)");
+      "infergate_engine_speed --model MODEL [options] (prints one JSON object)");
   desc.add_options()("help,h", "show this help")("model", po::value(&o.model)->required(),
-                                                 "GGUF file")(
+                                                 "GGUF file or safetensors directory")(
       "threads", po::value(&o.threads)->default_value(0), "engine threads (0: one per core)")(
       "prefill", po::value(&o.prefill)->default_value(512), "prompt tokens of the prefill figure")(
       "prompt", po::value(&o.prompt)->default_value(128), "prompt tokens of each decode stream")(

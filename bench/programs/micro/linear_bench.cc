@@ -18,8 +18,8 @@
 namespace infergate::bench {
 namespace {
 
-constexpr DType kDtypes[] = {DType::kF32,  DType::kF16,  DType::kBF16, DType::kQ8_0,
-                             DType::kQ4_0, DType::kQ4_1, DType::kQ4_K, DType::kW8A8};
+constexpr DType kDtypes[] = {DType::kF32,  DType::kF16,  DType::kBF16, DType::kQ8_0, DType::kQ4_0,
+                             DType::kQ4_1, DType::kQ4_K, DType::kW8A8, DType::kFP8};
 
 void BM_Linear(benchmark::State& state) {
   const DType dtype = kDtypes[state.range(0)];
@@ -45,7 +45,7 @@ void BM_Linear(benchmark::State& state) {
 }
 
 void linear_args(benchmark::internal::Benchmark* b) {
-  for (int64_t d : {0, 1, 2, 3, 4, 5, 6, 7}) {
+  for (int64_t d : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
     for (int64_t m : {1, 32, 512}) {
       for (int64_t packed : {0, 1}) {
         b->Args({d, m, 2048, 768, packed});
@@ -137,7 +137,7 @@ void BM_ModelLinears(benchmark::State& state) {
   report_rates(state, timer, double(m), bytes, flops);
 }
 BENCHMARK(BM_ModelLinears)
-    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {1, 32, 512}, {0, 1}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7, 8}, {1, 32, 512}, {0, 1}})
     ->ArgNames({"dtype", "m", "packed"})
     ->Unit(benchmark::kMillisecond);
 

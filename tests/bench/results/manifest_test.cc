@@ -44,7 +44,7 @@ TEST_CASE("the manifest has every key and a commit that is 40 hex digits or unkn
   CHECK(rank(host.at("cpu_isa").at("detected")) < 4);
   CHECK(rank(host.at("cpu_isa").at("active")) <= rank(host.at("cpu_isa").at("detected")));
   // Each op's kernel, named by the level whose code runs (AMX runs AVX-512 attention).
-  for (const char* op : {"linear", "linear quantized", "attention", "element-wise"}) {
+  for (const char* op : {"linear", "linear quantized", "linear fp8", "attention", "element-wise"}) {
     const std::string kernel = host.at("cpu_isa").at("kernels").at(op).get<std::string>();
     INFO(op << ": " << kernel);
     const auto level = rank(kernel.substr(0, kernel.find(':')));

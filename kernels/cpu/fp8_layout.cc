@@ -1,0 +1,44 @@
+#include "kernels/cpu/fp8_layout.h"
+
+#include <cstring>
+
+namespace infergate::detail {
+
+namespace {
+
+// Byte offsets of row r's scale and of its code j (< 128) within a group block.
+int64_t scale_offset(int64_t r) { return 4 * r; }
+int64_t code_offset(int64_t r, int64_t j) {
+  return kFp8GroupScaleBytes + ((j / 4) * kFp8GroupRows + r) * 4 + j % 4;
+}
+
+// Calls f(file block, group block) for every block of rows [0, n).
+template <typename F>
+void for_each_block(int64_t n, int64_t k, F&& f) {
+  const int64_t blocks = k / kFp8Block;
+  for (int64_t row = 0; row < n; ++row) {
+    const int64_t g = row / kFp8GroupRows, r = row % kFp8GroupRows;
+    for (int64_t b = 0; b < blocks; ++b) {
+      f(r, (row * blocks + b) * int64_t(kFp8BlockBytes), (g * blocks + b) * kFp8GroupBlockBytes);
+    }
+  }
+}
+
+}  // namespace
+
+void pack_fp8_groups(const uint8_t* src, int64_t n, int64_t k, uint8_t* dst) {
+  std::memset(dst, 0, size_t(fp8_groups(n) * fp8_group_bytes(k)));
+  for_each_block(n, k, [&](int64_t r, int64_t file, int64_t group) {
+    std::memcpy(dst + group + scale_offset(r), src + file, 4);
+    for (int64_t j = 0; j < kFp8Block; ++j) dst[group + code_offset(r, j)] = src[file + 4 + j];
+  });
+}
+
+void unpack_fp8_groups(const uint8_t* src, int64_t n, int64_t k, uint8_t* dst) {
+  for_each_block(n, k, [&](int64_t r, int64_t file, int64_t group) {
+    std::memcpy(dst + file, src + group + scale_offset(r), 4);
+    for (int64_t j = 0; j < kFp8Block; ++j) dst[file + 4 + j] = src[group + code_offset(r, j)];
+  });
+}
+
+}  // namespace infergate::detail

@@ -1,0 +1,154 @@
+// FP8 weights (DType::kFP8): the block format, the 128x128 tile quantizer, the grouped layout
+// and the fp8 linear kernels at every ISA level against the plain reference.
+#include <array>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/convert.h"
+#include "kernels/cpu/fp8_blocks.h"
+#include "kernels/cpu/fp8_e4m3.h"
+#include "kernels/cpu/linear.h"
+#include "kernels/cpu/packed_weight.h"
+#include "test_util.h"
+
+namespace infergate {
+namespace {
+
+using testing::IsaLevels;
+using testing::random_tensor;
+using testing::random_values;
+
+float block_scale(const uint8_t* block) {
+  float s;
+  std::memcpy(&s, block, 4);
+  return s;
+}
+
+TEST_CASE("an fp8 block maps its largest magnitude to 448 and keeps every code's value") {
+  std::vector<float> x = random_values(kFp8Block, 3);
+  x[17] = -2.5f;  // the block's largest magnitude
+  std::array<uint8_t, kFp8BlockBytes> block{};
+  quantize_block_fp8(x.data(), block.data());
+  CHECK(block_scale(block.data()) == 2.5f / 448.0f);
+  CHECK(block[4 + 17] == 0xFE);  // -448
+  std::vector<float> back(kFp8Block);
+  dequantize_block_fp8(block.data(), back.data());
+  for (int64_t i = 0; i < kFp8Block; ++i) {
+    INFO("value " << i);
+    CHECK(back[size_t(i)] == block_scale(block.data()) * fp8_e4m3_to_f32(block[size_t(4 + i)]));
+    // e4m3 keeps 3 mantissa bits: half a step is 1/16 of the value (subnormals: 2^-10 scale).
+    CHECK(std::fabs(back[size_t(i)] - x[size_t(i)]) <=
+          std::fabs(x[size_t(i)]) / 16 + block_scale(block.data()) * 0.001f);
+  }
+  std::vector<float> zeros(kFp8Block, 0.0f);
+  quantize_block_fp8(zeros.data(), block.data());
+  CHECK(block_scale(block.data()) == 0.0f);
+}
+
+TEST_CASE("an fp8 matrix gets one scale per 128x128 tile, DeepSeek-V3's block layout") {
+  const int64_t n = 130, k = 256;  // two row bands (128 + 2), two column blocks
+  Tensor f = random_tensor(DType::kF32, {n, k}, 11);
+  f.mutable_data<float>()[5 * k + 3] = 7.0f;       // tile (0, 0)'s maximum
+  f.mutable_data<float>()[129 * k + 200] = -3.0f;  // tile (1, 1)'s
+  const Tensor w = convert_tensor(f, DType::kFP8);
+  REQUIRE(w.nbytes() == size_t(n * (k / kFp8Block)) * kFp8BlockBytes);
+  auto scale_at = [&](int64_t row, int64_t b) {
+    return block_scale(w.data<uint8_t>() + (row * 2 + b) * int64_t(kFp8BlockBytes));
+  };
+  CHECK(scale_at(0, 0) == 7.0f / 448.0f);
+  CHECK(scale_at(127, 0) == 7.0f / 448.0f);
+  CHECK(scale_at(129, 1) == 3.0f / 448.0f);
+  CHECK(scale_at(128, 1) == 3.0f / 448.0f);
+  CHECK(scale_at(0, 1) != scale_at(0, 0));
+  CHECK(scale_at(128, 0) != scale_at(0, 0));
+}
+
+TEST_CASE("fp8 rows must be whole 128-value blocks") {
+  const Tensor f = random_tensor(DType::kF32, {4, 96}, 1);
+  CHECK_THROWS_WITH(convert_tensor(f, DType::kFP8),
+                    Catch::Contains("fp8 needs a multiple of 128 elements, got"));
+}
+
+TEST_CASE("the grouped fp8 layout holds the file's bytes") {
+  for (int64_t n : {1, 8, 13}) {
+    const Tensor w = random_tensor(DType::kFP8, {n, 384}, uint32_t(20 + n));
+    const Tensor back = prepare_weight(w).unpack();
+    REQUIRE(back.nbytes() == w.nbytes());
+    CHECK(std::memcmp(back.raw(), w.raw(), w.nbytes()) == 0);
+  }
+}
+
+// |y - reference| <= 1e-5 of sum_j |x_j w_j|: every product is exact in fp32, what remains is
+// fp32 rounding of the sums over each block's quads and over blocks.
+void check_close(const std::vector<float>& x, const Tensor& w, int64_t m,
+                 const std::vector<float>& got, const std::vector<float>& want,
+                 const std::string& what) {
+  testing::require_close(x.data(), w, m, got, want, what, 1e-5);
+}
+
+TEST_CASE("fp8 linear matches the plain reference at every shape and ISA") {
+  IsaLevels isa;
+  ThreadPool pool(3);
+  uint32_t seed = 300;
+  // m: the GEMV, every remainder of the 6- and 2-row tiles, more than one 64-row pass; n: a
+  // partial row group, several; k: one block and several.
+  const std::vector<std::array<int64_t, 3>> shapes = {{1, 1, 128},  {1, 37, 384},  {1, 768, 768},
+                                                      {2, 9, 256},  {3, 40, 128},  {5, 7, 1024},
+                                                      {7, 16, 256}, {13, 33, 384}, {65, 11, 128}};
+  for (auto [m, n, k] : shapes) {
+    const Tensor w = random_tensor(DType::kFP8, {n, k}, seed++);
+    const std::vector<float> x = random_values(m * k, seed++);
+    std::vector<float> want(static_cast<size_t>(m * n));
+    linear_reference(x.data(), m, w, want.data());
+    const PackedWeight packed = prepare_weight(w);
+    for (IsaLevel level : isa.levels()) {
+      set_isa_level(level);
+      const std::string what = std::string(isa_name(level)) + " m=" + std::to_string(m) +
+                               " n=" + std::to_string(n) + " k=" + std::to_string(k);
+      std::vector<float> got(want.size(), 12345.0f);
+      linear(x.data(), m, packed, got.data(), pool);
+      check_close(x, w, m, got, want, what + " packed");
+      std::fill(got.begin(), got.end(), 12345.0f);
+      linear(x.data(), m, w, got.data(), pool);  // row-major, repacked per call
+      check_close(x, w, m, got, want, what + " row-major");
+    }
+  }
+}
+
+TEST_CASE("fp8 linear widens subnormal and negative codes exactly") {
+  // One row holding every finite code once (subnormals, both signs, 448), scale 2^-4: the
+  // kernels' fp16 route must give each its value.
+  const int64_t k = 256;
+  Tensor w = Tensor::zeros(DType::kFP8, {1, k});
+  uint8_t* p = w.mutable_data<uint8_t>();
+  for (int64_t b = 0; b < 2; ++b) {
+    uint8_t* block = p + b * int64_t(kFp8BlockBytes);
+    const float scale = 0.0625f;
+    std::memcpy(block, &scale, 4);
+    for (int64_t j = 0; j < kFp8Block; ++j) {
+      const int code = int(b * kFp8Block + j);
+      block[4 + j] = uint8_t(is_fp8_e4m3_nan(uint8_t(code)) ? 0 : code);
+    }
+  }
+  IsaLevels isa;
+  ThreadPool pool(1);
+  std::vector<float> x(size_t(k), 0.0f);
+  for (int64_t j = 0; j < k; ++j) {
+    x.assign(size_t(k), 0.0f);
+    x[size_t(j)] = 1.0f;
+    const float want = is_fp8_e4m3_nan(uint8_t(j)) ? 0.0f : 0.0625f * fp8_e4m3_to_f32(uint8_t(j));
+    for (IsaLevel level : isa.levels()) {
+      set_isa_level(level);
+      float got = -1;
+      linear(x.data(), 1, w, &got, pool);
+      INFO("code " << j << " at " << isa_name(level));
+      REQUIRE(got == want);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace infergate
