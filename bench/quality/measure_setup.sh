@@ -1,7 +1,7 @@
-# Sourced by measure_formats.sh and measure_kv_formats.sh after they set `name` (the script's
-# name, for messages): the build and output folders from the arguments, the shared settings
-# (PRESET, CTX, CHUNKS, THREADS, REPS, TEXT), the binaries checked, the evaluation text, and the
-# machine line every table starts with.
+# Sourced by measure_formats.sh, measure_kv_formats.sh and measure_fp8_decode.sh after they set
+# `name` (the script's name, for messages): the build and output folders from the arguments, the
+# shared settings (PRESET, CTX, CHUNKS, THREADS, REPS, TEXT), the binaries checked, the
+# evaluation text, and the machine line every table starts with.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:?usage: $name BUILD_DIR [OUT_DIR]}
 out=${2:-$(mktemp -d "${TMPDIR:-/tmp}/infergate-$name.XXXXXX")}

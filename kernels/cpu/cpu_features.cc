@@ -112,6 +112,18 @@ bool cpu_has_avx512_vnni() {
 #endif
 }
 
+bool cpu_has_avx512_vbmi() {
+#if defined(__x86_64__)
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vbmi") != 0;
+  }();
+  return has && detected_isa() >= IsaLevel::kAvx512;
+#else
+  return false;
+#endif
+}
+
 IsaLevel active_isa() { return static_cast<IsaLevel>(active().load(std::memory_order_relaxed)); }
 
 IsaLevel set_isa_level(IsaLevel level) {

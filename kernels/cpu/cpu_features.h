@@ -29,6 +29,9 @@ IsaLevel active_isa();
 // Whether the CPU has AVX512_VNNI (vpdpbusd), which the quantized kernels use at the avx512
 // and amx levels when present (Cascade Lake, Ice Lake, Zen 4 and later).
 bool cpu_has_avx512_vnni();
+// Whether the CPU has AVX512_VBMI (vpermi2b), which the fp8 kernels use at the avx512 and amx
+// levels when present (Ice Lake, Sapphire Rapids, Zen 4 and later).
+bool cpu_has_avx512_vbmi();
 // Selects the highest level at or below both `level` and detected_isa() on the ladders above
 // (their min on one ladder; kGeneric across them); returns the level now active. Not
 // thread-safe with concurrently running kernels: call it between kernel calls.

@@ -37,6 +37,54 @@ inline void spread_scales(const uint8_t* gb, __m256 s[4]) {
   }
 }
 
+// Lanes 4r + u of four row-pair vectors summed over u into out[r].
+inline void store_row_sums(const __m256 acc[4], int valid, float* out) {
+  alignas(32) float lanes[32];
+#pragma GCC unroll 8
+  for (int p = 0; p < 4; ++p) _mm256_store_ps(lanes + 8 * p, acc[p]);
+  for (int r = 0; r < valid; ++r) {
+    const float* q = lanes + 4 * r;
+    out[r] = (q[0] + q[1]) + (q[2] + q[3]);
+  }
+}
+
+// The GEMV (one activation row): each block's raw sums are scaled once at its end, and the
+// weights are prefetched ahead of the widening, which is compute enough that the hardware
+// prefetcher alone leaves DRAM bandwidth unused.
+void dot_row(const float* x, int64_t k, const uint8_t* group, int valid, float* c) {
+  constexpr int kPrefetchBytes = 4096;
+  __m256 total[4];
+#pragma GCC unroll 8
+  for (int p = 0; p < 4; ++p) total[p] = _mm256_setzero_ps();
+  for (int64_t b = 0; b < k / kFp8Block; ++b) {
+    const uint8_t* gb = group + b * kFp8GroupBlockBytes;
+    const uint8_t* quads = gb + kFp8GroupScaleBytes;
+    __m256 acc[4];
+#pragma GCC unroll 8
+    for (int p = 0; p < 4; ++p) acc[p] = _mm256_setzero_ps();
+    for (int t = 0; t < kQuads; ++t) {
+      _mm_prefetch(reinterpret_cast<const char*>(quads) + 32 * t + kPrefetchBytes, _MM_HINT_T0);
+      const __m256 xv =
+          _mm256_broadcast_ps(reinterpret_cast<const __m128*>(x + b * kFp8Block + 4 * t));
+#pragma GCC unroll 8
+      for (int half = 0; half < 2; ++half) {
+        const __m256i h = widen_to_f16(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(quads + 32 * t + 16 * half)));
+        acc[2 * half] =
+            _mm256_fmadd_ps(_mm256_cvtph_ps(_mm256_castsi256_si128(h)), xv, acc[2 * half]);
+        acc[2 * half + 1] =
+            _mm256_fmadd_ps(_mm256_cvtph_ps(_mm256_extracti128_si256(h, 1)), xv, acc[2 * half + 1]);
+      }
+    }
+    __m256 scale[4];
+    spread_scales(gb, scale);
+#pragma GCC unroll 8
+    for (int p = 0; p < 4; ++p) total[p] = _mm256_fmadd_ps(acc[p], scale[p], total[p]);
+  }
+  store_row_sums(total, valid, c);
+}
+
+// Several activation rows: the widened weights, scaled, serve MR rows each.
 template <int MR>
 void dot_group(const float* x, int64_t k, const uint8_t* group, int valid, float* c, int64_t ldc) {
   __m256 acc[MR][4];
@@ -75,15 +123,7 @@ void dot_group(const float* x, int64_t k, const uint8_t* group, int valid, float
     }
   }
 #pragma GCC unroll 8
-  for (int i = 0; i < MR; ++i) {
-    alignas(32) float lanes[32];
-#pragma GCC unroll 8
-    for (int p = 0; p < 4; ++p) _mm256_store_ps(lanes + 8 * p, acc[i][p]);
-    for (int r = 0; r < valid; ++r) {
-      const float* q = lanes + 4 * r;
-      c[i * ldc + r] = (q[0] + q[1]) + (q[2] + q[3]);
-    }
-  }
+  for (int i = 0; i < MR; ++i) store_row_sums(acc[i], valid, c + i * ldc);
 }
 
 void dot_groups(const float* x, int64_t m, int64_t k, const uint8_t* w, int64_t groups,
@@ -97,7 +137,7 @@ void dot_groups(const float* x, int64_t m, int64_t k, const uint8_t* w, int64_t 
       if (m - i >= 2) {
         dot_group<2>(x + i * k, k, group, valid, ci, ldc);
       } else {
-        dot_group<1>(x + i * k, k, group, valid, ci, ldc);
+        dot_row(x + i * k, k, group, valid, ci);
       }
     }
   }

@@ -14,9 +14,15 @@ namespace infergate {
 namespace detail {
 
 const Fp8Kernels& fp8_kernels_for(IsaLevel level) {
+  if (level >= IsaLevel::kAvx512 && cpu_has_avx512_vbmi()) return vbmi_fp8_kernels();
   if (level >= IsaLevel::kAvx512) return avx512_fp8_kernels();
   if (level >= IsaLevel::kAvx2) return avx2_fp8_kernels();
   return generic_fp8_kernels();
+}
+
+const char* fp8_kernels_name(IsaLevel level) {
+  if (level >= IsaLevel::kAvx512) return cpu_has_avx512_vbmi() ? "avx512-vbmi" : "avx512";
+  return level >= IsaLevel::kAvx2 ? "avx2" : "generic";
 }
 
 }  // namespace detail

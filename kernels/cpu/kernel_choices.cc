@@ -1,5 +1,6 @@
 #include "kernels/cpu/kernel_choices.h"
 
+#include "kernels/cpu/fp8_kernels.h"
 #include "kernels/cpu/quant_kernels.h"
 
 namespace infergate {
@@ -52,13 +53,12 @@ std::vector<CpuKernelChoice> cpu_kernel_choices(IsaLevel level) {
   std::string quant_kernel = "generic: portable int32 block dot products";
   if (quant == "avx512-vnni") quant_kernel = "avx512: VNNI vpdpbusd" + groups;
   if (quant == "avx2") quant_kernel = "avx2: vpmaddubsw" + groups;
-  const char* fp8 = level >= IsaLevel::kAvx512 ? "avx512"
-                    : level >= IsaLevel::kAvx2 ? "avx2"
-                                               : nullptr;
-  const std::string fp8_kernel =
-      fp8 ? std::string(fp8) +
-                ": e4m3 widened through fp16 (vcvtph2ps) over 8-row groups, fp32 FMAs"
-          : "generic: e4m3 through a 256-entry table, fp32 sums";
+  const std::string fp8 = detail::fp8_kernels_name(level);
+  std::string fp8_kernel = "generic: e4m3 through a 256-entry table, fp32 sums";
+  const std::string fp8_groups = " over 8-row groups, fp32 FMAs";
+  if (fp8 == "avx512-vbmi") fp8_kernel = "avx512: VBMI vpermi2b byte tables" + fp8_groups;
+  if (fp8 == "avx512") fp8_kernel = "avx512: e4m3 widened through fp16 (vcvtph2ps)" + fp8_groups;
+  if (fp8 == "avx2") fp8_kernel = "avx2: e4m3 widened through fp16 (vcvtph2ps)" + fp8_groups;
   return {{"linear", k.linear},
           {"linear quantized", quant_kernel},
           {"linear fp8", fp8_kernel},

@@ -10,6 +10,7 @@
 #include "kernels/cpu/convert.h"
 #include "kernels/cpu/fp8_blocks.h"
 #include "kernels/cpu/fp8_e4m3.h"
+#include "kernels/cpu/fp8_kernels.h"
 #include "kernels/cpu/linear.h"
 #include "kernels/cpu/packed_weight.h"
 #include "test_util.h"
@@ -114,6 +115,35 @@ TEST_CASE("fp8 linear matches the plain reference at every shape and ISA") {
       std::fill(got.begin(), got.end(), 12345.0f);
       linear(x.data(), m, w, got.data(), pool);  // row-major, repacked per call
       check_close(x, w, m, got, want, what + " row-major");
+    }
+  }
+}
+
+TEST_CASE("every fp8 kernel table this CPU runs matches the plain reference") {
+  // fp8_kernels_for picks one table per level (VBMI over the fp16 route at avx512); each is
+  // checked here on its own, on the packed groups.
+  std::vector<std::pair<const char*, const detail::Fp8Kernels*>> tables = {
+      {"generic", &detail::generic_fp8_kernels()}};
+  if (detected_isa() >= IsaLevel::kAvx2) {
+    tables.emplace_back("avx2", &detail::avx2_fp8_kernels());
+  }
+  if (detected_isa() >= IsaLevel::kAvx512)
+    tables.emplace_back("avx512", &detail::avx512_fp8_kernels());
+  if (cpu_has_avx512_vbmi()) tables.emplace_back("avx512-vbmi", &detail::vbmi_fp8_kernels());
+  uint32_t seed = 500;
+  for (const auto& [name, kernels] : tables) {
+    for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{
+             {1, 9, 256}, {2, 16, 128}, {3, 7, 384}, {8, 13, 640}}) {
+      const Tensor w = random_tensor(DType::kFP8, {n, k}, seed++);
+      const std::vector<float> x = random_values(m * k, seed++);
+      std::vector<float> want(static_cast<size_t>(m * n)), got(want.size(), 12345.0f);
+      linear_reference(x.data(), m, w, want.data());
+      const PackedWeight packed = prepare_weight(w);
+      kernels->dot_groups(x.data(), m, k, packed.storage().data<uint8_t>(), (n + 7) / 8, n,
+                          got.data(), n);
+      check_close(x, w, m, got, want,
+                  std::string(name) + " m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                      " k=" + std::to_string(k));
     }
   }
 }
