@@ -33,5 +33,5 @@ for round in $(seq 1 "$rounds"); do
   ratios+=("$ratio")
   printf 'round %d: q8_0 %.1f tok/s, fp8 %.1f tok/s, fp8 / q8_0 %s\n' "$round" "$q8" "$fp8" "$ratio"
 done
-python3 -c "import statistics, sys; print('median fp8 / q8_0:', statistics.median(map(float, sys.argv[1:])))" "${ratios[@]}"
+python3 -c "import statistics, sys; print(f'median fp8 / q8_0: {statistics.median(map(float, sys.argv[1:])):.3f}')" "${ratios[@]}"
 rm -rf "$out/q8_0.gguf" "$out/fp8"
