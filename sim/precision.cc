@@ -25,7 +25,10 @@ Precision make_precision(const std::string& weight_dtype, DType native, DType kv
   // The CPU engine keeps activations in fp32; GPU engines in 16 bits.
   p.activation_bytes = gpu ? 2 : 4;
   const std::string& w = p.weight_dtype;
-  if (w == "fp8") {
+  if (w == "fp8" && !gpu) {  // the CPU engine widens e4m3 to fp32 (kernels/cpu/fp8_linear.h)
+    p.weight_bytes = bytes_per_element(DType::kFP8);
+    p.compute_dtype = "f32";
+  } else if (w == "fp8") {
     p.weight_bytes = 1;
     p.compute_dtype = "fp8";
   } else if (w == "f32" || w == "f16" || w == "bf16") {

@@ -105,6 +105,11 @@ TEST_CASE("Llama-3-70B in bf16 does not fit one A100 80GB and says why in number
   // fp8 weights need a device with fp8 compute: the A100 has none.
   CHECK_THROWS_WITH(make_precision("fp8", shape.native_dtype, DType::kBF16, a100),
                     Catch::Contains("has no fp8 compute"));
+  // The CPU engine runs fp8 weights in fp32, reading one byte per weight and a scale per 128.
+  const Precision cpu =
+      make_precision("fp8", shape.native_dtype, DType::kF16, load_hardware_spec("epyc-zen4-2core"));
+  CHECK(cpu.compute_dtype == "f32");
+  CHECK(cpu.weight_bytes == 132.0 / 128.0);
 }
 
 TEST_CASE("a batch-1 decode step of Llama-3-8B on an H100 streams its weights") {
