@@ -25,6 +25,7 @@
 #include "cli/run_command.h"
 #include "cli/serve_command.h"
 #include "cli/sim_command.h"
+#include "cli/tokenize_command.h"
 #include "cli/validate_command.h"
 #ifdef INFERGATE_HAVE_PARALLEL
 #include "engine/parallel/parallel_job.h"
@@ -54,6 +55,8 @@ const Command kCommands[] = {
     {"quantize", infergate::quantize_command,
      "write a model's matrices in a block format (q8_0, q4_k, q6_k, iq4_xs, ...) as GGUF"},
     {"logits", infergate::logits_command, "print a model's logits for a token sequence as JSON"},
+    {"tokenize", infergate::tokenize_command,
+     "print the token ids a model's own tokenizer makes of a text (as llama-tokenize)"},
     {"eval", infergate::eval_command,
      "a model's quality against a baseline: perplexity, KL divergence, top-1 agreement"},
     {"compare", infergate::compare_command,

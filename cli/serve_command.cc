@@ -224,14 +224,16 @@ int serve_command(int argc, char** argv) {
   EngineService service(std::make_unique<Engine>(config, load_model(source)));
   if (source.kind != "synthetic") exit_clearly_on_model_file_fault(source.path);
   const ModelTokenizer tokenizer = load_model_tokenizer(source, service.engine().weights().vocab);
-  std::cerr << "tokenizer: " + tokenizer.description + "\n";  // one write
+  std::cerr << "tokenizer: " + tokenizer.description +
+                   "\nchat template: " + tokenizer.chat_description + "\n";  // one write
   if (names.empty()) names.push_back(model);
   ServedModel served{names.front(),
                      service.engine().model_config().vocab_size,
                      service.engine().max_model_len(),
                      tokenizer.tokenizer.get(),
                      tokenizer.add_bos,
-                     {names.begin() + 1, names.end()}};
+                     {names.begin() + 1, names.end()},
+                     &tokenizer.chat};
   HttpServer server(options, service, served);
   server.stop_on_signals();
   std::atomic<bool> engine_failed = false;

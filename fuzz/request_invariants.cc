@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/tokenizer/chat_template.h"
 #include "fuzz/fuzz_failure.h"
-#include "server/openai/chat_template.h"
 
 namespace infergate::fuzz {
 

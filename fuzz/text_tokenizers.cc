@@ -1,11 +1,12 @@
 #include "fuzz/text_tokenizers.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "engine/tokenizer/bpe_tokenizer.h"
 #include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/gguf_pre_tokenizers.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
 #include "engine/tokenizer/spm_tokenizer.h"
 #include "engine/tokenizer/vocabulary.h"
@@ -40,10 +41,19 @@ Vocabulary bpe_vocabulary(int first_byte, int last_byte) {
   for (int b = first_byte; b <= last_byte; ++b) {
     v.tokens.push_back(gpt2_bytes_to_text(std::string(1, char(b))));
   }
-  for (const std::string& merge : kBpeMerges) {
-    v.tokens.push_back(merge.substr(0, merge.find(' ')) + merge.substr(merge.find(' ') + 1));
+  auto known = [&](const std::string& piece) {
+    for (const std::string& t : v.tokens) {
+      if (t == piece) return true;
+    }
+    return false;
+  };
+  for (const std::string& merge : kBpeMerges) {  // the merges of pieces the vocabulary has
+    const std::string left = merge.substr(0, merge.find(' '));
+    const std::string right = merge.substr(merge.find(' ') + 1);
+    if (!known(left) || !known(right)) continue;
+    v.tokens.push_back(left + right);
+    v.merges.push_back(merge);
   }
-  v.merges = kBpeMerges;
   v.tokens.push_back("<|endoftext|>");
   v.types.assign(v.tokens.size(), TokenType::kNormal);
   v.types.back() = TokenType::kControl;
@@ -66,13 +76,15 @@ const Tokenizer& spm_tokenizer() {
 }
 
 const Tokenizer& bpe_tokenizer() {
-  static const BpeTokenizer tokenizer(bpe_vocabulary(0, 255));
-  return tokenizer;
+  static const std::unique_ptr<Tokenizer> tokenizer =
+      make_gguf_bpe_tokenizer(bpe_vocabulary(0, 255), gguf_pre_tokenizer("gpt-2"), true);
+  return *tokenizer;
 }
 
 const Tokenizer& partial_bpe_tokenizer() {
-  static const BpeTokenizer tokenizer(bpe_vocabulary('!', '~'));
-  return tokenizer;
+  static const std::unique_ptr<Tokenizer> tokenizer =
+      make_gguf_bpe_tokenizer(bpe_vocabulary('!', '~'), gguf_pre_tokenizer("gpt-2"), true);
+  return *tokenizer;
 }
 
 }  // namespace infergate::fuzz

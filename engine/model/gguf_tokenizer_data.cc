@@ -1,9 +1,12 @@
 #include "engine/model/gguf_tokenizer_data.h"
 
+#include <stdexcept>
+
 #include "engine/model/gguf_file.h"
 #include "engine/model/gguf_vocab.h"
 #include "engine/model/mapped_file.h"
 #include "engine/model/model_load_error.h"
+#include "engine/tokenizer/gguf_pre_tokenizers.h"
 
 namespace infergate {
 
@@ -13,7 +16,16 @@ GgufTokenizerData read_gguf_tokenizer(const std::string& path) {
   data.vocab = read_gguf_vocab(g);
   const bool spm = data.vocab.model == "llama";
   data.pre = g.get_string("tokenizer.ggml.pre", "");
-  data.add_bos = g.get_bool("tokenizer.ggml.add_bos_token", spm);
+  bool bos_by_default = spm;  // llama.cpp's defaults when the file does not say
+  if (!spm) {
+    try {
+      bos_by_default = gguf_pre_tokenizer(data.pre).default_add_bos;
+    } catch (const std::invalid_argument&) {
+      // An unknown pre-tokenizer is refused when the tokenizer is made, with its name.
+    }
+  }
+  data.add_bos = g.get_bool("tokenizer.ggml.add_bos_token", bos_by_default);
+  data.chat_template = g.get_string("tokenizer.chat_template", "");
   data.add_space_prefix = g.get_bool("tokenizer.ggml.add_space_prefix", true);
   return data;
 }

@@ -11,9 +11,12 @@ namespace infergate {
 
 struct GgufTokenizerData {
   Vocabulary vocab;
-  std::string pre;               // tokenizer.ggml.pre ("" when absent): the pre-tokenizer name
-  bool add_bos = true;           // tokenizer.ggml.add_bos_token; default: true for "llama"
+  std::string pre;  // tokenizer.ggml.pre ("" when absent): the pre-tokenizer name
+  // tokenizer.ggml.add_bos_token; default: true for "llama" and the pre-tokenizers llama.cpp
+  // adds BOS for (Llama 3's)
+  bool add_bos = true;
   bool add_space_prefix = true;  // tokenizer.ggml.add_space_prefix ("llama" only)
+  std::string chat_template;     // tokenizer.chat_template ("" when absent)
 };
 
 // Throws ModelLoadError naming `path` for a file that is not GGUF, lacks tokenizer.ggml.model

@@ -29,8 +29,17 @@ const std::array<uint32_t, 256>& byte_table() {
 uint32_t gpt2_byte_to_code_point(uint8_t byte) { return byte_table()[byte]; }
 
 std::string gpt2_bytes_to_text(std::string_view bytes) {
+  // Each byte's character, encoded once: tokenizers spell every byte of their input this way.
+  static const std::array<std::string, 256> encoded = [] {
+    std::array<std::string, 256> e;
+    for (int b = 0; b < 256; ++b) {
+      e[static_cast<size_t>(b)] = utf8_encode(byte_table()[static_cast<size_t>(b)]);
+    }
+    return e;
+  }();
   std::string text;
-  for (char c : bytes) text += utf8_encode(gpt2_byte_to_code_point(static_cast<uint8_t>(c)));
+  text.reserve(bytes.size() + bytes.size() / 2);
+  for (char c : bytes) text += encoded[static_cast<uint8_t>(c)];
   return text;
 }
 

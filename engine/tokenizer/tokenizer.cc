@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "engine/tokenizer/bpe_tokenizer.h"
+#include "engine/tokenizer/gguf_pre_tokenizers.h"
 #include "engine/tokenizer/spm_tokenizer.h"
 
 namespace infergate {
@@ -25,9 +25,10 @@ void Tokenizer::check_id(int32_t id) const {
   }
 }
 
-std::unique_ptr<Tokenizer> make_tokenizer(const Vocabulary& vocab, bool add_space_prefix) {
+std::unique_ptr<Tokenizer> make_tokenizer(const Vocabulary& vocab, const std::string& pre,
+                                          bool add_space_prefix) {
   if (vocab.model == "llama") return std::make_unique<SpmTokenizer>(vocab, add_space_prefix);
-  if (vocab.model == "gpt2") return std::make_unique<BpeTokenizer>(vocab);
+  if (vocab.model == "gpt2") return make_gguf_bpe_tokenizer(vocab, gguf_pre_tokenizer(pre), true);
   throw std::invalid_argument("unsupported tokenizer model '" + vocab.model +
                               "' (supported: llama, gpt2)");
 }

@@ -1,6 +1,8 @@
 // The text <-> token-id interface of a model's vocabulary, and the choice of algorithm by the
 // vocabulary's GGUF tokenizer.ggml.model: "llama" is SentencePiece-style (SpmTokenizer), "gpt2"
-// byte-level BPE (BpeTokenizer). Synthetic models keep their ByteTokenizer.
+// byte-level BPE (HfTokenizer with the patterns of tokenizer.ggml.pre). Hugging Face
+// tokenizer.json files build an HfTokenizer too (hf_tokenizer_json.h); synthetic models keep
+// their ByteTokenizer.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +46,11 @@ class Tokenizer {
   int32_t vocab_size_;
 };
 
-// SpmTokenizer for model "llama", BpeTokenizer for "gpt2"; throws std::invalid_argument for
-// any other model. `add_space_prefix` is SentencePiece's (ignored by BPE).
-std::unique_ptr<Tokenizer> make_tokenizer(const Vocabulary& vocab, bool add_space_prefix = true);
+// SpmTokenizer for model "llama", a byte-level BPE HfTokenizer for "gpt2" split by the
+// pre-tokenizer GGUF names `pre` (gguf_pre_tokenizers.h); throws std::invalid_argument for any
+// other model or an unknown `pre`. `add_space_prefix` is SentencePiece's (ignored by BPE).
+// encode(text, true) puts the BOS token first for both.
+std::unique_ptr<Tokenizer> make_tokenizer(const Vocabulary& vocab, const std::string& pre = "",
+                                          bool add_space_prefix = true);
 
 }  // namespace infergate

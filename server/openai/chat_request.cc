@@ -1,7 +1,7 @@
 #include "server/openai/chat_request.h"
 
 #include "common/io/json_excerpt.h"
-#include "server/openai/chat_template.h"
+#include "engine/tokenizer/chat_template.h"
 #include "server/openai/request_fields.h"
 
 namespace infergate {
@@ -89,7 +89,16 @@ CompletionRequest parse_chat_request(std::string_view body, const ServedModel& m
   }
   CompletionRequest r;
   r.api = ApiKind::kChat;
-  r.prompt = model.tokenizer->encode(render_chatml(messages), model.add_bos);
+  static const ChatTemplate chatml;
+  const ChatTemplate& chat = model.chat ? *model.chat : chatml;
+  std::string text;
+  try {
+    text = chat.render(messages, true);
+  } catch (const jinja::TemplateError& e) {
+    throw bad_field("messages",
+                    "the model's chat template refused the conversation: " + std::string(e.what()));
+  }
+  r.prompt = model.tokenizer->encode(text, chat.add_special_tokens() && model.add_bos);
   read_shared_fields(j, model, r);
   return r;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/request/sampling_params.h"
+#include "engine/tokenizer/chat_template.h"
 #include "engine/tokenizer/tokenizer.h"
 
 namespace infergate {
@@ -22,6 +23,7 @@ struct ServedModel {
   const Tokenizer* tokenizer = nullptr;       // null: text prompts and chat are refused
   bool add_bos = true;                        // text prompts start with the BOS token
   std::vector<std::string> other_names = {};  // also answered to (--served-model-name)
+  const ChatTemplate* chat = nullptr;         // the model's chat template; null: ChatML
 
   bool answers_to(const std::string& model) const;
   std::string names_text() const;  // 'a', 'b' for messages

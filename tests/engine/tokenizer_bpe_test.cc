@@ -1,14 +1,16 @@
-// GPT-2 byte-level BPE: the byte map, the pre-tokenizer's splits, and BpeTokenizer against
-// encodings worked out by hand on a tiny vocabulary (lowest merge rank first, leftmost on ties).
+// GPT-2 byte-level BPE of GGUF vocabularies: the byte map, GPT-2's split pattern, and the BPE
+// tokenizer make_gguf_bpe_tokenizer builds against encodings worked out by hand on a tiny
+// vocabulary (lowest merge rank first, leftmost on ties).
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "engine/tokenizer/bpe_tokenizer.h"
+#include "engine/tokenizer/gguf_pre_tokenizers.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
-#include "engine/tokenizer/gpt2_pre_tokenizer.h"
+#include "engine/tokenizer/pre_tokenizer.h"
 #include "engine/tokenizer/vocabulary.h"
 
 using namespace infergate;
@@ -36,6 +38,19 @@ int32_t id_of(const Vocabulary& v, const std::string& piece) {
     if (v.tokens[i] == piece) return static_cast<int32_t>(i);
   }
   throw std::invalid_argument("no piece " + piece);
+}
+
+// GPT-2's split pattern alone (no byte spelling): the words as text.
+Words gpt2_pre_tokenize(const std::string& text) {
+  const std::vector<PreTokenizerStep> steps = {
+      PreTokenizerStep::split_pattern(kGpt2SplitPattern, SplitBehavior::kIsolated, false)};
+  Words words;
+  for (const PreTokenPiece& p : pre_tokenize(steps, text, true)) words.push_back(p.text);
+  return words;
+}
+
+std::unique_ptr<HfTokenizer> gpt2_tokenizer(const Vocabulary& v) {
+  return make_gguf_bpe_tokenizer(v, gguf_pre_tokenizer("gpt-2"), true);
 }
 
 Vocabulary hello_world_vocab() {
@@ -76,7 +91,7 @@ TEST_CASE("gpt2 pre-tokenizer splits words, numbers, contractions and whitespace
   REQUIRE(gpt2_pre_tokenize("line\n\nnext") == Words{"line", "\n", "\n", "next"});
   REQUIRE(gpt2_pre_tokenize("x1y2") == Words{"x", "1", "y", "2"});
   REQUIRE(gpt2_pre_tokenize(" ...?! ok") == Words{" ...?!", " ok"});
-  // Non-ASCII letters, numbers and symbols (Unicode's classes, unicode_class.h).
+  // Non-ASCII letters, numbers and symbols (Unicode's classes).
   REQUIRE(gpt2_pre_tokenize("caf\xC3\xA9 \xD0\xBC\xD0\xB8\xD1\x80 \xE4\xB8\xAD\xE6\x96\x87") ==
           Words{"caf\xC3\xA9", " \xD0\xBC\xD0\xB8\xD1\x80", " \xE4\xB8\xAD\xE6\x96\x87"});
   REQUIRE(gpt2_pre_tokenize("x\xC2\xB2 \xF0\x9F\x98\x80!") ==
@@ -98,7 +113,8 @@ TEST_CASE("gpt2 pre-tokenizer joins letters of any script and splits off unassig
 
 TEST_CASE("bpe tokenizer merges by rank within words", "[tokenizer]") {
   const Vocabulary v = hello_world_vocab();
-  const BpeTokenizer tok(v);
+  const std::unique_ptr<HfTokenizer> owned = gpt2_tokenizer(v);
+  const HfTokenizer& tok = *owned;
   // "hello": h+e (0), l+l (1), he+ll (2), hell+o (3). " world" is "Ġworld": Ġ+w (4), o+r (5),
   // Ġw+or (6), l+d (7), Ġwor+ld (8).
   REQUIRE(tok.encode("hello world", false) ==
@@ -112,7 +128,7 @@ TEST_CASE("bpe tokenizer follows merge rank, not position, and breaks ties leftm
           "[tokenizer]") {
   auto encode_abc = [](const Words& merges) {
     const Vocabulary v = bpe_vocab({"ab", "bc"}, merges);
-    return BpeTokenizer(v).encode("abc", false);
+    return gpt2_tokenizer(v)->encode("abc", false);
   };
   const int32_t ab = 256, bc = 257;
   REQUIRE(encode_abc({"b c", "a b"}) == std::vector<int32_t>{'a', bc});
@@ -121,7 +137,8 @@ TEST_CASE("bpe tokenizer follows merge rank, not position, and breaks ties leftm
 }
 
 TEST_CASE("bpe tokenizer round-trips ASCII, UTF-8 and raw bytes", "[tokenizer]") {
-  const BpeTokenizer tok(hello_world_vocab());
+  const std::unique_ptr<HfTokenizer> owned = gpt2_tokenizer(hello_world_vocab());
+  const HfTokenizer& tok = *owned;
   for (const std::string& text : std::vector<std::string>{
            "hello world", "  Hello,   world!\n\n", "I'm 42 years old.", "caf\xC3\xA9 \xE4\xB8\xAD",
            "emoji \xF0\x9F\x98\x80 ok", std::string("nul\0byte\xFF", 9)}) {
@@ -134,5 +151,7 @@ TEST_CASE("bpe tokenizer round-trips ASCII, UTF-8 and raw bytes", "[tokenizer]")
 }
 
 TEST_CASE("bpe tokenizer rejects a merge that is not two pieces", "[tokenizer]") {
-  REQUIRE_THROWS_AS(BpeTokenizer(bpe_vocab({}, {"ab"})), std::invalid_argument);
+  REQUIRE_THROWS_AS(gpt2_tokenizer(bpe_vocab({}, {"ab"})), std::invalid_argument);
+  // Nor one whose pieces are not tokens.
+  REQUIRE_THROWS_WITH(gpt2_tokenizer(bpe_vocab({}, {"a b"})), Catch::Contains("'ab'"));
 }

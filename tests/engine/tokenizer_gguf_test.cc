@@ -10,8 +10,8 @@
 #include "engine/model/gguf_tokenizer_data.h"
 #include "engine/model/gguf_writer.h"
 #include "engine/model/model_load_error.h"
-#include "engine/tokenizer/bpe_tokenizer.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
+#include "engine/tokenizer/hf_tokenizer.h"
 #include "engine/tokenizer/spm_tokenizer.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "gpt2_test_vocab.h"
@@ -50,7 +50,8 @@ TEST_CASE("gguf tokenizer data reads back the llama vocabulary write_gguf stored
   REQUIRE(data.add_bos);
   REQUIRE(data.add_space_prefix);
 
-  const std::unique_ptr<Tokenizer> tok = make_tokenizer(data.vocab, data.add_space_prefix);
+  const std::unique_ptr<Tokenizer> tok =
+      make_tokenizer(data.vocab, data.pre, data.add_space_prefix);
   REQUIRE(dynamic_cast<const SpmTokenizer*>(tok.get()) != nullptr);
   REQUIRE(tok->decode(tok->encode("round trip \xC3\xA9", true)) == "round trip \xC3\xA9");
 }
@@ -68,7 +69,7 @@ TEST_CASE("gguf tokenizer data reads back a gpt2 vocabulary and its merges", "[t
   REQUIRE_FALSE(data.add_bos);  // write_gguf asks for BOS only with llama vocabularies
 
   const std::unique_ptr<Tokenizer> tok = make_tokenizer(data.vocab);
-  REQUIRE(dynamic_cast<const BpeTokenizer*>(tok.get()) != nullptr);
+  REQUIRE(dynamic_cast<const HfTokenizer*>(tok.get()) != nullptr);
   // hello (id 259); " world": Ġw (260), or (261), ld (262); no merge joins them.
   REQUIRE(tok->encode("hello world", false) == std::vector<int32_t>{259, 260, 261, 262});
 }

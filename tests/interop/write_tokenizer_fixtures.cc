@@ -19,7 +19,7 @@
 #include "engine/model/gguf_tokenizer_data.h"
 #include "engine/model/gguf_writer.h"
 #include "engine/tokenizer/gpt2_byte_map.h"
-#include "engine/tokenizer/gpt2_pre_tokenizer.h"
+#include "engine/tokenizer/pre_tokenizer.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "engine/tokenizer/utf8.h"
 #include "tests/engine/gpt2_test_vocab.h"
@@ -109,8 +109,9 @@ Vocabulary gpt2_vocab() {
   for (int b = 0; b < 256; ++b) v.tokens.push_back(gpt2_bytes_to_text(std::string(1, char(b))));
   std::set<std::string> seen(v.tokens.begin(), v.tokens.end());
   std::vector<std::vector<std::string>> words;
-  for (const std::string& w : gpt2_pre_tokenize(kCorpus)) {
-    words.push_back(utf8_chars(gpt2_bytes_to_text(w)));
+  const std::vector<PreTokenizerStep> gpt2 = {PreTokenizerStep::byte_level(false, true)};
+  for (const PreTokenPiece& w : pre_tokenize(gpt2, kCorpus, true)) {
+    words.push_back(utf8_chars(w.text));
   }
   while (static_cast<int>(v.tokens.size()) < kVocabSize - 1) {
     std::map<std::pair<std::string, std::string>, int> counts;
@@ -152,7 +153,8 @@ nlohmann::json write_model(const std::string& dir, const std::string& name, cons
   write_gguf(w, path);
   // Tokenize as a server would: from what the file says, not from `vocab`.
   const GgufTokenizerData data = read_gguf_tokenizer(path);
-  const std::unique_ptr<Tokenizer> tok = make_tokenizer(data.vocab, data.add_space_prefix);
+  const std::unique_ptr<Tokenizer> tok =
+      make_tokenizer(data.vocab, data.pre, data.add_space_prefix);
   nlohmann::json cases = nlohmann::json::array();
   for (const std::string& text : texts) {
     const std::vector<int32_t> ids = tok->encode(text, false);

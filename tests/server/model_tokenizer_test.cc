@@ -27,7 +27,8 @@ TEST_CASE("model tokenizer: a GGUF model's text prompts go through its own BPE m
 
   const ModelTokenizer t = load_model_tokenizer({"gguf", "", 0, dir.file("bpe.gguf")}, v);
   REQUIRE(t.tokenizer);
-  CHECK(t.description == "gguf gpt2 (byte-level BPE), " + std::to_string(v.size()) + " tokens");
+  CHECK(t.description == "gguf gpt2 (byte-level BPE, pre-tokenizer default), " +
+                             std::to_string(v.size()) + " tokens");
   CHECK_FALSE(t.add_bos);  // GPT-2 vocabularies ask for no BOS
   const ServedModel model{"m", int32_t(v.size()), 64, t.tokenizer.get(), t.add_bos};
   // hello (259); " world": Ġw (260), or (261), ld (262).

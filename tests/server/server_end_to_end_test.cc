@@ -9,8 +9,8 @@
 
 #include "engine/model/model_loader.h"
 #include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/chat_template.h"
 #include "server/http_server.h"
-#include "server/openai/chat_template.h"
 
 namespace infergate {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "common/openai/openai_error.h"
 #include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/chat_template.h"
 #include "engine/tokenizer/vocabulary.h"
-#include "server/openai/chat_template.h"
 
 namespace infergate {
 namespace {
@@ -89,6 +89,30 @@ TEST_CASE("chat request: messages become the ChatML prompt, tokenized") {
   CHECK(r.sampling.max_tokens == 7);
   CHECK(r.stop == std::vector<std::string>{"\n"});
   CHECK(r.stream);
+}
+
+TEST_CASE("chat request: a model's own template renders the messages, which keep their BOS") {
+  const ByteTokenizer tokenizer(synthetic_vocabulary(300));
+  const ChatTemplate chat(
+      "{{ bos_token }}{% for m in messages %}<|{{ m.role }}|>{{ m.content | trim }}<|end|>"
+      "{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}",
+      "", {{"bos_token", "<s>"}}, "test");
+  ServedModel model{"tiny", 300, 256, &tokenizer};
+  model.chat = &chat;
+  const CompletionRequest r = parse_chat_request(
+      R"({"model": "tiny", "messages": [{"role": "user", "content": " Hi "}]})", model);
+  // The template writes the BOS text itself: no BOS token is added on top.
+  CHECK(r.prompt == tokenizer.encode("<s><|user|>Hi<|end|><|assistant|>", false));
+  CHECK_FALSE(chat.is_chatml());
+  const ChatTemplate refusing("{{ raise_exception('no system role') }}", "", {}, "test");
+  model.chat = &refusing;
+  try {
+    parse_chat_request(R"({"model": "tiny", "messages": [{"role": "user", "content": "x"}]})",
+                       model);
+    FAIL("the template's exception did not refuse the request");
+  } catch (const ApiError& e) {
+    CHECK(std::string(e.what()).find("no system role") != std::string::npos);
+  }
 }
 
 }  // namespace
