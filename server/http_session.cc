@@ -17,6 +17,7 @@
 #include "server/generation_handler.h"
 #include "server/kv_handoff.h"
 #include "server/openai/chat_request.h"
+#include "server/openai/tokenize_request.h"
 
 namespace infergate {
 
@@ -32,6 +33,8 @@ constexpr HttpRoute kRoutes[] = {
     {"/v1/models", http::verb::get, true},
     {"/v1/completions", http::verb::post, true},
     {"/v1/chat/completions", http::verb::post, true},
+    {"/tokenize", http::verb::post, true},
+    {"/detokenize", http::verb::post, true},
 };
 
 // Every name the server answers to (--served-model-name), the reported one first.
@@ -66,6 +69,16 @@ std::optional<HttpResponse> answer_directly(const HttpRequest& req, ServerContex
                             ctx.options.metrics_prefix));
   }
   if (path == "/v1/models") return json_response(req, http::status::ok, models_json(ctx));
+  if (path == "/tokenize" || path == "/detokenize") {
+    try {
+      return json_response(req, http::status::ok,
+                           path == "/tokenize" ? answer_tokenize(req.body(), ctx.model)
+                                               : answer_detokenize(req.body(), ctx.model));
+    } catch (const ApiError& e) {
+      ctx.metrics.request_refused(e.status());
+      return error_response(req, e);
+    }
+  }
   return std::nullopt;
 }
 

@@ -73,14 +73,29 @@ std::vector<ChatMessage> read_messages(const json& j) {
 
 }  // namespace
 
-CompletionRequest parse_chat_request(std::string_view body, const ServedModel& model) {
-  json j = parse_request_object(body, chat_fields(), model);
+std::vector<int32_t> chat_prompt_ids(const json& j, const ServedModel& model,
+                                     bool add_generation_prompt) {
   const std::vector<ChatMessage> messages = read_messages(j);
   if (!model.tokenizer) {
     throw bad_field("messages", "chat needs a text tokenizer, and " + model.name +
                                     " has none infergate can use (use /v1/completions with "
                                     "token ids)");
   }
+  static const ChatTemplate chatml;
+  const ChatTemplate& chat = model.chat ? *model.chat : chatml;
+  std::string text;
+  try {
+    text = chat.render(messages, add_generation_prompt);
+  } catch (const jinja::TemplateError& e) {
+    throw bad_field("messages",
+                    "the model's chat template refused the conversation: " + std::string(e.what()));
+  }
+  return model.tokenizer->encode(text, chat.add_special_tokens() && model.add_bos);
+}
+
+CompletionRequest parse_chat_request(std::string_view body, const ServedModel& model) {
+  json j = parse_request_object(body, chat_fields(), model);
+  std::vector<int32_t> prompt = chat_prompt_ids(j, model, true);
   if (j.contains("max_completion_tokens") && !j["max_completion_tokens"].is_null()) {
     if (j.contains("max_tokens")) {
       throw bad_field("max_tokens", "give 'max_completion_tokens' or 'max_tokens', not both");
@@ -89,16 +104,7 @@ CompletionRequest parse_chat_request(std::string_view body, const ServedModel& m
   }
   CompletionRequest r;
   r.api = ApiKind::kChat;
-  static const ChatTemplate chatml;
-  const ChatTemplate& chat = model.chat ? *model.chat : chatml;
-  std::string text;
-  try {
-    text = chat.render(messages, true);
-  } catch (const jinja::TemplateError& e) {
-    throw bad_field("messages",
-                    "the model's chat template refused the conversation: " + std::string(e.what()));
-  }
-  r.prompt = model.tokenizer->encode(text, chat.add_special_tokens() && model.add_bos);
+  r.prompt = std::move(prompt);
   read_shared_fields(j, model, r);
   return r;
 }
