@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,7 +41,12 @@ ModelTokenizer tokenizer_of(const std::string& model) {
 
 // --chat FILE: a list of messages, or {"messages": [...], "tools": [...]}, through the model's
 // chat template with the generation prompt, as a server renders a chat request.
-std::string chat_text(const std::string& path, const ChatTemplate& chat) {
+struct ChatInput {
+  std::string path;
+  nlohmann::ordered_json messages, tools;
+};
+
+ChatInput read_chat(const std::string& path) {
   const nlohmann::json doc = read_json_file(path);
   const nlohmann::json messages = doc.is_array() ? doc : doc.value("messages", nlohmann::json());
   if (!messages.is_array() || messages.empty()) {
@@ -47,10 +54,14 @@ std::string chat_text(const std::string& path, const ChatTemplate& chat) {
   }
   const nlohmann::ordered_json tools =
       doc.is_object() && doc.contains("tools") ? nlohmann::ordered_json(doc["tools"]) : nullptr;
+  return {path, nlohmann::ordered_json(messages), tools};
+}
+
+std::string render_chat(const ChatInput& input, const ChatTemplate& chat) {
   try {
-    return chat.render(nlohmann::ordered_json(messages), true, tools);
+    return chat.render(input.messages, true, input.tools);
   } catch (const jinja::TemplateError& e) {
-    throw std::invalid_argument(path + ": the chat template refused it: " + e.what());
+    throw std::invalid_argument(input.path + ": the chat template refused it: " + e.what());
   }
 }
 
@@ -99,21 +110,21 @@ void print_lines(const Tokenizer& t, const std::string& text, bool add_special) 
   }
 }
 
-// --bench: encodes the whole text `reps` times; prints the best time as a JSON line.
-void bench(const Tokenizer& t, const std::string& text, bool add_special, int reps) {
+// --bench: `encode` (the whole text's ids) `reps` times; prints the best time as a JSON line.
+void bench(const std::function<std::vector<int32_t>()>& encode, size_t bytes, int reps) {
   double best = 1e300;
   size_t tokens = 0;
   for (int r = 0; r < reps; ++r) {
     const auto start = std::chrono::steady_clock::now();
-    tokens = t.encode(text, add_special).size();
+    tokens = encode().size();
     best = std::min(
         best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  const nlohmann::json line = {{"bytes", text.size()},
+  const nlohmann::json line = {{"bytes", bytes},
                                {"tokens", tokens},
                                {"reps", reps},
                                {"best_s", best},
-                               {"mb_per_s", double(text.size()) / 1e6 / best}};
+                               {"mb_per_s", double(bytes) / 1e6 / best}};
   std::cout << line.dump() << "\n";
 }
 
@@ -139,7 +150,8 @@ int tokenize_command(int argc, char** argv) {
       "\"ids\" and \"decoded\" (the ids decoded again)")(
       "bench", po::value<int>(),
       "encode the whole text N times (1..1000) and print the best time as JSON: bytes, tokens, "
-      "best_s, mb_per_s")(
+      "best_s, mb_per_s; with --chat each time renders the template too, as a chat request's "
+      "prompt count does")(
       "no-special",
       "add no special tokens (BOS) around the text; special tokens written in the "
       "text are still recognized, as Hugging Face's add_special_tokens=False");
@@ -154,7 +166,9 @@ int tokenize_command(int argc, char** argv) {
   }
   const ModelTokenizer t = tokenizer_of(model);
   const bool chat = vm.count("chat") > 0;
-  const std::string text = chat ? chat_text(vm["chat"].as<std::string>(), t.chat) : text_of(vm);
+  const std::optional<ChatInput> chat_input =
+      chat ? std::optional<ChatInput>(read_chat(vm["chat"].as<std::string>())) : std::nullopt;
+  const std::string text = chat ? render_chat(*chat_input, t.chat) : text_of(vm);
   // A chat template writes its own BOS (apply_chat_template's add_special_tokens=False).
   const bool add_special =
       t.add_bos && vm.count("no-special") == 0 && (!chat || t.chat.add_special_tokens());
@@ -168,7 +182,11 @@ int tokenize_command(int argc, char** argv) {
   if (vm.count("bench")) {
     const int reps = vm["bench"].as<int>();
     if (reps < 1 || reps > 1000) throw std::invalid_argument("--bench: from 1 to 1000");
-    bench(*t.tokenizer, text, add_special, reps);
+    bench(
+        [&] {
+          return t.tokenizer->encode(chat ? render_chat(*chat_input, t.chat) : text, add_special);
+        },
+        text.size(), reps);
     return 0;
   }
   const std::vector<int32_t> ids = t.tokenizer->encode(text, add_special);

@@ -1,5 +1,6 @@
 #include "bench/dataset/dataset_tokenizer.h"
 
+#include <stdexcept>
 #include <utility>
 
 #include "engine/model/model_tokenizer.h"
@@ -28,6 +29,18 @@ DatasetTokenizer model_dataset_tokenizer(const ModelSource& source, const Vocabu
   t.tokenizer = std::move(m.tokenizer);
   t.add_bos = m.add_bos;
   t.description = std::move(m.description);
+  t.chat = std::make_shared<const ChatTemplate>(std::move(m.chat));
+  t.chat_description = std::move(m.chat_description);
+  return t;
+}
+
+DatasetTokenizer target_dataset_tokenizer(const ModelSource& tokenizer) {
+  ModelTokenizer m = load_model_tokenizer(tokenizer, Vocabulary{});
+  if (!m.tokenizer) {
+    throw std::invalid_argument("target.tokenizer \"" + tokenizer.path + "\": " + m.description);
+  }
+  DatasetTokenizer t = model_dataset_tokenizer(tokenizer, Vocabulary{}, m.tokenizer->vocab_size());
+  t.description += " (target.tokenizer)";
   return t;
 }
 

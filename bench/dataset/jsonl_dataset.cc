@@ -16,6 +16,7 @@
 #include "bench/dataset/record_json.h"
 #include "bench/workload/workload_limits.h"
 #include "common/io/json_excerpt.h"
+#include "engine/tokenizer/chat_prompt.h"
 
 namespace infergate {
 
@@ -92,6 +93,17 @@ BenchRequest text_record(const json& record, const DatasetTokenizer& tok, const 
   return r;
 }
 
+// A human turn's prompt: its text, or the chat prompt a server would make of it.
+std::vector<int32_t> human_turn_ids(const std::string& text, const DatasetTokenizer& tok,
+                                    const Location& at) {
+  if (!tok.template_conversations) return prompt_ids(text, "the human turn", tok, at);
+  try {
+    return chat_prompt_ids(*tok.tokenizer, tok.add_bos, *tok.chat, {{"user", text}}, true);
+  } catch (const jinja::TemplateError& e) {
+    at.fail(std::string("the model's chat template refused the human turn: ") + e.what());
+  }
+}
+
 // The first human turn and the first gpt turn after it; nullopt when the record has none.
 std::optional<BenchRequest> sharegpt_record(const json& record, const DatasetTokenizer& tok,
                                             const Location& at) {
@@ -107,8 +119,7 @@ std::optional<BenchRequest> sharegpt_record(const json& record, const DatasetTok
     if (prompt && from == "gpt") {
       const size_t reply_tokens = tok.tokenizer->encode(value, /*add_bos=*/false).size();
       if (reply_tokens == 0) return std::nullopt;
-      return BenchRequest{prompt_ids(*prompt, "the human turn", tok, at),
-                          static_cast<int>(reply_tokens)};
+      return BenchRequest{human_turn_ids(*prompt, tok, at), static_cast<int>(reply_tokens)};
     }
   }
   return std::nullopt;

@@ -56,9 +56,11 @@ class TargetFactory {
     if (spec_.type == "engine" || spec_.type == "router") {
       weights_ = load_model(spec_.model);
       weights_.apply_weight_dtype(weight_dtype_name(spec_.engine.weight_dtype));
+      model_tokenizer_ = model_dataset_tokenizer(spec_.model, weights_.vocab, vocab_size());
     }
     if (spec_.type == "openai") {
-      endpoint_ = resolve_openai_endpoint(spec_);
+      if (spec_.tokenizer) model_tokenizer_ = target_dataset_tokenizer(*spec_.tokenizer);
+      endpoint_ = resolve_openai_endpoint(spec_, model_tokenizer_);
       endpoint_.sampling = sampling_;
     }
     if (spec_.type == "router") replica_workload_ = std::make_unique<ReplicaWorkloadFile>(spec_);
@@ -78,7 +80,7 @@ class TargetFactory {
       TargetSpec point = spec_;
       point.router = router;
       return std::make_unique<RouterTarget>(self_executable(), point, replica_workload_->path(),
-                                            faults_, sampling_);
+                                            faults_, sampling_, model_tokenizer_);
     }
     // Converting again is a no-op (converted once above); the dtype stays in the config so
     // the other ranks of a multi-rank engine convert their own copies alike.
@@ -105,15 +107,22 @@ class TargetFactory {
   }
 
   // What turns a text dataset into ids: an engine's model's own tokenizer, as generate and serve
-  // build it (a GGUF's tokenizer metadata is read again, mmapped; the weights are not), else
-  // bytes over a synthetic vocabulary of the target's size.
+  // build it (a GGUF's tokenizer metadata is read again, mmapped; the weights are not), an
+  // openai target's target.tokenizer, else bytes over a synthetic vocabulary of the target's size.
   DatasetTokenizer dataset_tokenizer() const {
-    if (spec_.type == "engine" || spec_.type == "router") {
-      return model_dataset_tokenizer(spec_.model, weights_.vocab, vocab_size());
+    if (model_tokenizer_) {
+      DatasetTokenizer t = *model_tokenizer_;
+      t.template_conversations =
+          t.chat && !t.chat->is_chatml() && (spec_.type == "engine" || spec_.api != "chat");
+      if (t.template_conversations)
+        t.description += "; sharegpt turns through " + t.chat_description;
+      return t;
     }
     if (spec_.type == "openai") {
-      return byte_dataset_tokenizer(vocab_size(),
-                                    "openai target: the server may tokenize the text differently");
+      return byte_dataset_tokenizer(
+          vocab_size(),
+          "openai target without target.tokenizer: the server may tokenize the "
+          "text differently");
     }
     return byte_dataset_tokenizer(vocab_size(), spec_.type + " target");
   }
@@ -123,6 +132,7 @@ class TargetFactory {
   const std::vector<FaultSpec>& faults_;
   SamplingSpec sampling_;
   ModelWeights weights_;
+  std::optional<DatasetTokenizer> model_tokenizer_;  // the model's, or target.tokenizer
   OpenAiEndpoint endpoint_;
   std::unique_ptr<ReplicaWorkloadFile> replica_workload_;
   std::unique_ptr<SimulatedDeployment> simulated_;
@@ -245,6 +255,22 @@ EngineConfig engine_for_point(const Workload& w, const nlohmann::json& value) {
   return c;
 }
 
+// A server that counts tokens otherwise than the client is said at once, not only in the results:
+// its per-token latencies are per other tokens than the workload meant.
+void warn_if_token_counts_differ(const TargetStats& stats) {
+  if (!stats.http_client) return;
+  const HttpClientRecord& c = *stats.http_client;
+  if (c.prompt_mismatches > 0) {
+    std::cerr << "warning: the server's usage.prompt_tokens differs from the client's count for "
+              << c.prompt_mismatches << " of " << c.prompt_checked << " requests, e.g. "
+              << c.prompt_mismatch_examples.front() << "\n";
+  }
+  if (c.usage_mismatches > 0) {
+    std::cerr << "warning: the server's usage.completion_tokens differs from its stream for "
+              << c.usage_mismatches << " requests, e.g. " << c.mismatch_examples.front() << "\n";
+  }
+}
+
 RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
                                 const std::vector<BenchRequest>& dataset, const LoadSpec& load,
                                 const RouterTargetSpec& router, const EngineConfig& engine,
@@ -286,6 +312,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   const TargetStats stats = target->stats();
   target.reset();
   if (!reports(o)) return {};  // a load rank other than 0: rank 0 has its records
+  warn_if_token_counts_differ(stats);
 
   RunSummary summary = summarize_run(run.records, w.slo);
   add_telemetry(summary, sampler, stats);

@@ -43,12 +43,21 @@ void HttpClientStats::usage_mismatch(const std::string& example) {
   if (mismatch_examples_.size() < kMaxExamples) mismatch_examples_.push_back(example);
 }
 
+void HttpClientStats::prompt_count_checked(bool differs, const std::string& example) {
+  prompt_checked_.fetch_add(1, std::memory_order_relaxed);
+  if (!differs) return;
+  prompt_mismatches_.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (prompt_mismatch_examples_.size() < kMaxExamples) prompt_mismatch_examples_.push_back(example);
+}
+
 HttpClientRecord HttpClientStats::snapshot() const {
   HttpClientRecord r;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     r.by_http_status = by_status_;
     r.mismatch_examples = mismatch_examples_;
+    r.prompt_mismatch_examples = prompt_mismatch_examples_;
   }
   r.requests = started_.load();
   r.in_flight = in_flight_.load();
@@ -66,6 +75,8 @@ HttpClientRecord HttpClientStats::snapshot() const {
   r.closed_idle = closed_idle_.load();
   r.usage_mismatches = mismatches_.load();
   r.usage_missing = usage_missing_.load();
+  r.prompt_checked = prompt_checked_.load();
+  r.prompt_mismatches = prompt_mismatches_.load();
   return r;
 }
 

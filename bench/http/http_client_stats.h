@@ -38,6 +38,9 @@ class HttpClientStats {
   // A request whose usage disagreed with its stream; the first few are kept as examples.
   void usage_mismatch(const std::string& example);
   void usage_missing() { usage_missing_.fetch_add(1, std::memory_order_relaxed); }
+  // A request whose usage.prompt_tokens was compared with the client's count; when they differ,
+  // `example` names both (the first few are kept).
+  void prompt_count_checked(bool differs, const std::string& example);
 
   int64_t in_flight() const { return in_flight_.load(); }
   HttpClientRecord snapshot() const;
@@ -48,10 +51,10 @@ class HttpClientStats {
   Counter started_{0}, in_flight_{0}, peak_in_flight_{0}, ok_{0}, aborted_{0};
   Counter connect_{0}, timeout_{0}, lost_{0}, incomplete_{0}, stream_error_{0};
   Counter opened_{0}, reused_{0}, stale_retries_{0}, closed_idle_{0}, mismatches_{0};
-  Counter usage_missing_{0};
-  mutable std::mutex mutex_;          // guards the two below
+  Counter usage_missing_{0}, prompt_checked_{0}, prompt_mismatches_{0};
+  mutable std::mutex mutex_;          // guards the three below
   std::map<int, int64_t> by_status_;  // HTTP status -> count
-  std::vector<std::string> mismatch_examples_;
+  std::vector<std::string> mismatch_examples_, prompt_mismatch_examples_;
 };
 
 }  // namespace infergate

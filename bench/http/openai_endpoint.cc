@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 #include "bench/http/http_get_json.h"
 
@@ -49,6 +50,10 @@ void fill_from_models(OpenAiEndpoint& e, const TargetSpec& target) {
   const json& model = find_model(models, e.model, where);
   if (target.vocab_size > 0) return;
   const json size = model.value("vocab_size", json());
+  if (size.is_null() && e.tokenizer) {
+    e.vocab_size = e.tokenizer->tokenizer->vocab_size();
+    return;
+  }
   if (!size.is_number_integer() || size.get<int64_t>() < 1 || size.get<int64_t>() > INT32_MAX) {
     throw std::runtime_error(
         "target.vocab_size is not set, and " + where + " gives no vocab_size for \"" + e.model +
@@ -60,8 +65,19 @@ void fill_from_models(OpenAiEndpoint& e, const TargetSpec& target) {
 
 }  // namespace
 
-OpenAiEndpoint resolve_openai_endpoint(const TargetSpec& target) {
+// A tokenizer with ids beyond the server's vocabulary is another model's.
+void check_tokenizer_fits(const OpenAiEndpoint& e) {
+  if (!e.tokenizer || e.tokenizer->tokenizer->vocab_size() <= e.vocab_size) return;
+  throw std::runtime_error("target.tokenizer has " +
+                           std::to_string(e.tokenizer->tokenizer->vocab_size()) +
+                           " tokens, more than the vocabulary of \"" + e.model + "\" (" +
+                           std::to_string(e.vocab_size) + "): it is not that model's tokenizer");
+}
+
+OpenAiEndpoint resolve_openai_endpoint(const TargetSpec& target,
+                                       std::optional<DatasetTokenizer> tokenizer) {
   OpenAiEndpoint e;
+  e.tokenizer = std::move(tokenizer);
   try {
     e.url = parse_http_url(target.url);
   } catch (const std::invalid_argument& ex) {
@@ -73,6 +89,7 @@ OpenAiEndpoint resolve_openai_endpoint(const TargetSpec& target) {
   e.timeout_s = target.timeout_s;
   if (const char* key = std::getenv("OPENAI_API_KEY")) e.api_key = key;
   if (e.model.empty() || e.vocab_size <= 0) fill_from_models(e, target);
+  check_tokenizer_fits(e);
   return e;
 }
 

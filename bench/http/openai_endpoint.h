@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "bench/dataset/dataset_tokenizer.h"
 #include "bench/workload/workload.h"
 #include "common/http/http_url.h"
 
@@ -18,14 +20,20 @@ struct OpenAiEndpoint {
   double timeout_s = 600;  // per request, from handing it to the client to its last byte
   std::string api_key;     // $OPENAI_API_KEY, sent as "Authorization: Bearer KEY" when set
   SamplingSpec sampling;   // the workload's; greedy by default
+  // The server's tokenizer and chat template when the client knows them (target.tokenizer, a
+  // router target's model): chat prompts are decoded and counted with them.
+  std::optional<DatasetTokenizer> tokenizer;
 };
 
 // The endpoint of a workload's openai target. What the workload leaves out is asked of the
 // server, once, with GET /v1/models: an empty `model` becomes the first model listed (as `vllm
 // bench serve` does), a vocab_size of 0 the listed model's `vocab_size` (an extension field
-// infergate serve adds). Nothing is asked when both are given, so a run against a server that
-// is down records errors rather than refusing to start. Throws std::runtime_error naming the
-// workload field to set when the server cannot tell.
-OpenAiEndpoint resolve_openai_endpoint(const TargetSpec& target);
+// infergate serve adds), or, when the server gives none, the size of `tokenizer` (the client's
+// copy of the server's tokenizer, kept in the endpoint). Nothing is asked when both are given,
+// so a run against a server that is down records errors rather than refusing to start. Throws
+// std::runtime_error naming the workload field to set when the server cannot tell, or when the
+// tokenizer has ids the server's vocabulary lacks.
+OpenAiEndpoint resolve_openai_endpoint(const TargetSpec& target,
+                                       std::optional<DatasetTokenizer> tokenizer = std::nullopt);
 
 }  // namespace infergate

@@ -3,6 +3,10 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <utility>
+
+#include "engine/tokenizer/byte_tokenizer.h"
+#include "engine/tokenizer/chat_prompt.h"
 
 namespace infergate {
 
@@ -31,8 +35,12 @@ constexpr const char* kStreamTail =
 }  // namespace
 
 OpenAiRequestBody::OpenAiRequestBody(const std::string& api, const std::string& model,
-                                     int32_t vocab_size, const SamplingSpec& sampling)
-    : chat_(api == "chat"), model_json_(nlohmann::json(model).dump()), sampling_(sampling) {
+                                     int32_t vocab_size, const SamplingSpec& sampling,
+                                     std::optional<DatasetTokenizer> tokenizer)
+    : chat_(api == "chat"),
+      model_json_(nlohmann::json(model).dump()),
+      tokenizer_(std::move(tokenizer)),
+      sampling_(sampling) {
   if (!sampling.is_default()) {
     sampling_json_ = ",\"temperature\":" + nlohmann::json(sampling.temperature).dump() +
                      ",\"top_k\":" + std::to_string(sampling.top_k) +
@@ -42,7 +50,28 @@ OpenAiRequestBody::OpenAiRequestBody(const std::string& api, const std::string& 
     throw std::invalid_argument("openai target: api \"" + api +
                                 "\" is not one of completions, chat");
   }
-  if (chat_) chat_text_.emplace(vocab_size);
+  // The byte tokenizer's vocabulary is synthetic: its pieces are no text a server would read
+  // back one token per id, which ChatPromptText's spelling is.
+  if (chat_ && (!tokenizer_ || dynamic_cast<const ByteTokenizer*>(tokenizer_->tokenizer.get()))) {
+    chat_text_.emplace(vocab_size);
+  }
+}
+
+std::string OpenAiRequestBody::message_text(const std::vector<int32_t>& prompt) const {
+  if (chat_text_) return (*chat_text_)(prompt);
+  return valid_utf8_or_question_marks(tokenizer_->tokenizer->decode(prompt));
+}
+
+std::optional<int> OpenAiRequestBody::prompt_tokens(const std::vector<int32_t>& prompt) const {
+  if (!chat_) return int(prompt.size());
+  if (!tokenizer_ || !tokenizer_->chat) return std::nullopt;
+  try {
+    return int(chat_prompt_ids(*tokenizer_->tokenizer, tokenizer_->add_bos, *tokenizer_->chat,
+                               {{"user", message_text(prompt)}}, true)
+                   .size());
+  } catch (const jinja::TemplateError&) {
+    return std::nullopt;  // the server refuses the request too, and says why
+  }
 }
 
 std::string OpenAiRequestBody::operator()(const std::vector<int32_t>& prompt, int max_tokens,
@@ -53,7 +82,7 @@ std::string OpenAiRequestBody::operator()(const std::vector<int32_t>& prompt, in
   body += model_json_;
   if (chat_) {
     body += ",\"messages\":[{\"role\":\"user\",\"content\":";
-    body += nlohmann::json((*chat_text_)(prompt)).dump();
+    body += nlohmann::json(message_text(prompt)).dump();
     body += "}],\"max_completion_tokens\":";
   } else {
     body += ",\"prompt\":";

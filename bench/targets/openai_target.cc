@@ -94,7 +94,8 @@ class OpenAiTarget::Loop {
  public:
   explicit Loop(OpenAiEndpoint endpoint)
       : endpoint_(std::move(endpoint)),
-        body_(endpoint_.api, endpoint_.model, endpoint_.vocab_size, endpoint_.sampling),
+        body_(endpoint_.api, endpoint_.model, endpoint_.vocab_size, endpoint_.sampling,
+              endpoint_.tokenizer),
         timeout_(std::chrono::microseconds(int64_t(endpoint_.timeout_s * 1e6))) {
     raise_open_file_limit();
     net::ip::tcp::resolver resolver(io_);
@@ -115,15 +116,18 @@ class OpenAiTarget::Loop {
     thread_ = std::thread([this] { io_.run(); });
   }
 
+  // The body is built, and the prompt counted, here on the caller's thread rather than on the
+  // event loop, where it would delay the timestamps of every stream in flight.
   void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) {
     std::string request = http_post_json(endpoint_.url, body_.path(), endpoint_.api_key,
                                          body_(prompt, max_tokens, index));
+    const std::optional<int> prompt_tokens = body_.prompt_tokens(prompt);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++outstanding_;
     }
-    net::post(io_, [this, index, request = std::move(request)]() mutable {
-      net::co_spawn(io_, run(index, std::move(request)), net::detached);
+    net::post(io_, [this, index, prompt_tokens, request = std::move(request)]() mutable {
+      net::co_spawn(io_, run(index, std::move(request), prompt_tokens), net::detached);
     });
   }
 
@@ -146,12 +150,13 @@ class OpenAiTarget::Loop {
   int32_t vocab_size() const { return endpoint_.vocab_size; }
 
  private:
-  net::awaitable<void> run(uint64_t index, std::string request) {
+  // `prompt_tokens`: the client's count of the prompt, checked against the server's usage.
+  net::awaitable<void> run(uint64_t index, std::string request, std::optional<int> prompt_tokens) {
     const int64_t sent_ns = now_ns();
     stats_.request_started();
     TargetEvent e;
     try {
-      e = co_await exchange(index, request);
+      e = co_await exchange(index, request, prompt_tokens);
     } catch (const std::exception& ex) {  // nothing in flight may vanish, whatever happens
       e = fail(index, HttpFailure::kConnectionLost, std::string("client error: ") + ex.what());
     }
@@ -165,7 +170,8 @@ class OpenAiTarget::Loop {
   // One request on a pooled or new connection. A reused connection the server had closed fails
   // before any byte of the answer: the request is then tried once more on a new connection
   // (never another pooled one, which the server may well have closed too).
-  net::awaitable<TargetEvent> exchange(uint64_t index, const std::string& request) {
+  net::awaitable<TargetEvent> exchange(uint64_t index, const std::string& request,
+                                       std::optional<int> prompt_tokens) {
     const SteadyTime deadline = std::chrono::steady_clock::now() + timeout_;
     for (int attempt = 0;; ++attempt) {
       if (stopping_) co_return aborted(index);
@@ -184,7 +190,7 @@ class OpenAiTarget::Loop {
         continue;
       }
       if (x->response.keep_alive && !stopping_) pool_.put_back(std::move(c));
-      co_return outcome(index, *x);
+      co_return outcome(index, *x, prompt_tokens);
     }
   }
 
@@ -219,12 +225,13 @@ class OpenAiTarget::Loop {
   }
 
   // The request's final event: ok, or an error (or abort) with the reason.
-  TargetEvent outcome(uint64_t index, Exchange& x) {
+  // The request's prompt tokens are the server's count (usage.prompt_tokens), else the client's.
+  TargetEvent outcome(uint64_t index, Exchange& x, std::optional<int> prompt_tokens) {
     const TallyResult tally = x.tally.finish(x.last_event_ns > 0 ? x.last_event_ns : now_ns());
     TargetEvent e = classify(index, x, tally);
     e.token_times_ns = tally.token_times_ns;
     e.token_ids = tally.token_ids;
-    e.input_tokens = tally.prompt_tokens;
+    e.input_tokens = tally.usage_tokens ? tally.prompt_tokens : prompt_tokens.value_or(0);
     e.kv_transfer = tally.kv_transfer;
     if (e.status != RequestStatus::kOk) return e;
     e.finished_ns = x.last_event_ns;
@@ -235,7 +242,22 @@ class OpenAiTarget::Loop {
           (tally.counted_by_ids ? " token ids" : " text chunks") +
           " streamed, usage.completion_tokens " + std::to_string(*tally.usage_tokens));
     }
+    if (tally.usage_tokens && prompt_tokens) check_prompt_count(index, *prompt_tokens, tally);
     return e;
+  }
+
+  void check_prompt_count(uint64_t index, int counted, const TallyResult& tally) {
+    if (counted == tally.prompt_tokens) return stats_.prompt_count_checked(false, {});
+    stats_.prompt_count_checked(
+        true, "request " + std::to_string(index) + ": " + std::to_string(counted) +
+                  " prompt tokens counted here (" + client_count_rule() +
+                  "), usage.prompt_tokens " + std::to_string(tally.prompt_tokens));
+  }
+
+  std::string client_count_rule() const {
+    if (endpoint_.api != "chat") return "the token ids sent";
+    return endpoint_.tokenizer->description + ", chat template " +
+           endpoint_.tokenizer->chat_description;
   }
 
   // Once data: [DONE] has arrived the completion is whole: a failure after it (the connection

@@ -111,7 +111,7 @@ std::vector<RouterRecord::Replica> worker_counters(const nlohmann::json& list,
 
 RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec,
                            const std::string& replica_workload, std::vector<FaultSpec> faults,
-                           const SamplingSpec& sampling)
+                           const SamplingSpec& sampling, std::optional<DatasetTokenizer> tokenizer)
     : policy_(spec.router.policy), workers_(spec.router), faults_(std::move(faults)) {
   router_ = std::make_unique<ChildServer>("router", router_argv(program, spec, replica_workload),
                                           kStartTimeoutS);
@@ -119,7 +119,7 @@ RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec,
   TargetSpec client = spec;
   client.type = "openai";
   client.url = router_->url().text();
-  OpenAiEndpoint endpoint = resolve_openai_endpoint(client);
+  OpenAiEndpoint endpoint = resolve_openai_endpoint(client, std::move(tokenizer));
   endpoint.sampling = sampling;
   client_ = std::make_unique<OpenAiTarget>(std::move(endpoint));
 }

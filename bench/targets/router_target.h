@@ -26,10 +26,11 @@ class RouterTarget final : public Target {
   // Starts the router (running `program` with `replica_workload` for its replicas: a workload
   // file whose engine target they serve) with spec.router's workers (prefill workers among them
   // when disaggregated) and waits until all are in rotation. Throws std::runtime_error when the
-  // router or a replica cannot start.
+  // router or a replica cannot start. `tokenizer`: the replicas' model's, for chat prompts.
   RouterTarget(const std::string& program, const TargetSpec& spec,
                const std::string& replica_workload, std::vector<FaultSpec> faults,
-               const SamplingSpec& sampling = {});
+               const SamplingSpec& sampling = {},
+               std::optional<DatasetTokenizer> tokenizer = std::nullopt);
   ~RouterTarget() override;
 
   void start(TargetEventSink sink) override;

@@ -128,6 +128,9 @@ struct TargetSpec {
   std::string api = "completions";  // completions | chat
   double timeout_s = 600;           // per request; an unfinished request is an error after it
   int32_t vocab_size = 0;           // 0: the server's (GET /v1/models)
+  // The server's tokenizer, as a GGUF file or a directory holding tokenizer.json (vLLM bench's
+  // --tokenizer): text datasets are tokenized with it, chat prompts counted with its template.
+  std::optional<ModelSource> tokenizer;
   // openai: the server's side of the run (its /metrics and process).
   ServerMetricsSpec server_metrics;
   // router: the model and engine above are each replica's; api and timeout_s as openai's.

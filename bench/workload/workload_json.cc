@@ -28,6 +28,7 @@ json target_to_json(const TargetSpec& t) {
               {"api", t.api},
               {"timeout_s", t.timeout_s}};
     if (t.vocab_size > 0) j["vocab_size"] = t.vocab_size;  // absent: the server's
+    if (t.tokenizer) j["tokenizer"] = t.tokenizer->path;   // absent: hashes unchanged
     // Only when not the default, so openai workloads keep the hash their baselines have (a
     // scrape every 500 ms costs the server well under 1% of a core).
     const ServerMetricsSpec& m = t.server_metrics;

@@ -113,7 +113,7 @@ ModelSource read_model(JsonObjectReader& target, const std::string& base_dir) {
 void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
   r.allow({"model", "engine"});
   r.set_context("with type \"engine\"", {"token_delay_us", "url", "api", "timeout_s", "vocab_size",
-                                         "router", "server_metrics"});
+                                         "router", "server_metrics", "tokenizer"});
   r.finish();
   t.model = read_model(r, base_dir);
   JsonObjectReader engine = r.child("engine");
@@ -123,7 +123,7 @@ void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
 void read_echo_target(JsonObjectReader& r, TargetSpec& t) {
   t.echo_token_delay_us = r.get_double("token_delay_us", t.echo_token_delay_us);
   r.set_context("with type \"echo\"", {"model", "engine", "url", "api", "timeout_s", "vocab_size",
-                                       "router", "server_metrics"});
+                                       "router", "server_metrics", "tokenizer"});
   r.finish();
   r.check(t.echo_token_delay_us >= 0 && t.echo_token_delay_us <= kMaxTokenDelayUs, "token_delay_us",
           "must be in [0, " + number_text(kMaxTokenDelayUs) + "] (microseconds per token)");
@@ -154,8 +154,29 @@ void read_server_metrics(JsonObjectReader& r, ServerMetricsSpec& m) {
               "] (0: the process listening on a loopback URL's port)");
 }
 
-void read_openai_target(JsonObjectReader& r, TargetSpec& t) {
+// target.tokenizer: a GGUF file, or a directory holding tokenizer.json (a Hugging Face model's).
+ModelSource read_target_tokenizer(JsonObjectReader& r, const std::string& base_dir) {
+  const std::string raw = r.get_string("tokenizer", "");
+  const std::string path = resolve_path(raw, base_dir);
+  std::error_code ec;
+  ModelSource m;
+  m.path = path;
+  if (fs::is_directory(path, ec) && fs::is_regular_file(fs::path(path) / "tokenizer.json", ec)) {
+    m.kind = "safetensors";
+    return m;
+  }
+  if (fs::is_regular_file(path, ec) && fs::path(path).extension() == ".gguf") {
+    m.kind = "gguf";
+    return m;
+  }
+  const std::string rule = "a .gguf file or a directory holding tokenizer.json";
+  throw WorkloadError(r.file(), r.path_of("tokenizer"), json_quoted(raw), rule,
+                      json_quoted(path) + " is not " + rule);
+}
+
+void read_openai_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
   t.url = r.get_string("url", t.url);
+  if (r.has("tokenizer")) t.tokenizer = read_target_tokenizer(r, base_dir);
   t.model_name = r.get_string("model", t.model_name);
   t.api = r.get_choice("api", t.api, {"completions", "chat"});
   t.timeout_s = r.get_double("timeout_s", t.timeout_s);
@@ -207,7 +228,8 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   t.timeout_s = r.get_double("timeout_s", t.timeout_s);
   JsonObjectReader router = r.child("router");
   read_router_workers(router, t);
-  r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size", "server_metrics"});
+  r.set_context("with type \"router\"",
+                {"token_delay_us", "url", "vocab_size", "server_metrics", "tokenizer"});
   r.finish();
   r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
           "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
@@ -257,8 +279,8 @@ void read_simulated_target(JsonObjectReader& r, TargetSpec& t, const std::string
     JsonObjectReader router = r.child("router");
     read_router_workers(router, t);
   }
-  r.set_context("with type \"simulated\"",
-                {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "server_metrics"});
+  r.set_context("with type \"simulated\"", {"token_delay_us", "url", "api", "timeout_s",
+                                            "vocab_size", "server_metrics", "tokenizer"});
   r.finish();
   r.check(s.memory_utilization >= 0 && s.memory_utilization <= 1, "memory_utilization",
           "must be in [0, 1] (0: the engine config's KV pool)");
@@ -274,7 +296,7 @@ TargetSpec read_target(JsonObjectReader& top, const std::string& base_dir) {
   if (t.type == "simulated") read_simulated_target(r, t, base_dir);
   if (t.type == "engine") read_engine_target(r, t, base_dir);
   if (t.type == "echo") read_echo_target(r, t);
-  if (t.type == "openai") read_openai_target(r, t);
+  if (t.type == "openai") read_openai_target(r, t, base_dir);
   if (t.type == "router") read_router_target(r, t, base_dir);
   return t;
 }

@@ -29,7 +29,7 @@ std::string measured_workload_hash(const nlohmann::json& resolved, const std::st
   if (measured.is_object()) {
     for (const char* path :
          {"/dataset/path", "/target/model/gguf", "/target/model/safetensors", "/quality/text",
-          "/target/model", "/target/hardware", "/target/calibration"}) {
+          "/target/model", "/target/hardware", "/target/calibration", "/target/tokenizer"}) {
       relativize(measured, path, base_dir);
     }
   }

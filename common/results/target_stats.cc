@@ -101,7 +101,10 @@ nlohmann::json http_client_json(const HttpClientRecord& s) {
           {"usage",
            {{"mismatches", s.usage_mismatches},
             {"missing", s.usage_missing},
-            {"mismatch_examples", s.mismatch_examples}}}};
+            {"mismatch_examples", s.mismatch_examples},
+            {"prompt_checked", s.prompt_checked},
+            {"prompt_mismatches", s.prompt_mismatches},
+            {"prompt_mismatch_examples", s.prompt_mismatch_examples}}}};
 }
 
 nlohmann::json replicas_json(const std::vector<RouterRecord::Replica>& list, bool live) {
@@ -269,6 +272,14 @@ HttpClientRecord read_http_client(const SectionReader& r) {
   c.usage_missing = usage.integer("missing");
   for (const SectionReader& e : usage.array("mismatch_examples")) {
     c.mismatch_examples.push_back(e.as_text());
+  }
+  // Results written before prompt counts were checked have none.
+  c.prompt_checked = usage.integer_or("prompt_checked", 0);
+  c.prompt_mismatches = usage.integer_or("prompt_mismatches", 0);
+  if (usage.has("prompt_mismatch_examples")) {
+    for (const SectionReader& e : usage.array("prompt_mismatch_examples")) {
+      c.prompt_mismatch_examples.push_back(e.as_text());
+    }
   }
   return c;
 }

@@ -78,6 +78,10 @@ struct HttpClientRecord {
   int64_t closed_idle = 0;  // idle connections found closed by the server, dropped unused
   int64_t usage_mismatches = 0, usage_missing = 0;
   std::vector<std::string> mismatch_examples;  // the first few
+  // usage.prompt_tokens against the client's count (the ids sent; a chat message through the
+  // server's tokenizer and template, when the client knows them).
+  int64_t prompt_checked = 0, prompt_mismatches = 0;
+  std::vector<std::string> prompt_mismatch_examples;  // the first few
 
   int64_t errors() const;  // every failed request, whatever the kind
 };

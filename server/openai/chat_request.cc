@@ -1,7 +1,7 @@
 #include "server/openai/chat_request.h"
 
 #include "common/io/json_excerpt.h"
-#include "engine/tokenizer/chat_template.h"
+#include "engine/tokenizer/chat_prompt.h"
 #include "server/openai/request_fields.h"
 
 namespace infergate {
@@ -82,15 +82,13 @@ std::vector<int32_t> chat_prompt_ids(const json& j, const ServedModel& model,
                                     "token ids)");
   }
   static const ChatTemplate chatml;
-  const ChatTemplate& chat = model.chat ? *model.chat : chatml;
-  std::string text;
   try {
-    text = chat.render(messages, add_generation_prompt);
+    return chat_prompt_ids(*model.tokenizer, model.add_bos, model.chat ? *model.chat : chatml,
+                           messages, add_generation_prompt);
   } catch (const jinja::TemplateError& e) {
     throw bad_field("messages",
                     "the model's chat template refused the conversation: " + std::string(e.what()));
   }
-  return model.tokenizer->encode(text, chat.add_special_tokens() && model.add_bos);
 }
 
 CompletionRequest parse_chat_request(std::string_view body, const ServedModel& model) {

@@ -1,6 +1,7 @@
-// An openai target has no model file to take a tokenizer from: its text dataset is tokenized byte
-// by byte over the server's vocabulary size, as before, and `run` says so and that the server's
-// own tokenizer may count the same text differently.
+// An openai target without target.tokenizer has no model file to take a tokenizer from: its text
+// dataset is tokenized byte by byte over the server's vocabulary size, as before, and `run` says
+// so and that the server's own tokenizer may count the same text differently.
+// (With target.tokenizer: tests/interop/hf_chat_token_counts.sh, on a real vocabulary.)
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iostream>
@@ -38,8 +39,8 @@ TEST_CASE("an openai target's text dataset uses bytes over the server's vocabula
   }
   std::cerr.rdbuf(old);
   CHECK_THAT(said.str(), Catch::Contains("dataset tokenizer: byte over a synthetic vocabulary of "
-                                         "4096 tokens (openai target: the server may tokenize "
-                                         "the text differently)\n"));
+                                         "4096 tokens (openai target without target.tokenizer: "
+                                         "the server may tokenize the text differently)\n"));
   const std::vector<json> records = measured_records(results);
   REQUIRE(records.size() == 2);
   for (const json& r : records) CHECK(r["input_tokens"] == 9);  // BOS and the 8 bytes

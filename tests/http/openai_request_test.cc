@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "bench/dataset/dataset_tokenizer.h"
 #include "bench/http/chat_prompt_text.h"
 #include "bench/http/openai_request_body.h"
 #include "common/http/http_request_text.h"
@@ -76,6 +77,24 @@ TEST_CASE("chat text is one byte per id, valid UTF-8") {
   CHECK(valid_utf8_or_question_marks("\xF0\x9F\x98\x80!") == "\xF0\x9F\x98\x80!");
   CHECK(valid_utf8_or_question_marks("\xC0\xAF") == "??");       // overlong
   CHECK(valid_utf8_or_question_marks("\xED\xA0\x80") == "???");  // a surrogate
+}
+
+TEST_CASE(
+    "the client counts a prompt's tokens as the server will: ids sent, or chat through the "
+    "template") {
+  const std::vector<int32_t> ids = {1, 3 + 'h', 3 + 'i'};
+  CHECK(OpenAiRequestBody("completions", "m", 512).prompt_tokens(ids) == 3);
+  CHECK_FALSE(OpenAiRequestBody("chat", "m", 512).prompt_tokens(ids));  // no tokenizer: unknown
+  // A synthetic model's byte tokenizer with ChatML, as infergate serve runs it: one token per
+  // byte of the rendered conversation, BOS first.
+  const DatasetTokenizer synthetic =
+      model_dataset_tokenizer(ModelSource{}, synthetic_vocabulary(512), 512);
+  REQUIRE(synthetic.chat);
+  const OpenAiRequestBody chat("chat", "m", 512, {}, synthetic);
+  CHECK(json::parse(chat(ids, 4))["messages"][0]["content"] == "hi");
+  const size_t rendered = render_chatml({{"user", "hi"}}).size();
+  CHECK(chat.prompt_tokens(ids) == int(1 + rendered));
+  CHECK(OpenAiRequestBody("completions", "m", 512, {}, synthetic).prompt_tokens(ids) == 3);
 }
 
 TEST_CASE("requests on the wire are complete HTTP/1.1 messages") {

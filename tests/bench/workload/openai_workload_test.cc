@@ -1,5 +1,9 @@
 // The openai target's fields in workload files: defaults, the resolved form, and the refusals.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -74,6 +78,37 @@ TEST_CASE("openai fields are refused on the other target types") {
   echo["target"] = {{"type", "echo"}, {"vocab_size", 5}};
   CHECK_THROWS_WITH(parse_workload(echo, "w.json"),
                     Catch::Contains("$.target.vocab_size: not used with type \"echo\""));
+}
+
+TEST_CASE("openai targets: target.tokenizer names a tokenizer.json directory or a GGUF file") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("infergate-target-tokenizer-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "hf");
+  std::ofstream(dir / "hf" / "tokenizer.json") << "{}";
+  std::ofstream(dir / "m.gguf") << "GGUF";
+  std::ofstream(dir / "notes.txt") << "x";
+  const Workload hf = parse_workload(openai_doc({{"tokenizer", (dir / "hf").string()}}), "w.json");
+  REQUIRE(hf.target.tokenizer);
+  CHECK(hf.target.tokenizer->kind == "safetensors");
+  CHECK(hf.resolved["target"]["tokenizer"] == (dir / "hf").string());
+  CHECK(parse_workload(hf.resolved, "resolved.json").resolved == hf.resolved);
+  const Workload gguf =
+      parse_workload(openai_doc({{"tokenizer", (dir / "m.gguf").string()}}), "w.json");
+  CHECK(gguf.target.tokenizer->kind == "gguf");
+  CHECK(gguf.hash != hf.hash);
+  CHECK_FALSE(parse_workload(openai_doc(json::object()), "w.json").target.tokenizer);
+  for (const std::string& bad :
+       {dir.string(), (dir / "notes.txt").string(), std::string("nowhere")}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parse_workload(openai_doc({{"tokenizer", bad}}), "w.json"),
+                      Catch::Contains("$.target.tokenizer:") &&
+                          Catch::Contains("a .gguf file or a directory holding tokenizer.json"));
+  }
+  json engine = openai_doc(json::object());
+  engine["target"] = {{"type", "engine"}, {"tokenizer", (dir / "hf").string()}};
+  CHECK_THROWS_WITH(parse_workload(engine, "w.json"),
+                    Catch::Contains("$.target.tokenizer: not used with type \"engine\""));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("openai targets: server_metrics fields, their resolved form and hash") {

@@ -76,8 +76,18 @@ TEST_CASE("an HTTP client's and a router's statistics read back as written") {
   HttpClientRecord& c = s.http_client.emplace();
   c.requests = 10, c.ok = 4, c.by_http_status = {{503, 2}}, c.connect = 1;
   c.mismatch_examples = {"usage says 5 tokens"};
+  c.prompt_checked = 9, c.prompt_mismatches = 1;
+  c.prompt_mismatch_examples = {"request 3: 12 prompt tokens counted here, usage 13"};
   s.router = final_router();
   CHECK(round_trip(s) == to_json(s));
+  // Written before prompt counts were checked: none checked.
+  nlohmann::json old = to_json(s);
+  for (const char* key : {"prompt_checked", "prompt_mismatches", "prompt_mismatch_examples"}) {
+    old["http_client"]["usage"].erase(key);
+  }
+  const TargetStats read = read_target_stats(SectionReader(old, "r.json", "$.engine"));
+  CHECK(read.http_client->prompt_checked == 0);
+  CHECK(read.http_client->prompt_mismatch_examples.empty());
   RouterRecord live;  // a timeline sample's: url, in flight and health only
   live.live = true;
   live.policy = "least-outstanding";
