@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "cli/command_line.h"
+#include "engine/model/hf_gguf_vocabulary.h"
+#include "engine/model/hf_tokenizer_files.h"
 #include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
 
@@ -30,11 +32,18 @@ int export_command(int argc, char** argv) {
   const auto parsed = parse_command_line(argc, argv, desc);
   if (!parsed) return 0;
   check_export_path(format, out);  // before loading and converting, not after
-  ModelWeights weights = load_model(parse_model_argument(model, seed));
+  const ModelSource source = parse_model_argument(model, seed);
+  ModelWeights weights = load_model(source);
+  // A Hugging Face directory's tokenizer.json goes into the GGUF (checked before converting).
+  if (format == "gguf") weights.vocab = vocabulary_for_gguf(weights, source);
   weights.apply_weight_dtype(dtype);
   export_model(weights, format, out);
+  const int tokenizer_files = format == "safetensors" ? copy_hf_tokenizer_files(source, out) : 0;
   std::cout << "wrote " << out << " (" << format << ", " << weights.nbytes()
-            << " bytes of weights)\n";
+            << " bytes of weights" +
+                   (tokenizer_files ? ", " + std::to_string(tokenizer_files) + " tokenizer files"
+                                    : std::string())
+            << ")\n";
   return 0;
 }
 

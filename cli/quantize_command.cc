@@ -13,6 +13,8 @@
 #include "common/io/input_file.h"
 #include "engine/forward/activation_ranges.h"
 #include "engine/forward/activation_samples.h"
+#include "engine/model/hf_gguf_vocabulary.h"
+#include "engine/model/hf_tokenizer_files.h"
 #include "engine/model/llama_cpp_preset.h"
 #include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
@@ -223,6 +225,7 @@ int quantize_command(int argc, char** argv) {
   check_export_path(format, out);  // before loading and converting, not after
   const ModelSource source = parse_model_argument(model, seed);
   ModelWeights weights = load_model(source);
+  if (format != "safetensors") weights.vocab = vocabulary_for_gguf(weights, source);
   const size_t before = weights.nbytes();
   if (target.int4_group > 0) {
     if (!calibration.text.empty()) {
@@ -239,6 +242,7 @@ int quantize_command(int argc, char** argv) {
   }
   if (format == "safetensors") {
     write_safetensors(weights, out, target.int4_group);
+    copy_hf_tokenizer_files(source, out);
   } else {
     export_model(weights, "gguf", out);
   }

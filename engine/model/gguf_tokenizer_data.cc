@@ -15,7 +15,7 @@ GgufTokenizerData read_gguf_tokenizer(const std::string& path) {
   GgufTokenizerData data;
   data.vocab = read_gguf_vocab(g);
   const bool spm = data.vocab.model == "llama";
-  data.pre = g.get_string("tokenizer.ggml.pre", "");
+  data.pre = data.vocab.pre;
   bool bos_by_default = spm;  // llama.cpp's defaults when the file does not say
   if (!spm) {
     try {
@@ -24,9 +24,9 @@ GgufTokenizerData read_gguf_tokenizer(const std::string& path) {
       // An unknown pre-tokenizer is refused when the tokenizer is made, with its name.
     }
   }
-  data.add_bos = g.get_bool("tokenizer.ggml.add_bos_token", bos_by_default);
-  data.chat_template = g.get_string("tokenizer.chat_template", "");
-  data.add_space_prefix = g.get_bool("tokenizer.ggml.add_space_prefix", true);
+  data.add_bos = data.vocab.add_bos.value_or(bos_by_default);
+  data.chat_template = data.vocab.chat_template;
+  data.add_space_prefix = data.vocab.add_space_prefix.value_or(true);
   return data;
 }
 

@@ -51,7 +51,15 @@ Vocabulary read_gguf_vocab(const GgufFile& g) {
   const bool spm = v.model == "llama";
   v.bos_id = token_id(g, "tokenizer.ggml.bos_token_id", spm ? v.bos_id : 0, n);
   v.eos_id = token_id(g, "tokenizer.ggml.eos_token_id", spm ? v.eos_id : 0, n);
-  v.unk_id = token_id(g, "tokenizer.ggml.unknown_token_id", v.unk_id, n);
+  v.unk_id = token_id(g, "tokenizer.ggml.unknown_token_id", spm ? v.unk_id : -1, n);
+  v.pre = g.get_string("tokenizer.ggml.pre", "");
+  if (g.find("tokenizer.ggml.add_bos_token")) {
+    v.add_bos = g.get_bool("tokenizer.ggml.add_bos_token", true);
+  }
+  if (g.find("tokenizer.ggml.add_space_prefix")) {
+    v.add_space_prefix = g.get_bool("tokenizer.ggml.add_space_prefix", true);
+  }
+  v.chat_template = g.get_string("tokenizer.chat_template", "");
   return v;
 }
 

@@ -253,11 +253,14 @@ void add_tokenizer(Metadata& m, const ModelWeights& w) {
   m.nums("tokenizer.ggml.scores", GgufValueType::kFloat32, v.scores);
   m.nums("tokenizer.ggml.token_type", GgufValueType::kInt32, types);
   if (!v.merges.empty()) m.strs("tokenizer.ggml.merges", v.merges);
-  m.u32("tokenizer.ggml.bos_token_id", uint32_t(v.bos_id));
-  m.u32("tokenizer.ggml.eos_token_id", uint32_t(v.eos_id));
-  m.u32("tokenizer.ggml.unknown_token_id", uint32_t(v.unk_id));
-  m.boolean("tokenizer.ggml.add_bos_token", v.model == "llama");
+  if (v.bos_id >= 0) m.u32("tokenizer.ggml.bos_token_id", uint32_t(v.bos_id));
+  if (v.eos_id >= 0) m.u32("tokenizer.ggml.eos_token_id", uint32_t(v.eos_id));
+  if (v.unk_id >= 0) m.u32("tokenizer.ggml.unknown_token_id", uint32_t(v.unk_id));
+  if (!v.pre.empty()) m.str("tokenizer.ggml.pre", v.pre);
+  m.boolean("tokenizer.ggml.add_bos_token", v.add_bos.value_or(v.model == "llama"));
   m.boolean("tokenizer.ggml.add_eos_token", false);
+  if (v.add_space_prefix) m.boolean("tokenizer.ggml.add_space_prefix", *v.add_space_prefix);
+  if (!v.chat_template.empty()) m.str("tokenizer.chat_template", v.chat_template);
 }
 
 Metadata build_metadata(const ModelWeights& w, const std::vector<OutTensor>& tensors,

@@ -77,6 +77,17 @@ GgufPreTokenizer gguf_pre_tokenizer(const std::string& name) {
                               "' is not supported (supported: " + supported + ")");
 }
 
+std::optional<std::string> gguf_pre_tokenizer_name(const std::vector<std::string>& patterns,
+                                                   bool ignore_merges) {
+  for (const Entry& e : entries()) {
+    const bool named = !e.names.front().empty();
+    if (named && e.pre.patterns == patterns && e.pre.ignore_merges == ignore_merges) {
+      return e.names.front();
+    }
+  }
+  return std::nullopt;
+}
+
 std::unique_ptr<HfTokenizer> make_gguf_bpe_tokenizer(const Vocabulary& vocab,
                                                      const GgufPreTokenizer& pre, bool add_bos) {
   HfTokenizerParts parts;

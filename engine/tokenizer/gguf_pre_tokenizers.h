@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct GgufPreTokenizer {
 // llama.cpp uses them for files that name none). Throws std::invalid_argument listing the
 // supported names.
 GgufPreTokenizer gguf_pre_tokenizer(const std::string& name);
+
+// The name GGUF files give the pre-tokenizer that splits by `patterns` (in order) with
+// `ignore_merges` (the first of llama.cpp's names for it), for writing a tokenizer.json as GGUF;
+// nullopt when no name stands for them.
+std::optional<std::string> gguf_pre_tokenizer_name(const std::vector<std::string>& patterns,
+                                                   bool ignore_merges);
 
 // A byte-level BPE tokenizer of a GGUF "gpt2" vocabulary: its merges, `pre`'s patterns, its
 // control and user-defined tokens matched whole in text, BOS before the text when `add_bos`.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,14 @@ struct Vocabulary {
   std::vector<std::string> merges;  // BPE merges ("gpt2" only)
   int32_t bos_id = 1;
   int32_t eos_id = 2;
-  int32_t unk_id = 0;
+  int32_t unk_id = 0;  // < 0: none (byte-level BPE)
+  // GGUF's other tokenizer keys, carried so that a model written again keeps them: the
+  // pre-tokenizer name of a "gpt2" vocabulary (tokenizer.ggml.pre), whether the file says to add
+  // BOS (tokenizer.ggml.add_bos_token) or a space prefix ("llama"), and tokenizer.chat_template.
+  std::string pre;
+  std::optional<bool> add_bos;
+  std::optional<bool> add_space_prefix;
+  std::string chat_template;
 
   size_t size() const { return tokens.size(); }
 };

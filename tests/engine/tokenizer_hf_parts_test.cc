@@ -201,6 +201,20 @@ TEST_CASE("decoders: byte level, byte fallback, replace, strip after fuse, metas
   REQUIRE(meta.text({"\xE2\x96\x81Hi", "\xE2\x96\x81there"}) == "Hi there");
 }
 
+TEST_CASE("gguf pre-tokenizer names are found back from patterns, for writing GGUF",
+          "[tokenizer]") {
+  // Llama 3's pattern names two GGUF pre-tokenizers, told apart by ignore_merges.
+  const std::vector<std::string> llama3 = gguf_pre_tokenizer("llama-bpe").patterns;
+  REQUIRE(gguf_pre_tokenizer_name(llama3, true) == "llama3");
+  REQUIRE(gguf_pre_tokenizer_name(llama3, false) == "dbrx");
+  REQUIRE(gguf_pre_tokenizer_name({kGpt2SplitPattern}, false) == "gpt-2");
+  REQUIRE(gguf_pre_tokenizer_name(gguf_pre_tokenizer("deepseek-v3").patterns, false) ==
+          "deepseek-v3");
+  // llama.cpp's unnamed fallback is never written; nor is a pattern no name stands for.
+  REQUIRE_FALSE(gguf_pre_tokenizer_name(gguf_pre_tokenizer("default").patterns, false));
+  REQUIRE_FALSE(gguf_pre_tokenizer_name({"\\p{L}+"}, false));
+}
+
 TEST_CASE("gguf pre-tokenizer names map to patterns, and an unknown name is refused by name",
           "[tokenizer]") {
   REQUIRE(gguf_pre_tokenizer("llama-bpe").ignore_merges);
