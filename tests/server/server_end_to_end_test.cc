@@ -276,3 +276,36 @@ TEST_CASE("server: speculative decoding streams the same tokens and /metrics cou
 
 }  // namespace
 }  // namespace infergate
+
+namespace infergate {
+namespace {
+
+TEST_CASE("server: /tokenize and /detokenize count and spell as the served model does") {
+  RunningServer running;
+  const uint16_t port = running.port();
+  const auto post = [&](const std::string& path, const json& body) {
+    return call(port, http::verb::post, path, body.dump());
+  };
+  const json plain = json::parse(post("/tokenize", {{"prompt", "hi"}}).body());
+  CHECK(plain["tokens"] == running.tokenizer.encode("hi", true));
+  CHECK(plain["count"] == 3);  // BOS and two bytes
+  CHECK(plain["max_model_len"] == running.service.engine().max_model_len());
+  CHECK(json::parse(post("/tokenize", {{"prompt", "hi"}, {"add_special_tokens", false}}).body())
+            ["count"] == 2);
+  // Messages become the prompt a chat completion would compute (ChatML for this model).
+  const json chat = json::parse(
+      post("/tokenize", {{"messages", {{{"role", "user"}, {"content", "hi"}}}}}).body());
+  CHECK(chat["tokens"] == running.tokenizer.encode(render_chatml({{"user", "hi"}}), true));
+  CHECK(json::parse(post("/detokenize", {{"tokens", plain["tokens"]}}).body())["prompt"] == "hi");
+  // Half a character decodes to U+FFFD, as Hugging Face decodes it.
+  const json lone = json::parse(post("/detokenize", {{"tokens", {3 + 0xC3}}}).body());
+  CHECK(lone["prompt"] == "\xEF\xBF\xBD");
+  const auto bad = post("/detokenize", {{"tokens", {999999}}});
+  CHECK(bad.result_int() == 400);
+  CHECK_THAT(bad.body(), Catch::Contains("tokens"));
+  CHECK(post("/tokenize", {{"prompt", 5}}).result_int() == 400);
+  CHECK(post("/tokenize", {{"prompt", "x"}, {"surprise", 1}}).result_int() == 400);
+}
+
+}  // namespace
+}  // namespace infergate
