@@ -290,8 +290,9 @@ TEST_CASE("server: /tokenize and /detokenize count and spell as the served model
   CHECK(plain["tokens"] == running.tokenizer.encode("hi", true));
   CHECK(plain["count"] == 3);  // BOS and two bytes
   CHECK(plain["max_model_len"] == running.service.engine().max_model_len());
-  CHECK(json::parse(post("/tokenize", {{"prompt", "hi"}, {"add_special_tokens", false}}).body())
-            ["count"] == 2);
+  CHECK(json::parse(
+            post("/tokenize", {{"prompt", "hi"}, {"add_special_tokens", false}}).body())["count"] ==
+        2);
   // Messages become the prompt a chat completion would compute (ChatML for this model).
   const json chat = json::parse(
       post("/tokenize", {{"messages", {{{"role", "user"}, {"content", "hi"}}}}}).body());
