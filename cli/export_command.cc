@@ -17,11 +17,9 @@ int export_command(int argc, char** argv) {
   std::string model = "tiny", format, out, dtype = "auto";
   uint64_t seed = 0;
   po::options_description desc("infergate export --format gguf|safetensors --out PATH [options]");
-  desc.add_options()("help,h", "show this help")(
-      "model", po::value(&model)->default_value(model),
-      "preset (tiny, small, moe-tiny), .gguf file, safetensors directory, or config.json "
-      "(synthetic weights in its shape)")("model-seed", po::value(&seed)->default_value(0),
-                                          "seed of synthetic weights")(
+  desc.add_options()("help,h", "show this help")("model", po::value(&model)->default_value(model),
+                                                 kModelArgumentHelp)(
+      "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "format", po::value(&format)->required(), "gguf | safetensors")(
       "out", po::value(&out)->required(), "output .gguf file or safetensors directory")(
       "dtype", po::value(&dtype)->default_value(dtype),

@@ -29,9 +29,9 @@ namespace {
 constexpr int kMaxGeneratePrompts = 1024;
 
 struct GenerateOptions {
-  std::string model = "tiny";
+  std::string model = "trained";
   uint64_t model_seed = 0;
-  std::string prompt = "Once upon a time";
+  std::string prompt = "def read_config(path):";  // the trained model knows Python best
   int num_prompts = 1;
   SamplingParams sampling;
   uint64_t sample_seed = 0;
@@ -155,10 +155,8 @@ int generate_command(int argc, char** argv) {
   EngineConfig config;
   po::options_description desc("infergate generate [options]");
   desc.add_options()("help,h", "show this help")(
-      "model", po::value(&o.model)->default_value(o.model),
-      "preset (tiny, small, moe-tiny), .gguf file, safetensors directory, or config.json "
-      "(synthetic weights in its shape)")("model-seed", po::value(&o.model_seed)->default_value(0),
-                                          "seed of synthetic weights")(
+      "model", po::value(&o.model)->default_value(o.model), kModelArgumentHelp)(
+      "model-seed", po::value(&o.model_seed)->default_value(0), "seed of synthetic weights")(
       "prompt", po::value(&o.prompt)->default_value(o.prompt), "prompt text")(
       "num-prompts", po::value(&o.num_prompts)->default_value(1),
       "copies run concurrently (1 to 1024)")(

@@ -89,11 +89,9 @@ int logits_command(int argc, char** argv) {
   int threads = 0;
   int64_t top = 0;
   po::options_description desc("infergate logits --tokens IDS | --prompt TEXT [options]");
-  desc.add_options()("help,h", "show this help")(
-      "model", po::value(&model)->default_value(model),
-      "preset (tiny, small, moe-tiny), .gguf file, safetensors directory, or config.json "
-      "(synthetic weights in its shape)")("model-seed", po::value(&seed)->default_value(0),
-                                          "seed of synthetic weights")(
+  desc.add_options()("help,h", "show this help")("model", po::value(&model)->default_value(model),
+                                                 kModelArgumentHelp)(
+      "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "dtype", po::value(&dtype)->default_value(dtype),
       "convert matrices first: auto (as loaded) | f32 | f16 | bf16 | q8_0 | q4_0 | q4_1 | q4_k | "
       "q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | fp8 | w8a8")(

@@ -194,11 +194,9 @@ int quantize_command(int argc, char** argv) {
   uint64_t seed = 0;
   Calibration calibration;
   po::options_description desc("infergate quantize --to FORMAT --out FILE.gguf [options]");
-  desc.add_options()("help,h", "show this help")(
-      "model", po::value(&model)->default_value(model),
-      "preset (tiny, small, moe-tiny), .gguf file, safetensors directory, or config.json "
-      "(synthetic weights in its shape)")("model-seed", po::value(&seed)->default_value(0),
-                                          "seed of synthetic weights")(
+  desc.add_options()("help,h", "show this help")("model", po::value(&model)->default_value(model),
+                                                 kModelArgumentHelp)(
+      "model-seed", po::value(&seed)->default_value(0), "seed of synthetic weights")(
       "to", po::value(&to)->required(),
       "q8_0 | q4_0 | q4_1 | q4_k | q5_0 | q5_1 | q2_k | q3_k | q5_k | q6_k | iq4_nl | iq4_xs | "
       "w8a8 (written as Q8_0 blocks) | fp8 (safetensors: e4m3 with a scale per 128x128 block) | "

@@ -126,7 +126,7 @@ int64_t files_bytes(const std::string& path) {
 // blocks when --num-kv-blocks and the shape are known, else --kv-cache-bytes).
 ReplicaFootprint replica_footprint(const std::vector<std::string>& serve_flags) {
   po::options_description desc;
-  std::string model = "tiny", workload;
+  std::string model = "trained", workload;
   uint64_t seed = 0;
   desc.add_options()("model", po::value(&model))("model-seed", po::value(&seed))(
       "workload", po::value(&workload));

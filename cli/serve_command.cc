@@ -150,7 +150,7 @@ std::vector<std::string> served_names(const po::variables_map& vm) {
 
 int serve_command(int argc, char** argv) {
   ServerOptions options;
-  std::string model = "tiny", workload;
+  std::string model = "trained", workload;
   HttpFrontFlags front{options.host,
                        options.port,
                        "",
@@ -174,10 +174,8 @@ int serve_command(int argc, char** argv) {
       "completions in flight beyond which new ones get 429")(
       "workload", po::value(&workload),
       "take the model and engine config from this workload file's engine target")(
-      "model", po::value(&model)->default_value(model),
-      "preset (tiny, small, moe-tiny), .gguf file, safetensors directory, or config.json "
-      "(synthetic weights in its shape)")("model-seed", po::value(&model_seed)->default_value(0),
-                                          "seed of synthetic weights")(
+      "model", po::value(&model)->default_value(model), kModelArgumentHelp)(
+      "model-seed", po::value(&model_seed)->default_value(0), "seed of synthetic weights")(
       "role", po::value(&options.role)->default_value(options.role),
       "colocated, prefill or decode: a prefill worker exports prompt KV, a decode worker reads "
       "it (docs/disaggregation.md)")(

@@ -131,7 +131,7 @@ void bench(const std::function<std::vector<int32_t>()>& encode, size_t bytes, in
 }  // namespace
 
 int tokenize_command(int argc, char** argv) {
-  std::string model = "tiny";
+  std::string model = "trained";
   po::options_description desc("infergate tokenize --model M (--text T | --file F) [options]");
   desc.add_options()("help,h", "show this help")(
       "model", po::value(&model)->default_value(model),

@@ -5,6 +5,7 @@
 
 #include "common/io/input_file.h"
 #include "engine/model/model_config.h"
+#include "engine/model/trained_models.h"
 
 namespace infergate {
 
@@ -15,6 +16,9 @@ ModelSource parse_model_argument(const std::string& arg, uint64_t seed, const st
   if (arg == "tiny" || arg == "small" || arg == "moe-tiny") {
     s.kind = "synthetic";
     s.preset = arg;
+  } else if (const auto trained = trained_model_dir(arg)) {
+    s.kind = "safetensors";
+    s.path = *trained;
   } else if (fs::is_directory(arg)) {
     s.kind = "safetensors";
     s.path = arg;
@@ -30,7 +34,7 @@ ModelSource parse_model_argument(const std::string& arg, uint64_t seed, const st
                              : !non_regular_kind(arg).empty() ? "is " + non_regular_kind(arg) + ", "
                                                               : "";
     throw std::invalid_argument(option + " '" + arg + "': " + what + "not a preset (" +
-                                preset_names() +
+                                preset_names() + "), a trained model (" + trained_model_names() +
                                 "), a .gguf file, a safetensors directory or a config.json");
   }
   return s;

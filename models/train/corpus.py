@@ -57,9 +57,10 @@ def files():
     return out
 
 
-def split():
-    """(training documents, held-out documents, a manifest: sources, file count, bytes, sha256)."""
-    train, held_out = [], []
+def labelled_documents():
+    """Every document as (source name, text, held out?), in the fixed order split() uses, and the
+    manifest: sources, document counts, bytes, the SHA-256 of every path and text read."""
+    docs = []
     digest = hashlib.sha256()
     sizes = {}
     for name, path in files():
@@ -67,9 +68,17 @@ def split():
         digest.update(path.encode() + b"\0" + text.encode("utf-8"))
         sizes[name] = sizes.get(name, 0) + len(text.encode("utf-8"))
         for doc in documents_of(text):
-            (held_out if (len(train) + len(held_out)) % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
-             else train).append(doc)
+            docs.append((name, doc, len(docs) % HELD_OUT_EVERY == HELD_OUT_EVERY - 1))
+    held_out = sum(1 for _, _, held in docs if held)
     manifest = {"sources": {n: p for n, p in SOURCES}, "bytes": sizes,
-                "documents": {"train": len(train), "held_out": len(held_out)},
-                "sha256": digest.hexdigest()}
+                "documents": {"train": len(docs) - held_out, "held_out": held_out},
+                "corpus_sha256": digest.hexdigest()}
+    return docs, manifest
+
+
+def split():
+    """(training documents, held-out documents, the manifest)."""
+    docs, manifest = labelled_documents()
+    train = [doc for _, doc, held in docs if not held]
+    held_out = [doc for _, doc, held in docs if held]
     return train, held_out, manifest
