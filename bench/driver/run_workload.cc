@@ -247,8 +247,10 @@ EngineConfig engine_for_point(const Workload& w, const nlohmann::json& value) {
   EngineConfig c = w.target.engine;
   if (!w.sweep || w.sweep->field != kSweepSpecTokens) return c;
   const int tokens = value.get<int>();
-  if (tokens == 0) {
+  if (tokens == 0) {  // off: the draft's own settings go too, which validate() ties to a method
     c.speculative_method = SpeculativeMethod::kNone;
+    c.speculative_draft_model.clear();
+    c.speculative_draft_layers = 0;
   } else {
     c.speculative_num_tokens = tokens;
   }

@@ -67,7 +67,9 @@ double prefill_seconds(const Options& o, const ModelWeights& weights) {
   Engine engine(engine_config(o, 1, o.prefill + 1), weights);
   double best = 1e30;
   for (int rep = 0; rep < o.reps; ++rep) {
-    engine.add_request(id_of(rep, 0), distinct_prompt(o.prefill, 100 + rep), fixed_length(1));
+    engine.add_request(id_of(rep, 0),
+                       distinct_prompt(o.prefill, 100 + rep, weights.config.vocab_size),
+                       fixed_length(1));
     const auto t0 = Clock::now();
     while (engine.has_unfinished()) engine.step();
     best = std::min(best, seconds_since(t0));
@@ -80,7 +82,8 @@ double decode_tokens_per_second(const Options& o, const ModelWeights& weights, i
   double best = 0;
   for (int rep = 0; rep < o.reps; ++rep) {
     for (int s = 0; s < streams; ++s) {
-      engine.add_request(id_of(rep, s), distinct_prompt(o.prompt, s + 1000 * rep),
+      engine.add_request(id_of(rep, s),
+                         distinct_prompt(o.prompt, s + 1000 * rep, weights.config.vocab_size),
                          fixed_length(o.decode + 1));
     }
     int started = 0;

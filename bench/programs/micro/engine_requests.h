@@ -11,9 +11,11 @@
 
 namespace infergate::bench {
 
-inline std::vector<int32_t> distinct_prompt(int length, int salt) {
+// Ids in [3, 31003), below `vocab_size` for a smaller vocabulary (the trained models' 4,096).
+inline std::vector<int32_t> distinct_prompt(int length, int salt, int vocab_size = 31003) {
+  const int span = vocab_size < 31003 ? vocab_size - 3 : 31000;
   std::vector<int32_t> p;
-  for (int i = 0; i < length; ++i) p.push_back(3 + (i * 131 + salt * 977) % 31000);
+  for (int i = 0; i < length; ++i) p.push_back(3 + (i * 131 + salt * 977) % span);
   return p;
 }
 
