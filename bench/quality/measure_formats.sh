@@ -7,9 +7,10 @@
 #
 #   bench/quality/measure_formats.sh BUILD_DIR [OUT_DIR]
 #
-# Environment: PRESET (default small), DTYPES (default: f32, f16, bf16 and every block format), TEXT (default
-# every docs/*.md, concatenated), CTX (default 256) and CHUNKS (default 4) for eval, THREADS
-# (default: one per core), REPS (default 2, each speed figure the best of them).
+# Environment: PRESET (default small; any --model, e.g. trained), DTYPES (default: f32, f16, bf16
+# and every block format), TEXT (default every docs/*.md, concatenated), CTX (default 256) and
+# CHUNKS (default 4; 0: all) for eval, THREADS (default: one per core), REPS (default 2, each
+# speed figure the best of them).
 set -euo pipefail
 
 name=measure_formats
