@@ -10,7 +10,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 readonly timeout_s=20
 
-"$mpirun" --oversubscribe -np 2 "$infergate" generate --tensor-parallel 2 --threads 1 \
+"$mpirun" --oversubscribe -np 2 "$infergate" generate --model tiny --tensor-parallel 2 --threads 1 \
   --max-tokens 900 --comm-timeout "$timeout_s" >"$log" 2>&1 &
 job=$!
 victim=""
