@@ -27,6 +27,7 @@ class SimulatedExecutor final : public Executor {
 
   std::vector<float> execute(const SchedulerOutput& out) override;
   bool samples_itself() const override { return true; }
+  bool returns_logits() const override { return false; }
   bool survives_failed_step() const override { return true; }
   std::vector<int32_t> execute_and_sample(const SchedulerOutput& out,
                                           const std::vector<SamplingDraw>& draws) override;

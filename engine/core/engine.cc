@@ -9,6 +9,7 @@
 #include "engine/core/executor_registry.h"
 #include "engine/core/kv_pool_plan.h"
 #include "engine/core/local_executor.h"
+#include "engine/request/logits_processors.h"
 #include "engine/request/ngram_proposer.h"
 #include "engine/request/sampler.h"
 
@@ -91,7 +92,7 @@ void Engine::add_request(const RequestId& id, std::vector<int32_t> prompt, Sampl
     }
   }
   try {
-    params.validate();
+    params.validate(vocab);
   } catch (const std::invalid_argument& e) {
     fail(e.what());
   }
@@ -184,6 +185,11 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
     Sequence& seq = *sampling[i]->seq;
     RequestOutput o = make_output(seq);
     o.token_ids.assign(seq.tokens.begin() + tokens_before[i], seq.tokens.end());
+    if (!seq.step_logprobs.empty()) {  // those of the tokens the scheduler kept
+      seq.step_logprobs.resize(std::min(seq.step_logprobs.size(), o.token_ids.size()));
+      o.logprobs = std::move(seq.step_logprobs);
+      seq.step_logprobs.clear();
+    }
     o.token_times_ns.assign(o.token_ids.size(), t);  // verified together, delivered together
     generated += int64_t(o.token_ids.size());
     outputs.push_back(std::move(o));
@@ -208,7 +214,7 @@ std::vector<std::vector<int32_t>> Engine::execute_and_sample(
     int64_t& executed_ns) {
   // A GPU executor samples on the device (its "execute" phase then includes sampling); it
   // never gets draft tokens (EngineConfig::validate), so one token per sequence.
-  const bool executor_samples = executor_->samples_itself();
+  const bool executor_samples = executor_->samples_itself() && !needs_host_logits(sampling);
   std::vector<float> logits;
   std::vector<std::vector<int32_t>> sampled;
   if (executor_samples) {
@@ -252,36 +258,64 @@ std::vector<std::vector<int32_t>> Engine::sample_rows(
   std::vector<std::vector<int32_t>> sampled;
   size_t row = 0;
   for (const ScheduledSequence* s : sampling) {
-    Sequence& seq = *s->seq;
-    const int drafts = s->num_draft_tokens;
-    std::vector<int32_t> tokens;
-    // Row i is the target's distribution after the last token and i draft tokens. Each draft
-    // is verified against its row (exact: greedy agreement, or rejection sampling); the first
-    // rejection gives the row's replacement token and ends the step, and when every draft
-    // stands the row after the last one adds a token of its own.
-    for (int i = 0; i <= drafts; ++i) {
-      const float* r = logits.data() + (row + size_t(i)) * vocab;
-      if (i == drafts) {
-        tokens.push_back(sample_token(r, int(vocab), seq.params, seq.rng));
-        break;
-      }
-      const int32_t draft = seq.draft_tokens[size_t(i)];
-      // A draft model's drafts come with their distribution q; an n-gram's is a point mass.
-      tokens.push_back(seq.draft_probs.empty()
-                           ? verify_draft_token(r, int(vocab), seq.params, draft, seq.rng)
-                           : verify_draft_token(r, int(vocab), seq.params, draft,
-                                                seq.draft_probs.data() + size_t(i) * vocab,
-                                                seq.rng));
-      if (tokens.back() != draft) break;
-    }
-    if (drafts > 0) {
-      count_verification(drafts, int(tokens.size()) - 1);
-      adapt_proposal_length(seq, drafts, int(tokens.size()) - 1);
-    }
-    row += size_t(1 + drafts);
-    sampled.push_back(std::move(tokens));
+    sampled.push_back(sample_sequence(logits.data() + row * vocab, *s));
+    row += size_t(1 + s->num_draft_tokens);
   }
   return sampled;
+}
+
+std::vector<int32_t> Engine::sample_sequence(const float* rows, const ScheduledSequence& s) {
+  Sequence& seq = *s.seq;
+  const int vocab = weights_.config.vocab_size;
+  const int drafts = s.num_draft_tokens;
+  thread_local std::vector<float> processed;
+  std::vector<int32_t> tokens;
+  seq.step_logprobs.clear();
+  // Row i is the target's distribution after the last token and i draft tokens. Each draft is
+  // verified against its row (exact: greedy agreement, or rejection sampling); the first
+  // rejection gives the row's replacement token and ends the step, and when every draft stands
+  // the row after the last one adds a token of its own.
+  for (int i = 0; i <= drafts; ++i) {
+    const float* raw = rows + size_t(i) * size_t(vocab);
+    const float* r = raw;
+    if (seq.params.processes_logits()) {  // the drafts before this row count as output
+      processed.assign(raw, raw + vocab);
+      const TokenHistory history{seq.tokens, seq.num_prompt_tokens,
+                                 std::span(seq.draft_tokens).first(size_t(i))};
+      apply_logits_processors(processed, seq.params, history, weights_.config.eos_token_id);
+      r = processed.data();
+    }
+    int32_t token = 0;
+    if (i == drafts) {
+      token = sample_token(r, vocab, seq.params, seq.rng);
+    } else {
+      // A draft model's drafts come with their distribution q; an n-gram's is a point mass.
+      const int32_t draft = seq.draft_tokens[size_t(i)];
+      token = seq.draft_probs.empty()
+                  ? verify_draft_token(r, vocab, seq.params, draft, seq.rng)
+                  : verify_draft_token(r, vocab, seq.params, draft,
+                                       seq.draft_probs.data() + size_t(i) * size_t(vocab), seq.rng);
+    }
+    tokens.push_back(token);
+    if (seq.params.logprobs >= 0) {
+      seq.step_logprobs.push_back(token_logprobs(raw, vocab, token, seq.params.logprobs));
+    }
+    if (i < drafts && token != seq.draft_tokens[size_t(i)]) break;
+  }
+  if (drafts > 0) {
+    count_verification(drafts, int(tokens.size()) - 1);
+    adapt_proposal_length(seq, drafts, int(tokens.size()) - 1);
+  }
+  return tokens;
+}
+
+bool Engine::needs_host_logits(const std::vector<const ScheduledSequence*>& sampling) const {
+  // The simulated executor has no logits: its tokens stand for any sampling.
+  if (!executor_->returns_logits()) return false;
+  for (const ScheduledSequence* s : sampling) {
+    if (s->seq->params.needs_host_logits()) return true;
+  }
+  return false;
 }
 
 void Engine::count_verification(int drafts, int accepted) {

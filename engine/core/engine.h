@@ -51,6 +51,7 @@ struct RequestOutput {
   RequestId id;
   std::vector<int32_t> token_ids;       // new tokens this step
   std::vector<int64_t> token_times_ns;  // monotonic clock (clock.h), one per new token
+  std::vector<TokenLogprobs> logprobs;  // one per new token when the request asked for them
   bool finished = false;
   FinishReason finish_reason = FinishReason::kNone;
   std::string error;  // why, with FinishReason::kError
@@ -192,6 +193,12 @@ class Engine {
   // and one more token (verify_draft_token: greedy agreement or rejection sampling).
   std::vector<std::vector<int32_t>> sample_rows(
       const std::vector<float>& logits, const std::vector<const ScheduledSequence*>& sampling);
+  // One sequence's tokens from its rows (1 + its draft tokens), its logits processed first and
+  // its logprobs kept in Sequence::step_logprobs when its params ask.
+  std::vector<int32_t> sample_sequence(const float* rows, const ScheduledSequence& s);
+  // Whether a sequence of `sampling` needs its logits on the host (processing or logprobs), so
+  // an executor that samples itself must hand them back this step.
+  bool needs_host_logits(const std::vector<const ScheduledSequence*>& sampling) const;
   // Counts one verification of `drafts` draft tokens of which `accepted` held.
   void count_verification(int drafts, int accepted);
   // Proposes the draft tokens each of `seqs` verifies in its next decode step.

@@ -40,6 +40,9 @@ class Executor {
   // True when the engine should call execute_and_sample() instead: the logits stay where they
   // were computed (a GPU's memory) and only the tokens come back.
   virtual bool samples_itself() const { return false; }
+  // False for an executor whose execute() has no logits to give (the simulator): requests that
+  // need them (logits processing, logprobs) are then sampled by execute_and_sample() as is.
+  virtual bool returns_logits() const { return true; }
   // True when a throw from execute() leaves the executor fit for the next step (its own memory,
   // one process): the engine then fails that batch's requests and goes on. False where ranks or
   // a device may be left disagreeing: the engine then stops (EngineFailure).

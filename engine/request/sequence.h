@@ -9,6 +9,7 @@
 
 #include "engine/request/sampler.h"
 #include "engine/request/sampling_params.h"
+#include "engine/request/token_logprobs.h"
 
 namespace infergate {
 
@@ -41,6 +42,9 @@ struct Sequence {
   // row-major), which rejection sampling needs; empty when each draft is a single token (n-gram)
   // or the request is greedy.
   std::vector<float> draft_probs;
+  // With params.logprobs >= 0: the logprobs of the tokens sampled in the current step, in order
+  // (the engine hands those the scheduler kept to the step's output).
+  std::vector<TokenLogprobs> step_logprobs;
   int proposal_length = 0;  // speculative.adaptive: tokens to propose next (0: not adapted yet)
   int num_prompt_tokens;
   int num_computed_tokens = 0;  // tokens whose KV is in the cache
