@@ -41,7 +41,7 @@ void check_fits_and_valid(const CompletionRequest& r, const ServedModel& model,
   require(int64_t(r.prompt.size()) + s.max_tokens <= model.max_model_len,
           "prompt + max_tokens exceeds max_model_len", body);
   try {
-    s.validate();
+    s.validate(model.vocab_size);
   } catch (const std::invalid_argument& e) {
     fail(std::string("accepted invalid sampling params: ") + e.what(), body);
   }
@@ -55,6 +55,10 @@ void check_fits_and_valid(const CompletionRequest& r, const ServedModel& model,
   require(r.kv_source.is_null() || r.kv_source.is_object(), "a kv_transfer.source not an object",
           body);
   require(!r.kv_export || r.kv_source.is_null(), "kv_transfer both exports and reads", body);
+  require(r.n >= 1 && r.n <= CompletionRequest::kMaxChoices, "accepted n out of range", body);
+  require(r.n == 1 || (r.resumed.empty() && !r.kv_export && r.kv_source.is_null()),
+          "accepted n > 1 with resume_token_ids or kv_transfer", body);
+  require(!r.echo || s.logprobs < 0, "accepted echo with logprobs", body);
 }
 
 // The request as a /v1/completions body of token ids with every field spelled out.
@@ -70,8 +74,17 @@ std::string canonical_completion_body(const CompletionRequest& r, const ServedMo
             {"ignore_eos", s.ignore_eos},
             {"stop_token_ids", s.stop_token_ids},
             {"stop", r.stop},
-            {"n", 1},
+            {"n", r.n},
+            {"frequency_penalty", s.frequency_penalty},
+            {"presence_penalty", s.presence_penalty},
+            {"repetition_penalty", s.repetition_penalty},
+            {"min_tokens", s.min_tokens},
+            {"echo", r.echo},
             {"stream", r.stream}};
+  json bias = json::object();
+  for (const auto& [id, value] : s.logit_bias) bias[std::to_string(id)] = value;
+  j["logit_bias"] = bias;
+  if (s.logprobs >= 0) j["logprobs"] = s.logprobs;
   if (r.stream) j["stream_options"] = {{"include_usage", r.include_usage}};
   if (!r.resumed.empty()) j["resume_token_ids"] = r.resumed;
   if (r.kv_export) j["kv_transfer"] = {{"export", true}};
@@ -87,7 +100,10 @@ bool same_request(const CompletionRequest& a, const CompletionRequest& b) {
          a.stream == b.stream && a.include_usage == b.include_usage &&
          x.temperature == y.temperature && x.top_k == y.top_k && x.top_p == y.top_p &&
          x.seed == y.seed && x.max_tokens == y.max_tokens && x.stop_token_ids == y.stop_token_ids &&
-         x.ignore_eos == y.ignore_eos && a.kv_export == b.kv_export && a.kv_source == b.kv_source;
+         x.ignore_eos == y.ignore_eos && a.kv_export == b.kv_export && a.kv_source == b.kv_source &&
+         a.n == b.n && a.echo == b.echo && x.frequency_penalty == y.frequency_penalty &&
+         x.presence_penalty == y.presence_penalty && x.repetition_penalty == y.repetition_penalty &&
+         x.min_tokens == y.min_tokens && x.logit_bias == y.logit_bias && x.logprobs == y.logprobs;
 }
 
 // What was accepted once is accepted again, as the same request, when spelled canonically.

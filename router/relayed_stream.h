@@ -4,8 +4,10 @@
 // with no token lost or repeated, under the first replica's id and created time.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,10 +16,14 @@ namespace infergate {
 
 class RelayedStream {
  public:
+  // `choices`: the request's `n`. Token ids are noted for one choice only (several cannot be
+  // resumed); the answer is finished when every choice has its finish_reason.
+  explicit RelayedStream(int choices = 1) : choice_finished_(size_t(std::max(choices, 1))) {}
+
   bool started() const { return started_; }
   void start() { started_ = true; }
   const std::vector<int32_t>& ids() const { return ids_; }
-  bool finished() const { return finished_; }  // a finish_reason or [DONE] went out
+  bool finished() const { return finished_; }  // every finish_reason, or [DONE], went out
   bool done_sent() const { return done_sent_; }
   int migrations() const { return migrations_; }
 
@@ -50,6 +56,10 @@ class RelayedStream {
   bool done_sent_ = false;
   int migrations_ = 0;
   int64_t broke_ns_ = 0;
+  // Notes one choice's tokens and finish; true when it was the last choice to finish.
+  bool note_choice(const nlohmann::json& choice);
+
+  std::vector<bool> choice_finished_;
   std::vector<int32_t> ids_;
   nlohmann::json id_, created_;  // the first replica's
   nlohmann::json kv_transfer_;   // null unless disaggregated

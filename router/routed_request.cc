@@ -1,5 +1,7 @@
 #include "router/routed_request.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -63,6 +65,10 @@ RoutedRequest read_routed_request(std::string_view body, bool chat, int chunk_by
   RoutedRequest r;
   const auto stream = j.find("stream");
   r.stream = stream != j.end() && stream->is_boolean() && stream->get<bool>();
+  const auto n = j.find("n");
+  if (n != j.end() && n->is_number_integer() && n->get<int64_t>() > 1) {
+    r.choices = int(std::min<int64_t>(n->get<int64_t>(), 1 << 20));
+  }
   if (chat) {
     const auto messages = j.find("messages");
     if (messages != j.end()) r.prefix = text_prefix_hashes(chat_text(*messages), chunk_bytes);

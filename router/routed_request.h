@@ -13,6 +13,7 @@ namespace infergate {
 
 struct RoutedRequest {
   bool stream = false;
+  int choices = 1;  // `n` (the replica checks it; a stream of several is never migrated)
   std::vector<uint64_t> prefix;
 };
 

@@ -115,12 +115,13 @@ net::awaitable<bool> forward(beast::tcp_stream& stream, const HttpRequest& req,
                              const RoutedRequest& routed, RouterContext& ctx) {
   std::vector<int> tried;
   std::string last_failure;
-  RelayedStream relayed;
+  RelayedStream relayed(routed.choices);
   beast::error_code ec;
   // Disaggregated: the prompt is computed at a prefill worker first; only the first decode
   // attempt may read its KV (one that failed may have read and released it).
   std::string first_body;
-  if (ctx.prefill && req.method() == http::verb::post) {
+  // (A request for several choices skips it: replicas hand over the KV of one.)
+  if (ctx.prefill && req.method() == http::verb::post && routed.choices == 1) {
     const PrefillOutcome prefill = co_await run_prefill(request_path(req), req.body(), routed, ctx);
     ctx.metrics.prefilled(prefill.source.is_null(), prefill.attempts, prefill.prefill_s,
                           prefill.kv_bytes);
@@ -159,6 +160,12 @@ net::awaitable<bool> forward(beast::tcp_stream& stream, const HttpRequest& req,
         co_return false;
       case AttemptOutcome::kBroken:
         ctx.metrics.broken_stream();
+        if (routed.choices > 1) {  // resume_token_ids continue one choice, not several
+          last_failure = "replica " + std::to_string(lease->replica) + ": " + result.detail +
+                         "; a stream of n > 1 choices is not resumed";
+          failures = ctx.options.max_attempts;
+          continue;
+        }
         std::cerr << "router: replica " << lease->replica << ": " << result.detail
                   << "; resuming the stream after " << relayed.ids().size() << " tokens"
                   << std::endl;

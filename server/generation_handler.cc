@@ -57,23 +57,90 @@ std::vector<int32_t> submitted_prompt(const CompletionRequest& cr) {
   return prompt;
 }
 
-std::shared_ptr<EventChannel> submit(const CompletionRequest& cr, const RequestId& id,
-                                     ServerContext& ctx, net::any_io_executor executor,
-                                     Handoff& handoff) {
-  auto channel = std::make_shared<EventChannel>(std::move(executor));
+// A request's n choices: one engine request each ("<id>" alone, "<id>-<i>" for several), all
+// feeding one channel, and each choice's progress.
+class Choices {
+ public:
+  Choices(const CompletionRequest& cr, const RequestId& id, ServerContext& ctx,
+          int64_t arrival_ns) {
+    for (int i = 0; i < cr.n; ++i) {
+      ids_.push_back(cr.n == 1 ? id : id + "-" + std::to_string(i));
+      progress_.push_back(std::make_unique<GenerationProgress>(cr, id, ctx, arrival_ns, i));
+    }
+  }
+  int size() const { return int(ids_.size()); }
+  const RequestId& id(int i) const { return ids_[size_t(i)]; }
+  GenerationProgress& progress(int i) { return *progress_[size_t(i)]; }
+  // The choice an engine output belongs to.
+  int index_of(const RequestId& engine_id) const {
+    for (size_t i = 0; i < ids_.size(); ++i) {
+      if (ids_[i] == engine_id) return int(i);
+    }
+    return 0;
+  }
+  bool all_done() const {
+    for (const auto& p : progress_) {
+      if (!p->done()) return false;
+    }
+    return true;
+  }
+  // Stops the choices still running (a refusal or a failure ends the whole request).
+  void abort_running(ServerContext& ctx) {
+    for (size_t i = 0; i < ids_.size(); ++i) {
+      if (!progress_[i]->done() && (i == 0 || rest_submitted)) ctx.service.abort(ids_[i]);
+    }
+  }
+  void abandon(ServerContext& ctx) {
+    abort_running(ctx);
+    for (const auto& p : progress_) p->abandon();
+  }
+  int completion_tokens() const {
+    int total = 0;
+    for (const auto& p : progress_) total += p->completion_tokens();
+    return total;
+  }
+
+  bool rest_submitted = false;  // choices after the first (submit_rest)
+
+ private:
+  std::vector<RequestId> ids_;
+  std::vector<std::unique_ptr<GenerationProgress>> progress_;
+};
+
+// Hands choice `i` to the engine, its events to `channel`.
+void submit_choice(const CompletionRequest& cr, const Choices& choices, int i, ServerContext& ctx,
+                   const std::shared_ptr<EventChannel>& channel, Handoff& handoff) {
   std::vector<int32_t> prompt = submitted_prompt(cr);
   SamplingParams sampling = cr.sampling;
   sampling.max_tokens -= int(cr.resumed.size());
+  if (sampling.seed) *sampling.seed += uint64_t(i);  // vLLM's seeds for n choices
   EventSink sink = [channel](ServiceEvent e) { channel->push(std::move(e)); };
-  if (!cr.kv_source.is_null()) {
+  if (!cr.kv_source.is_null()) {  // n is 1 (request_fields.cc)
     handoff.read = std::make_shared<KvReadRecord>();
-    submit_after_kv_read(ctx, cr, id, std::move(prompt), sampling, std::move(sink), handoff.read,
-                         handoff.arrival_ns);
+    submit_after_kv_read(ctx, cr, choices.id(i), std::move(prompt), sampling, std::move(sink),
+                         handoff.read, handoff.arrival_ns);
   } else {
-    ctx.service.submit(id, std::move(prompt), sampling, std::move(sink),
+    ctx.service.submit(choices.id(i), std::move(prompt), sampling, std::move(sink),
                        KvHandoff{cr.kv_export, nullptr});
   }
+}
+
+// The first choice goes to the engine now; the others when its first output shows the prompt
+// computed (submit_rest), so they find the prompt's full blocks in the prefix cache instead of
+// computing them again beside it.
+std::shared_ptr<EventChannel> submit(const CompletionRequest& cr, const Choices& choices,
+                                     ServerContext& ctx, net::any_io_executor executor,
+                                     Handoff& handoff) {
+  auto channel = std::make_shared<EventChannel>(std::move(executor));
+  submit_choice(cr, choices, 0, ctx, channel, handoff);
   return channel;
+}
+
+void submit_rest(const CompletionRequest& cr, Choices& choices, ServerContext& ctx,
+                 const std::shared_ptr<EventChannel>& channel, Handoff& handoff) {
+  if (choices.rest_submitted) return;
+  choices.rest_submitted = true;
+  for (int i = 1; i < choices.size(); ++i) submit_choice(cr, choices, i, ctx, channel, handoff);
 }
 
 // A refused request as HTTP: the engine's "no" is the client's fault (400); shutting down is
@@ -94,44 +161,73 @@ net::awaitable<bool> end_chunks(beast::tcp_stream& stream, ServerContext& ctx,
   co_return !ec;
 }
 
+// One choice of a whole answer, as its outputs arrive.
+struct CollectedChoice {
+  std::vector<int32_t> ids;
+  std::vector<TokenLogprobs> logprobs;
+  std::string text;
+  FinishReason reason = FinishReason::kNone;
+
+  void add(const GenerationProgress::Step& step) {
+    ids.insert(ids.end(), step.ids.begin(), step.ids.end());
+    logprobs.insert(logprobs.end(), step.logprobs.begin(), step.logprobs.end());
+    text += step.text;
+    if (step.done) reason = step.reason;
+  }
+};
+
+nlohmann::json whole_answer(Choices& choices, std::vector<CollectedChoice>& collected) {
+  nlohmann::json rendered = nlohmann::json::array();
+  for (int i = 0; i < choices.size(); ++i) {
+    GenerationProgress& p = choices.progress(i);
+    const CollectedChoice& c = collected[size_t(i)];
+    rendered.push_back(
+        p.renderer().choice(c.text, c.ids, c.reason, p.logprobs_json(c.ids, c.logprobs)));
+  }
+  GenerationProgress& first = choices.progress(0);
+  return first.renderer().completion(std::move(rendered), first.prompt_tokens(),
+                                     choices.completion_tokens());
+}
+
 // Non-streaming: collects the whole answer, then responds once.
 net::awaitable<HttpResponse> complete(const HttpRequest& req, const CompletionRequest& cr,
-                                      const RequestId& id, ServerContext& ctx,
-                                      GenerationProgress& progress, Handoff& handoff) {
-  auto channel = submit(cr, id, ctx, co_await net::this_coro::executor, handoff);
-  std::vector<int32_t> ids;
-  std::string text;
+                                      Choices& choices, ServerContext& ctx, Handoff& handoff) {
+  auto channel = submit(cr, choices, ctx, co_await net::this_coro::executor, handoff);
+  std::vector<CollectedChoice> collected(size_t(choices.size()));
   for (;;) {
     for (ServiceEvent& e : co_await channel->next()) {
-      if (e.refusal != Refusal::kNone) co_return error_response(req, refusal(e));
+      if (e.refusal != Refusal::kNone) {
+        choices.abort_running(ctx);  // refused, not finished: the caller counts it
+        co_return error_response(req, refusal(e));
+      }
       handoff.note(e, ctx);
-      const GenerationProgress::Step step = progress.advance(e.output);
-      ids.insert(ids.end(), step.ids.begin(), step.ids.end());
-      text += step.text;
-      if (step.stopped_by_string) ctx.service.abort(id);
+      const int i = choices.index_of(e.output.id);
+      submit_rest(cr, choices, ctx, channel, handoff);
+      const GenerationProgress::Step step = choices.progress(i).advance(e.output);
+      collected[size_t(i)].add(step);
+      if (step.stopped_by_string) ctx.service.abort(choices.id(i));
       if (step.done && e.output.step_failed) {  // the engine's fault: another server may answer
+        choices.abandon(ctx);
         co_return error_response(req, ApiError(500, e.output.error));
       }
-      if (step.done) {
-        nlohmann::json body =
-            progress.renderer().completion(text, ids, step.reason, progress.prompt_tokens());
-        if (cr.kv_export) {
-          body["kv_transfer"] = expose_prompt_kv(ctx, handoff.exported, submitted_prompt(cr));
-        }
-        if (handoff.read) body["kv_transfer"] = kv_read_record_json(*handoff.read);
-        co_return json_response(req, http::status::ok, body);
+      if (!choices.all_done()) continue;
+      nlohmann::json body = whole_answer(choices, collected);
+      if (cr.kv_export) {
+        body["kv_transfer"] = expose_prompt_kv(ctx, handoff.exported, submitted_prompt(cr));
       }
+      if (handoff.read) body["kv_transfer"] = kv_read_record_json(*handoff.read);
+      co_return json_response(req, http::status::ok, body);
     }
   }
 }
 
-// Streaming: SSE chunks over chunked transfer encoding. A failed write means the client has
-// gone: the request is aborted so its KV blocks return at once. Returns false then.
+// Streaming: SSE chunks over chunked transfer encoding, each choice's in the order its tokens
+// come. A failed write means the client has gone: the request is aborted so its KV blocks
+// return at once. Returns false then.
 net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest& req,
-                                   const CompletionRequest& cr, const RequestId& id,
-                                   ServerContext& ctx, GenerationProgress& progress,
-                                   Handoff& handoff) {
-  auto channel = submit(cr, id, ctx, co_await net::this_coro::executor, handoff);
+                                   const CompletionRequest& cr, Choices& choices,
+                                   ServerContext& ctx, Handoff& handoff) {
+  auto channel = submit(cr, choices, ctx, co_await net::this_coro::executor, handoff);
   beast::error_code ec;
   const auto write = [&](const std::string& data) -> net::awaitable<void> {
     if (ec) co_return;
@@ -142,46 +238,53 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
 
   std::vector<ServiceEvent> events = co_await channel->next();
   if (events.front().refusal != Refusal::kNone) {
+    choices.abort_running(ctx);
     ctx.metrics.request_refused(refusal_status(events.front()));
     co_await send(stream, error_response(req, refusal(events.front())), ec,
                   ctx.options.idle_timeout_s);
     co_return !ec;
   }
   co_await send_event_stream_header(stream, req, ec, ctx.options.idle_timeout_s);
-  CompletionRenderer& render = progress.renderer();
   for (;;) {
     for (ServiceEvent& e : events) {
       handoff.note(e, ctx);
-      const GenerationProgress::Step step = progress.advance(e.output);
-      if (step.stopped_by_string) ctx.service.abort(id);
-      if (!step.done) {
-        if (!step.ids.empty())
-          co_await write(sse_event(render.chunk(step.text, step.ids, step.reason)));
-        continue;
-      }
-      if (e.output.step_failed) {
-        // The engine's fault, not the request's: an error event (vLLM's shape), so a client
-        // sees a failed stream and the router resumes it at another replica.
-        co_await write(sse_event(ApiError(500, e.output.error).to_json()) + kSseDone);
+      // A refusal or a failed step after the stream began: an error event (vLLM's shape), so a
+      // client sees a failed stream and the router resumes it at another replica.
+      const bool failed = e.refusal != Refusal::kNone || e.output.step_failed;
+      if (failed) {
+        choices.abandon(ctx);
+        const ApiError error =
+            e.refusal != Refusal::kNone ? refusal(e) : ApiError(500, e.output.error);
+        co_await write(sse_event(error.to_json()) + kSseDone);
         co_return co_await end_chunks(stream, ctx, ec);
+      }
+      const int i = choices.index_of(e.output.id);
+      submit_rest(cr, choices, ctx, channel, handoff);
+      GenerationProgress& progress = choices.progress(i);
+      const GenerationProgress::Step step = progress.advance(e.output);
+      if (step.stopped_by_string) ctx.service.abort(choices.id(i));
+      if (step.ids.empty() && !step.done) continue;
+      nlohmann::json chunk = progress.renderer().chunk(
+          step.text, step.ids, step.reason, progress.logprobs_json(step.ids, step.logprobs));
+      if (!choices.all_done()) {
+        co_await write(sse_event(chunk));
+        continue;
       }
       // The last chunk, the usage and [DONE] go out in one write: a server killed in between
       // cannot leave a client (or the router resuming the stream elsewhere) with a finished
       // answer whose usage never comes.
-      nlohmann::json last = render.chunk(step.text, step.ids, step.reason);
-      if (handoff.read) last["kv_transfer"] = kv_read_record_json(*handoff.read);
-      std::string end = sse_event(last);
+      if (handoff.read) chunk["kv_transfer"] = kv_read_record_json(*handoff.read);
+      std::string end = sse_event(chunk);
       if (cr.include_usage) {
-        end +=
-            sse_event(render.usage_chunk(progress.prompt_tokens(), progress.completion_tokens()));
+        end += sse_event(
+            progress.renderer().usage_chunk(progress.prompt_tokens(), choices.completion_tokens()));
       }
       end += kSseDone;
       co_await write(end);
       co_return co_await end_chunks(stream, ctx, ec);
     }
     if (ec) {
-      progress.abandon();
-      ctx.service.abort(id);
+      choices.abandon(ctx);
       co_return false;
     }
     events = co_await channel->next();
@@ -208,10 +311,10 @@ net::awaitable<bool> serve_generation(beast::tcp_stream& stream, const HttpReque
   const RequestId id =
       (cr.api == ApiKind::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(ctx.next_request++);
   ctx.metrics.request_admitted(int(cr.prompt.size()));
-  GenerationProgress progress(cr, id, ctx, arrival_ns);
+  Choices choices(cr, id, ctx, arrival_ns);
   Handoff handoff{nullptr, nullptr, arrival_ns};
-  if (cr.stream) co_return co_await stream_answer(stream, req, cr, id, ctx, progress, handoff);
-  HttpResponse res = co_await complete(req, cr, id, ctx, progress, handoff);
+  if (cr.stream) co_return co_await stream_answer(stream, req, cr, choices, ctx, handoff);
+  HttpResponse res = co_await complete(req, cr, choices, ctx, handoff);
   if (res.result_int() >= 400) ctx.metrics.request_refused(res.result_int());
   co_await send(stream, std::move(res), ec, ctx.options.idle_timeout_s);
   co_return !ec && req.keep_alive();

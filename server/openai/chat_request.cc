@@ -1,5 +1,7 @@
 #include "server/openai/chat_request.h"
 
+#include <set>
+
 #include "common/io/json_excerpt.h"
 #include "engine/tokenizer/chat_prompt.h"
 #include "server/openai/request_fields.h"
@@ -9,15 +11,6 @@ namespace infergate {
 namespace {
 
 using nlohmann::json;
-
-const std::set<std::string>& chat_fields() {
-  static const std::set<std::string> fields = [] {
-    std::set<std::string> f = kSharedRequestFields;
-    f.insert({"messages", "max_completion_tokens"});
-    return f;
-  }();
-  return fields;
-}
 
 // `content` is a string or OpenAI's array of parts; only text parts are understood.
 std::string message_content(const json& content, const std::string& at) {
@@ -92,7 +85,7 @@ std::vector<int32_t> chat_prompt_ids(const json& j, const ServedModel& model,
 }
 
 CompletionRequest parse_chat_request(std::string_view body, const ServedModel& model) {
-  json j = parse_request_object(body, chat_fields(), model);
+  json j = parse_request_object(body, ApiKind::kChat, model);
   std::vector<int32_t> prompt = chat_prompt_ids(j, model, true);
   if (j.contains("max_completion_tokens") && !j["max_completion_tokens"].is_null()) {
     if (j.contains("max_tokens")) {

@@ -45,23 +45,18 @@ std::vector<int32_t> parse_prompt(const json& v, const ServedModel& model) {
   return read_token_ids(v, "prompt", model.vocab_size);
 }
 
-const std::set<std::string>& completion_fields() {
-  static const std::set<std::string> fields = [] {
-    std::set<std::string> f = kSharedRequestFields;
-    f.insert("prompt");
-    return f;
-  }();
-  return fields;
-}
-
 }  // namespace
 
 CompletionRequest parse_completion_request(std::string_view body, const ServedModel& model) {
-  const json j = parse_request_object(body, completion_fields(), model);
+  const json j = parse_request_object(body, ApiKind::kCompletions, model);
   if (!j.contains("prompt")) throw bad_field("prompt", "'prompt' is required");
   CompletionRequest r;
   r.prompt = parse_prompt(j["prompt"], model);
   read_shared_fields(j, model, r);
+  if (r.echo && j["prompt"].is_string()) r.echo_text = j["prompt"].get<std::string>();
+  if (r.echo && !j["prompt"].is_string() && model.tokenizer) {
+    r.echo_text = model.tokenizer->decode(r.prompt);
+  }
   return r;
 }
 

@@ -32,9 +32,14 @@ struct ServedModel {
 enum class ApiKind { kCompletions, kChat };
 
 struct CompletionRequest {
+  static constexpr int kMaxChoices = 128;  // `n`
+
   ApiKind api = ApiKind::kCompletions;
   std::vector<int32_t> prompt;
   SamplingParams sampling;
+  int n = 1;              // choices, each an engine request sharing the prompt's cached blocks
+  bool echo = false;      // completions: the prompt's text comes first
+  std::string echo_text;  // with echo: the prompt as sent, or its token ids' text
   std::vector<std::string> stop;  // stop strings: the text ends before the first one found
   bool stream = false;
   bool include_usage = false;  // stream_options.include_usage

@@ -18,12 +18,13 @@ const char* object_name(ApiKind api, bool streamed) {
 }  // namespace
 
 CompletionRenderer::CompletionRenderer(ApiKind api, std::string id, std::string model,
-                                       int64_t created, const Tokenizer* tokenizer)
+                                       int64_t created, const Tokenizer* tokenizer, int index)
     : api_(api),
       id_(std::move(id)),
       model_(std::move(model)),
       created_(created),
-      tokenizer_(tokenizer) {}
+      tokenizer_(tokenizer),
+      index_(index) {}
 
 std::string CompletionRenderer::decode(const std::vector<int32_t>& ids) {
   if (!tokenizer_) return "";
@@ -39,32 +40,36 @@ json CompletionRenderer::envelope(bool streamed) const {
           {"model", model_}};
 }
 
-json CompletionRenderer::completion(const std::string& text, const std::vector<int32_t>& ids,
-                                    FinishReason reason, int prompt_tokens) const {
-  json choice = {{"index", 0}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}};
+json CompletionRenderer::choice(const std::string& text, const std::vector<int32_t>& ids,
+                                FinishReason reason, const json& logprobs) const {
+  json choice = {{"index", index_}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}};
   if (api_ == ApiKind::kChat) {
     choice["message"] = {{"role", "assistant"}, {"content", text}};
   } else {
     choice["text"] = text;
-    choice["logprobs"] = nullptr;
   }
+  choice["logprobs"] = logprobs;
+  return choice;
+}
+
+json CompletionRenderer::completion(json choices, int prompt_tokens, int completion_tokens) const {
   json j = envelope(false);
-  j["choices"] = json::array({choice});
-  j["usage"] = usage_json(prompt_tokens, int(ids.size()));
+  j["choices"] = std::move(choices);
+  j["usage"] = usage_json(prompt_tokens, completion_tokens);
   return j;
 }
 
 json CompletionRenderer::chunk(const std::string& text, const std::vector<int32_t>& ids,
-                               FinishReason reason) {
-  json choice = {{"index", 0}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}};
+                               FinishReason reason, const json& logprobs) {
+  json choice = {{"index", index_}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}};
   if (api_ == ApiKind::kChat) {
     choice["delta"] = {{"content", text}};
     if (!role_sent_) choice["delta"]["role"] = "assistant";
     role_sent_ = true;
   } else {
     choice["text"] = text;
-    choice["logprobs"] = nullptr;
   }
+  choice["logprobs"] = logprobs;
   json j = envelope(true);
   j["choices"] = json::array({choice});
   return j;

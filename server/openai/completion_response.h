@@ -17,11 +17,13 @@
 
 namespace infergate {
 
+// One choice's rendering (a request with `n` choices has n, each with its own text state).
 class CompletionRenderer {
  public:
-  // `tokenizer` may be null: text stays empty, token_ids carry the output.
+  // `tokenizer` may be null: text stays empty, token_ids carry the output. `index`: the
+  // choice's place among the request's `n`.
   CompletionRenderer(ApiKind api, std::string id, std::string model, int64_t created,
-                     const Tokenizer* tokenizer);
+                     const Tokenizer* tokenizer, int index = 0);
 
   // The text `ids` complete (an incomplete UTF-8 character waits for the next tokens). Tokens
   // decode one by one: a completion continues its prompt, so a leading space is kept.
@@ -29,13 +31,15 @@ class CompletionRenderer {
   // The text still held back, at the end of the completion.
   std::string finish_text() { return utf8_.finish(); }
 
-  // A whole answer (non-streaming).
-  nlohmann::json completion(const std::string& text, const std::vector<int32_t>& ids,
-                            FinishReason reason, int prompt_tokens) const;
-  // One streamed chunk; `reason` kNone while the answer goes on. A chat stream's first chunk
-  // carries the assistant role.
+  // This choice of a whole answer (non-streaming); `logprobs` is null when not asked for.
+  nlohmann::json choice(const std::string& text, const std::vector<int32_t>& ids,
+                        FinishReason reason, const nlohmann::json& logprobs = nullptr) const;
+  // A whole answer: the envelope around `choices` (in index order) and the usage.
+  nlohmann::json completion(nlohmann::json choices, int prompt_tokens, int completion_tokens) const;
+  // One streamed chunk of this choice; `reason` kNone while the answer goes on. A chat
+  // stream's first chunk of a choice carries the assistant role.
   nlohmann::json chunk(const std::string& text, const std::vector<int32_t>& ids,
-                       FinishReason reason);
+                       FinishReason reason, const nlohmann::json& logprobs = nullptr);
   // The answer was begun elsewhere (a resumed request): a chat stream's role went out there.
   void resumed() { role_sent_ = true; }
   // The last streamed chunk when stream_options.include_usage: no choices, only usage.
@@ -48,6 +52,7 @@ class CompletionRenderer {
   std::string id_, model_;
   int64_t created_;
   const Tokenizer* tokenizer_;
+  int index_;
   Utf8Stream utf8_;
   bool role_sent_ = false;
 };

@@ -4,6 +4,7 @@
 
 #include "common/io/json_excerpt.h"
 #include "common/io/json_unique_keys.h"
+#include "server/openai/request_field_policy.h"
 
 namespace infergate {
 
@@ -69,7 +70,75 @@ void read_stream_options(const json& j, CompletionRequest& r) {
   }
 }
 
-void read_sampling(const json& j, const ServedModel& model, SamplingParams& s) {
+bool present(const json& j, const char* field) { return j.contains(field) && !j[field].is_null(); }
+
+void read_penalties(const json& j, SamplingParams& s) {
+  if (present(j, "frequency_penalty")) {
+    s.frequency_penalty = get_number(j["frequency_penalty"], "frequency_penalty");
+  }
+  if (present(j, "presence_penalty")) {
+    s.presence_penalty = get_number(j["presence_penalty"], "presence_penalty");
+  }
+  if (present(j, "repetition_penalty")) {
+    s.repetition_penalty = get_number(j["repetition_penalty"], "repetition_penalty");
+  }
+  if (present(j, "min_tokens")) s.min_tokens = get_int(j["min_tokens"], "min_tokens");
+}
+
+// OpenAI's logit_bias: {"<token id>": bias}; the count is bounded before any entry is read.
+void read_logit_bias(const json& v, int32_t vocab_size, SamplingParams& s) {
+  if (!v.is_object()) throw bad_field("logit_bias", "'logit_bias' must be an object");
+  if (v.size() > SamplingParams::kMaxLogitBiasIds) {
+    throw bad_field("logit_bias",
+                    "'logit_bias' has " + std::to_string(v.size()) + " entries; at most " +
+                        std::to_string(SamplingParams::kMaxLogitBiasIds) + " are allowed");
+  }
+  for (const auto& [key, bias] : v.items()) {
+    const std::string at = "logit_bias." + text_excerpt(key);
+    size_t used = 0;
+    long long id = -1;
+    try {
+      id = std::stoll(key, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != key.size()) {
+      throw bad_field(at, "'" + at + "': the key must be a token id");
+    }
+    if (id < 0 || id >= vocab_size) {
+      throw bad_field(at, "'" + at + "': token id " + std::to_string(id) +
+                              " is outside the vocabulary [0, " + std::to_string(vocab_size) + ")");
+    }
+    s.logit_bias.emplace_back(int32_t(id), get_number(bias, at));
+  }
+}
+
+// Completions' `logprobs`: how many alternatives (0..20); chat's: true/false, with
+// `top_logprobs` alternatives.
+void read_logprobs(const json& j, ApiKind api, SamplingParams& s) {
+  const std::string limit = std::to_string(SamplingParams::kMaxLogprobs);
+  const auto count = [&](const json& v, const std::string& field) {
+    const int n = get_int(v, field);
+    if (n < 0 || n > SamplingParams::kMaxLogprobs) {
+      throw bad_field(field,
+                      "'" + field + "' must be in [0, " + limit + "], got " + std::to_string(n));
+    }
+    return n;
+  };
+  if (api == ApiKind::kCompletions) {
+    if (present(j, "logprobs")) s.logprobs = count(j["logprobs"], "logprobs");
+    return;
+  }
+  const bool on = present(j, "logprobs") && get_bool(j["logprobs"], "logprobs");
+  if (present(j, "top_logprobs")) {
+    if (!on) throw bad_field("top_logprobs", "'top_logprobs' needs \"logprobs\": true");
+    s.logprobs = count(j["top_logprobs"], "top_logprobs");
+  } else if (on) {
+    s.logprobs = 0;
+  }
+}
+
+void read_sampling(const json& j, const ServedModel& model, ApiKind api, SamplingParams& s) {
   if (j.contains("max_tokens")) s.max_tokens = get_int(j["max_tokens"], "max_tokens");
   if (j.contains("temperature")) s.temperature = get_number(j["temperature"], "temperature");
   if (j.contains("top_p")) s.top_p = get_number(j["top_p"], "top_p");
@@ -88,8 +157,31 @@ void read_sampling(const json& j, const ServedModel& model, SamplingParams& s) {
     if (!v.is_array()) throw bad_field("stop_token_ids", "'stop_token_ids' must be an array");
     s.stop_token_ids = read_token_ids(v, "stop_token_ids", model.vocab_size);
   }
-  if (j.contains("n") && !j["n"].is_null() && get_int(j["n"], "n") != 1) {
-    throw bad_field("n", "only 'n': 1 is supported");
+  read_penalties(j, s);
+  if (present(j, "logit_bias")) read_logit_bias(j["logit_bias"], model.vocab_size, s);
+  read_logprobs(j, api, s);
+}
+
+// `n` choices, each its own engine request; the migration and handoff extensions take one.
+void read_choices(const json& j, CompletionRequest& r) {
+  if (present(j, "n")) {
+    r.n = get_int(j["n"], "n");
+    if (r.n < 1 || r.n > CompletionRequest::kMaxChoices) {
+      throw bad_field("n", "'n' must be in [1, " + std::to_string(CompletionRequest::kMaxChoices) +
+                               "], got " + std::to_string(r.n));
+    }
+  }
+  if (r.n > 1 && (!r.resumed.empty() || r.kv_export || !r.kv_source.is_null())) {
+    throw bad_field("n", "'n' must be 1 with resume_token_ids or kv_transfer");
+  }
+  if (present(j, "echo")) r.echo = get_bool(j["echo"], "echo");
+  if (r.echo && r.sampling.logprobs >= 0) {
+    throw bad_field("echo",
+                    "'echo' with 'logprobs' needs the prompt's logprobs, which are not "
+                    "computed (the engine keeps only the rows it samples from)");
+  }
+  if (r.echo && !r.resumed.empty()) {
+    throw bad_field("echo", "'echo' cannot be resumed (resume_token_ids)");
   }
 }
 
@@ -113,8 +205,9 @@ void check_fits(const ServedModel& model, const CompletionRequest& r) {
 
 }  // namespace
 
-json parse_request_object(std::string_view body, const std::set<std::string>& known,
-                          const ServedModel& model) {
+namespace {
+
+json parse_body(std::string_view body) {
   json j;
   try {  // the last of duplicate keys would silently win: "max_tokens": 1, "max_tokens": 1000
     j = json::parse(body, unique_keys_callback(), /*allow_exceptions=*/false);
@@ -123,21 +216,39 @@ json parse_request_object(std::string_view body, const std::set<std::string>& kn
   }
   if (j.is_discarded()) throw ApiError(400, "the request body is not valid JSON");
   if (!j.is_object()) throw ApiError(400, "the request body must be a JSON object");
+  return j;
+}
+
+void check_model(const json& j, const ServedModel& model) {
+  if (!j.contains("model")) return;
+  if (!j["model"].is_string()) throw bad_field("model", "'model' must be a string");
+  if (!model.answers_to(j["model"].get<std::string>())) {
+    throw ApiError(404,
+                   "the model '" + text_excerpt(j["model"].get_ref<const std::string&>()) +
+                       "' does not exist (this server serves " + model.names_text() + ")",
+                   "model");
+  }
+}
+
+}  // namespace
+
+json parse_request_object(std::string_view body, ApiKind api, const ServedModel& model) {
+  json j = parse_body(body);
+  check_request_fields(j, api);
+  check_model(j, model);
+  return j;
+}
+
+json parse_request_object(std::string_view body, const std::set<std::string>& known,
+                          const ServedModel& model) {
+  json j = parse_body(body);
   for (const auto& [key, value] : j.items()) {
     if (!known.count(key)) {
       const std::string name = text_excerpt(key);  // a 500 KB name is not echoed whole
       throw bad_field(name, "unknown field '" + name + "'");
     }
   }
-  if (j.contains("model")) {
-    if (!j["model"].is_string()) throw bad_field("model", "'model' must be a string");
-    if (!model.answers_to(j["model"].get<std::string>())) {
-      throw ApiError(404,
-                     "the model '" + text_excerpt(j["model"].get_ref<const std::string&>()) +
-                         "' does not exist (this server serves " + model.names_text() + ")",
-                     "model");
-    }
-  }
+  check_model(j, model);
   return j;
 }
 
@@ -206,14 +317,15 @@ void read_kv_transfer(const json& j, CompletionRequest& r) {
 }  // namespace
 
 void read_shared_fields(const json& j, const ServedModel& model, CompletionRequest& r) {
-  read_sampling(j, model, r.sampling);
+  read_sampling(j, model, r.api, r.sampling);
   if (j.contains("stop")) r.stop = read_stop(j["stop"]);
   read_stream_options(j, r);
   read_resumed(j, model, r);
   read_kv_transfer(j, r);
+  read_choices(j, r);
   check_fits(model, r);
   try {
-    r.sampling.validate();
+    r.sampling.validate(model.vocab_size);
   } catch (const std::invalid_argument& e) {
     const std::string message = e.what();  // "<field> must be ..."
     throw ApiError(400, message, message.substr(0, message.find(' ')));

@@ -14,16 +14,12 @@
 
 namespace infergate {
 
-// Parses `body` as a JSON object whose keys are all in `known` (ApiError 400 otherwise), and
-// checks `model` (404 for another model's name).
+// Parses `body` as a JSON object whose keys `api` takes (request_field_policy.h; ApiError 400
+// otherwise), and checks `model` (404 for another model's name).
+nlohmann::json parse_request_object(std::string_view body, ApiKind api, const ServedModel& model);
+// The same for an endpoint of infergate's own, whose keys are `known`.
 nlohmann::json parse_request_object(std::string_view body, const std::set<std::string>& known,
                                     const ServedModel& model);
-
-// The fields both endpoints take.
-inline const std::set<std::string> kSharedRequestFields = {
-    "model", "max_tokens", "temperature",      "top_p",          "top_k",
-    "seed",  "ignore_eos", "stream",           "stream_options", "stop_token_ids",
-    "stop",  "n",          "resume_token_ids", "kv_transfer"};
 
 // Reads the shared fields into `r` (r.prompt must be set: the length checks need it), then
 // checks that prompt + max_tokens fit the model and the sampling parameters are valid.

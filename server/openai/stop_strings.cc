@@ -23,6 +23,14 @@ std::string StopStrings::push(std::string_view text) {
   return out;
 }
 
+std::string StopStrings::pass(std::string_view text) {
+  if (stopped_) return "";
+  std::string out = std::move(pending_);
+  pending_.clear();
+  out += text;
+  return out;
+}
+
 std::string StopStrings::finish() {
   std::string out;
   out.swap(pending_);

@@ -16,6 +16,9 @@ class StopStrings {
   // The text now safe to send, given `text` more. After a stop string is found, returns the
   // text before it and stopped() is true; later pushes return "".
   std::string push(std::string_view text);
+  // Text that comes before stop strings are looked for (min_tokens): released at once, with
+  // whatever was held back, and never part of a match.
+  std::string pass(std::string_view text);
   // The text held back, when the output ends without a stop string ("" after a stop).
   std::string finish();
   bool stopped() const { return stopped_; }

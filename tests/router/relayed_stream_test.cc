@@ -8,10 +8,11 @@ namespace {
 
 using nlohmann::json;
 
-std::string chunk(const char* id, int created, std::vector<int> ids, const char* finish = nullptr) {
+std::string chunk(const char* id, int created, std::vector<int> ids, const char* finish = nullptr,
+                  int index = 0) {
   json c = {{"id", id},
             {"created", created},
-            {"choices", {{{"index", 0}, {"token_ids", ids}, {"text", "x"}}}}};
+            {"choices", {{{"index", index}, {"token_ids", ids}, {"text", "x"}}}}};
   c["choices"][0]["finish_reason"] = finish ? json(finish) : json();
   return c.dump();
 }
@@ -50,6 +51,19 @@ TEST_CASE("relayed stream: the resume body asks for the rest after the relayed t
   CHECK(body["resume_token_ids"] == json({5, 6}));
   CHECK(body["prompt"] == "hi");
   CHECK(body["max_tokens"] == 9);
+}
+
+TEST_CASE("relayed stream: n choices finish when the last of them does; none is noted") {
+  RelayedStream s(2);
+  s.relay(chunk("cmpl-1", 100, {5}, nullptr, 0));
+  s.relay(chunk("cmpl-1", 100, {8}, nullptr, 1));
+  s.relay(chunk("cmpl-1", 100, {6}, "length", 0));
+  CHECK_FALSE(s.finished());  // choice 1 goes on: a replica failing now broke the answer
+  s.relay(chunk("cmpl-1", 100, {9}, "stop", 1));
+  CHECK(s.finished());
+  CHECK(s.ids().empty());  // several choices cannot be resumed from one list of ids
+  s.relay(chunk("cmpl-1", 100, {9}, "stop", 7));  // an index past n changes nothing
+  CHECK(s.finished());
 }
 
 }  // namespace

@@ -246,6 +246,26 @@ TEST_CASE("server: beyond --max-pending a request gets 429 at once, and /metrics
   CHECK_THAT(metrics, !Catch::Contains("spec_decode"));  // only when speculating
 }
 
+TEST_CASE("server: n choices share the prompt's blocks through the prefix cache") {
+  RunningServer server;
+  std::vector<int32_t> prompt;
+  for (int i = 0; i < 70; ++i) prompt.push_back(3 + (i * 37) % 200);  // 4 full blocks of 16
+  const json body = {{"prompt", prompt}, {"max_tokens", 6}, {"ignore_eos", true}, {"n", 4}};
+  const auto res = call(server.port(), http::verb::post, "/v1/completions", body.dump());
+  REQUIRE(res.result_int() == 200);
+  const json answer = json::parse(res.body());
+  REQUIRE(answer["choices"].size() == 4u);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(answer["choices"][i]["index"] == i);
+    CHECK(answer["choices"][i]["token_ids"] == answer["choices"][0]["token_ids"]);  // greedy
+  }
+  CHECK(answer["usage"]["completion_tokens"] == 24);
+  CHECK(answer["usage"]["prompt_tokens"] == 70);
+  // The later three found the first one's 4 full blocks cached.
+  wait_until_idle(server.service);
+  CHECK(server.service.stats().prefix_cache.hits >= 3 * 64);
+}
+
 TEST_CASE("server: speculative decoding streams the same tokens and /metrics counts drafts") {
   EngineConfig spec = RunningServer::config();
   spec.speculative_method = SpeculativeMethod::kNgram;

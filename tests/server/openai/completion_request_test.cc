@@ -50,6 +50,29 @@ TEST_CASE("completion request: bad input gets a 4xx naming the problem") {
        "fewer than max_tokens (2) must be"},
       {R"({"prompt": [1], "max_tokens": 4, "stream": true, "resume_token_ids": [100]})", 400,
        "outside the vocabulary"},
+      {R"({"prompt": [1], "n": 10000})", 400, "'n' must be in [1, 128], got 10000"},
+      {R"({"prompt": [1], "n": 0})", 400, "'n' must be in [1, 128]"},
+      {R"({"prompt": [1], "max_tokens": 4, "n": 2, "stream": true, "resume_token_ids": [2]})", 400,
+       "'n' must be 1 with resume_token_ids or kv_transfer"},
+      {R"({"prompt": [1], "logprobs": 1000000})", 400, "'logprobs' must be in [0, 20]"},
+      {R"({"prompt": [1], "logprobs": true})", 400, "'logprobs' must be an integer"},
+      {R"({"prompt": [1], "logprobs": 1, "echo": true})", 400, "prompt's logprobs"},
+      {R"({"prompt": [1], "logit_bias": {"100": 1}})", 400,
+       "'logit_bias.100': token id 100 is outside the vocabulary [0, 100)"},
+      {R"({"prompt": [1], "logit_bias": {"-1": 1}})", 400, "outside the vocabulary"},
+      {R"({"prompt": [1], "logit_bias": {"5x": 1}})", 400, "'logit_bias.5x': the key must be"},
+      {R"({"prompt": [1], "logit_bias": {"5": 101}})", 400, "must be in [-100, 100]"},
+      {R"({"prompt": [1], "logit_bias": {"5": "up"}})", 400, "'logit_bias.5' must be a number"},
+      {R"({"prompt": [1], "logit_bias": [1]})", 400, "'logit_bias' must be an object"},
+      {R"({"prompt": [1], "frequency_penalty": 3})", 400, "frequency_penalty must be in [-2, 2]"},
+      {R"({"prompt": [1], "presence_penalty": -2.5})", 400, "presence_penalty must be in"},
+      {R"({"prompt": [1], "repetition_penalty": 0})", 400, "repetition_penalty must be"},
+      {R"({"prompt": [1], "max_tokens": 4, "min_tokens": 5})", 400, "min_tokens must be in [0"},
+      {R"({"prompt": [1], "best_of": 2})", 400, "'best_of': best_of is not supported"},
+      {R"({"prompt": [1], "suffix": "x"})", 400, "fill-in-the-middle"},
+      {R"({"prompt": [1], "tools": []})", 400, "unknown field 'tools'"},
+      {R"({"prompt": [1], "max_completion_tokens": 2})", 400,
+       "unknown field 'max_completion_tokens'"},
   };
   for (const Case& c : cases) {
     INFO(c.body);
@@ -99,6 +122,36 @@ TEST_CASE("completion request: a good body becomes sampling params") {
   CHECK(r.sampling.ignore_eos);
   CHECK(r.stream);
   CHECK(r.include_usage);
+}
+
+TEST_CASE(
+    "completion request: logit_bias with more ids than allowed is refused before it is read") {
+  const ServedModel model{"tiny", 100000, 64, nullptr};
+  std::string body = R"({"prompt": [1], "logit_bias": {)";
+  for (int i = 0; i < 5000; ++i) body += (i ? ",\"" : "\"") + std::to_string(i) + "\": 1";
+  body += "}}";
+  CHECK_THROWS_WITH(parse_completion_request(body, model),
+                    Catch::Contains("'logit_bias' has 5000 entries; at most 1024"));
+}
+
+TEST_CASE("completion request: OpenAI and vLLM sampling fields become sampling params") {
+  const ServedModel model{"tiny", 100, 64, nullptr};
+  const CompletionRequest r = parse_completion_request(
+      R"({"prompt": [1, 2], "max_tokens": 6, "frequency_penalty": 0.5, "presence_penalty": -0.25,
+          "repetition_penalty": 1.1, "min_tokens": 2, "logit_bias": {"7": -100, "9": 2.5},
+          "logprobs": 3, "n": 4, "user": "u1", "seed": 3, "suffix": null, "best_of": null})",
+      model);
+  CHECK(r.sampling.frequency_penalty == 0.5f);
+  CHECK(r.sampling.presence_penalty == -0.25f);
+  CHECK(r.sampling.repetition_penalty == 1.1f);
+  CHECK(r.sampling.min_tokens == 2);
+  CHECK(r.sampling.logit_bias == std::vector<std::pair<int32_t, float>>{{7, -100.0f}, {9, 2.5f}});
+  CHECK(r.sampling.logprobs == 3);
+  CHECK(r.n == 4);
+  CHECK(r.sampling.seed == 3u);
+  const CompletionRequest plain = parse_completion_request(R"({"prompt": [1]})", model);
+  CHECK(plain.sampling.logprobs == -1);
+  CHECK_FALSE(plain.sampling.needs_host_logits());
 }
 
 TEST_CASE("completion request: resume_token_ids are kept apart from the prompt") {

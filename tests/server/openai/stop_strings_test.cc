@@ -35,5 +35,15 @@ TEST_CASE("stop strings: text that may start a stop string is held back, never h
   CHECK(s.finish() == "</s");  // the output ended without the stop string: nothing is lost
 }
 
+TEST_CASE("stop strings: text passed before min_tokens is released whole and never matched") {
+  StopStrings s({"END"});
+  CHECK(s.push("ab E") == "ab ");          // "E" may begin a stop string: held back
+  CHECK(s.pass("ND, END") == "END, END");  // min_tokens not reached: all of it goes out
+  CHECK_FALSE(s.stopped());
+  CHECK(s.push("x END y") == "x ");
+  CHECK(s.stopped());
+  CHECK(s.pass("more") == "");
+}
+
 }  // namespace
 }  // namespace infergate
