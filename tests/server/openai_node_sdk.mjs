@@ -1,6 +1,8 @@
-// A real third-party client against `infergate serve`: the official OpenAI Node SDK lists the
-// models, then creates a completion and a chat completion twice each, whole and streamed, and
-// checks they agree and that the stream's last chunk carries usage.
+// A real third-party client against `infergate serve` (or `infergate router` before it): the
+// official OpenAI Node SDK lists the models, creates a completion and a chat completion twice
+// each, whole and streamed, and checks they agree and that the stream's last chunk carries
+// usage; then every sampling field the server takes (penalties, logit_bias, min_tokens, seed,
+// n, logprobs, echo, an ignored `user`), and the refusals of absurd values.
 //
 //   node openai_node_sdk.mjs BASE_URL API_KEY
 //
@@ -69,6 +71,82 @@ if (chatUsage?.completion_tokens !== chat.usage.completion_tokens) {
   fail(`chat stream usage ${JSON.stringify(chatUsage)} vs ${JSON.stringify(chat.usage)}`);
 }
 
+// Sampling fields, whole and streamed.
+const prompt = [1, 42, 300, 7];
+const sampled = {model, prompt, max_tokens: 8, temperature: 0.8, seed: 11, user: "sdk-test",
+                 frequency_penalty: 0.5, presence_penalty: 0.3, repetition_penalty: 1.1,
+                 logit_bias: {"5": 2.0}};
+const a = await client.completions.create(sampled);
+const b = await client.completions.create(sampled);
+if (a.choices[0].text !== b.choices[0].text) fail("a seed did not reproduce the completion");
+
+const greedy = {model, prompt, max_tokens: 6, temperature: 0};
+const banned = whole.choices[0].token_ids[0];
+const biased = await client.completions.create({...greedy, logit_bias: {[banned]: -100}});
+if (biased.choices[0].token_ids.includes(banned)) fail(`logit_bias -100 let ${banned} through`);
+
+const eos = await client.completions.create({...greedy, max_tokens: 12, min_tokens: 9,
+                                             logit_bias: {"2": 100}});
+if (eos.usage.completion_tokens !== 10 || eos.choices[0].finish_reason !== "stop") {
+  fail(`min_tokens 9 with EOS favoured: ${JSON.stringify(eos.choices[0])}`);
+}
+
+const withLogprobs = await client.completions.create({...greedy, logprobs: 3});
+const lp = withLogprobs.choices[0].logprobs;
+if (lp?.token_logprobs?.length !== 6 || lp.top_logprobs[0] === undefined ||
+    Object.keys(lp.top_logprobs[0]).length < 3 || !(lp.token_logprobs[0] <= 0)) {
+  fail(`completion logprobs ${JSON.stringify(lp)}`);
+}
+// Greedy: the chosen token is the most likely one, whose logprob heads the alternatives.
+if (Math.max(...Object.values(lp.top_logprobs[0])) !== lp.token_logprobs[0]) {
+  fail(`greedy token is not the most likely: ${JSON.stringify(lp.top_logprobs[0])}`);
+}
+
+const three = await client.completions.create({...sampled, n: 3});
+if (three.choices.length !== 3 || new Set(three.choices.map(c => c.index)).size !== 3) {
+  fail(`n = 3 gave ${JSON.stringify(three.choices.map(c => c.index))}`);
+}
+if (three.choices[0].text !== a.choices[0].text) fail("choice 0 of n does not draw with the seed");
+if (three.usage.completion_tokens !== 24) fail(`n = 3 usage ${JSON.stringify(three.usage)}`);
+const threeStream = await client.completions.create({...sampled, n: 3, stream: true});
+const streamedChoices = ["", "", ""];
+for await (const chunk of threeStream) {
+  for (const choice of chunk.choices) streamedChoices[choice.index] += choice.text;
+}
+if (streamedChoices.join("|") !== three.choices.map(c => c.text).join("|")) {
+  fail(`n = 3 streamed ${JSON.stringify(streamedChoices)}`);
+}
+
+const echoed = await client.completions.create({...greedy, prompt: "def read", echo: true});
+if (!echoed.choices[0].text.startsWith("def read")) fail(`echo ${echoed.choices[0].text}`);
+
+const chatLogprobs = await client.chat.completions.create(
+    {...chatRequest, logprobs: true, top_logprobs: 2, n: 2, presence_penalty: 0.2});
+const content = chatLogprobs.choices[1]?.logprobs?.content;
+if (chatLogprobs.choices.length !== 2 || !content?.length || content[0].top_logprobs.length !== 2 ||
+    typeof content[0].token !== "string" || !Array.isArray(content[0].bytes)) {
+  fail(`chat logprobs ${JSON.stringify(chatLogprobs.choices)}`);
+}
+
+// Absurd values: a 400 naming the field.
+for (const [body, param] of [[{...greedy, n: 10000}, "n"],
+                             [{...greedy, logit_bias: {"99999999": 1}}, "logit_bias.99999999"],
+                             [{...greedy, logprobs: 1000000}, "logprobs"],
+                             [{...greedy, best_of: 2}, "best_of"]]) {
+  try {
+    await client.completions.create(body);
+    fail(`${param} was accepted`);
+  } catch (e) {
+    if (e.status !== 400 || e.param !== param) fail(`${param}: ${e.status} ${e.param} ${e.message}`);
+  }
+}
+try {
+  await client.chat.completions.create({...chatRequest, logprobs: true, top_logprobs: 1000000});
+  fail("top_logprobs 1000000 was accepted");
+} catch (e) {
+  if (e.status !== 400 || e.param !== "top_logprobs") fail(`top_logprobs: ${e.status} ${e.param}`);
+}
+
 try {
   await new OpenAI({baseURL, apiKey: "wrong", maxRetries: 0}).models.list();
   fail("a wrong API key was accepted");
@@ -76,4 +154,4 @@ try {
   if (e.status !== 401) fail(`wrong key gave ${e.status}, want 401`);
 }
 console.log(`ok: ${model}: ${JSON.stringify(text)} and chat ${JSON.stringify(reply)} whole and ` +
-            "streamed, usage in the last chunk");
+            "streamed, usage in the last chunk; sampling fields, n, logprobs, echo and refusals");
