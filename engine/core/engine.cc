@@ -9,6 +9,7 @@
 #include "engine/core/executor_registry.h"
 #include "engine/core/kv_pool_plan.h"
 #include "engine/core/local_executor.h"
+#include "engine/request/grammar_mask.h"
 #include "engine/request/logits_processors.h"
 #include "engine/request/ngram_proposer.h"
 #include "engine/request/sampler.h"
@@ -98,6 +99,7 @@ void Engine::add_request(const RequestId& id, std::vector<int32_t> prompt, Sampl
   }
   const uint64_t seed = params.seed ? *params.seed : next_seed_++ * 0x9e3779b97f4a7c15ULL + 1;
   auto seq = std::make_unique<Sequence>(id, std::move(prompt), std::move(params), seed, now());
+  if (seq->params.grammar) seq->grammar_state = seq->params.grammar->start();
   scheduler_->add(seq.get());
   requests_.emplace(id, std::move(seq));
 }
@@ -267,8 +269,11 @@ std::vector<std::vector<int32_t>> Engine::sample_rows(
 std::vector<int32_t> Engine::sample_sequence(const float* rows, const ScheduledSequence& s) {
   Sequence& seq = *s.seq;
   const int vocab = weights_.config.vocab_size;
+  const int32_t eos = weights_.config.eos_token_id;
   const int drafts = s.num_draft_tokens;
+  const TokenGrammar* grammar = seq.params.grammar.get();
   thread_local std::vector<float> processed;
+  std::optional<GrammarMatcher> state = seq.grammar_state;  // advanced over the drafts, row by row
   std::vector<int32_t> tokens;
   seq.step_logprobs.clear();
   // Row i is the target's distribution after the last token and i draft tokens. Each draft is
@@ -282,7 +287,8 @@ std::vector<int32_t> Engine::sample_sequence(const float* rows, const ScheduledS
       processed.assign(raw, raw + vocab);
       const TokenHistory history{seq.tokens, seq.num_prompt_tokens,
                                  std::span(seq.draft_tokens).first(size_t(i))};
-      apply_logits_processors(processed, seq.params, history, weights_.config.eos_token_id);
+      apply_logits_processors(processed, seq.params, history, eos);
+      if (grammar) apply_grammar_mask(processed, *grammar, *state, seq.params, eos);
       r = processed.data();
     }
     int32_t token = 0;
@@ -300,8 +306,10 @@ std::vector<int32_t> Engine::sample_sequence(const float* rows, const ScheduledS
     if (seq.params.logprobs >= 0) {
       seq.step_logprobs.push_back(token_logprobs(raw, vocab, token, seq.params.logprobs));
     }
+    if (grammar && !is_end_token(token, seq.params, eos)) grammar->advance(*state, token);
     if (i < drafts && token != seq.draft_tokens[size_t(i)]) break;
   }
+  if (grammar) seq.grammar_state = std::move(state);
   if (drafts > 0) {
     count_verification(drafts, int(tokens.size()) - 1);
     adapt_proposal_length(seq, drafts, int(tokens.size()) - 1);

@@ -46,6 +46,11 @@ void validate_processing(const SamplingParams& p) {
   }
   check_penalty("frequency_penalty", p.frequency_penalty);
   check_penalty("presence_penalty", p.presence_penalty);
+  if (p.grammar && p.ignore_eos) {
+    throw std::invalid_argument(
+        "ignore_eos cannot be combined with structured output: the grammar ends the answer with "
+        "EOS");
+  }
   if (p.logprobs < -1 || p.logprobs > SamplingParams::kMaxLogprobs) {
     throw std::invalid_argument("logprobs must be in [0, " +
                                 std::to_string(SamplingParams::kMaxLogprobs) + "], got " +
@@ -57,7 +62,7 @@ void validate_processing(const SamplingParams& p) {
 
 bool SamplingParams::processes_logits() const {
   return !logit_bias.empty() || min_tokens > 0 || repetition_penalty != 1.0f ||
-         frequency_penalty != 0.0f || presence_penalty != 0.0f;
+         frequency_penalty != 0.0f || presence_penalty != 0.0f || grammar != nullptr;
 }
 
 void SamplingParams::validate() const {
@@ -78,6 +83,11 @@ void SamplingParams::validate() const {
 
 void SamplingParams::validate(int32_t vocab_size) const {
   validate();
+  if (grammar && grammar->vocabulary().vocab_size() != vocab_size) {
+    throw std::invalid_argument("grammar is over a vocabulary of " +
+                                std::to_string(grammar->vocabulary().vocab_size()) +
+                                " tokens; the model has " + std::to_string(vocab_size));
+  }
   for (const auto& entry : logit_bias) check_token_id("logit_bias", entry.first, vocab_size);
   for (int32_t id : stop_token_ids) check_token_id("stop_token_ids", id, vocab_size);
 }

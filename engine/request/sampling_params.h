@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include "engine/grammar/token_grammar.h"
 
 namespace infergate {
 
@@ -30,12 +33,16 @@ struct SamplingParams {
   float frequency_penalty = 0.0f;   // per earlier occurrence in the output
   float presence_penalty = 0.0f;    // once, for a token the output holds
 
+  // Structured output: only tokens this grammar takes, and the end (EOS, stop_token_ids) only
+  // where it is complete (engine/grammar/). Null: unconstrained.
+  std::shared_ptr<const TokenGrammar> grammar;
+
   // -1: no logprobs. Otherwise each sampled token's logprob under the model's own distribution
   // (log-softmax of the raw logits) and the `logprobs` most likely tokens' (0..kMaxLogprobs).
   int logprobs = -1;
 
   // Whether the logits must be changed before the choice (bias, masks, penalties).
-  bool processes_logits() const;
+  bool processes_logits() const;  // also with a grammar
   // Whether sampling needs the logits on the host (processing or logprobs).
   bool needs_host_logits() const { return processes_logits() || logprobs >= 0; }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ struct Sequence {
   // With params.logprobs >= 0: the logprobs of the tokens sampled in the current step, in order
   // (the engine hands those the scheduler kept to the step's output).
   std::vector<TokenLogprobs> step_logprobs;
+  // With params.grammar: where the output so far stands in it.
+  std::optional<GrammarMatcher> grammar_state;
   int proposal_length = 0;  // speculative.adaptive: tokens to propose next (0: not adapted yet)
   int num_prompt_tokens;
   int num_computed_tokens = 0;  // tokens whose KV is in the cache

@@ -1,0 +1,66 @@
+#include "engine/grammar/token_grammar.h"
+
+#include <chrono>
+
+namespace infergate {
+
+TokenGrammar::TokenGrammar(std::shared_ptr<const Grammar> grammar,
+                           std::shared_ptr<const TokenTrie> vocabulary)
+    : grammar_(std::move(grammar)), vocabulary_(std::move(vocabulary)) {}
+
+std::shared_ptr<const std::vector<bool>> TokenGrammar::allowed(const GrammarMatcher& state) const {
+  std::string key = state.state_key();
+  {
+    const std::lock_guard lock(mutex_);
+    ++stats_.masks;
+    const auto it = cache_.find(key);
+    if (it != cache_.end()) {
+      ++stats_.cache_hits;
+      return it->second;
+    }
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::shared_ptr<const std::vector<bool>> mask = compute(state);
+  const auto ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  const std::lock_guard lock(mutex_);
+  stats_.compute_ns += ns;
+  if (cache_.size() >= kMaxCachedMasks) cache_.clear();  // bounded; states soon recur
+  cache_.emplace(std::move(key), mask);
+  return mask;
+}
+
+// Depth-first over the trie, each node's grammar state the parent's advanced by one byte; a
+// branch whose byte the grammar refuses is never entered.
+std::shared_ptr<const std::vector<bool>> TokenGrammar::compute(const GrammarMatcher& state) const {
+  auto mask = std::make_shared<std::vector<bool>>(size_t(vocabulary_->vocab_size()), false);
+  const std::vector<TokenTrie::Node>& nodes = vocabulary_->nodes();
+  std::vector<std::pair<int32_t, GrammarMatcher>> pending{{0, state}};
+  while (!pending.empty()) {
+    auto [node, at] = std::move(pending.back());
+    pending.pop_back();
+    const std::bitset<256> next = at.next_bytes();
+    for (const auto& [byte, child] : nodes[size_t(node)].children) {
+      if (!next.test(byte)) continue;
+      GrammarMatcher moved = at;
+      if (!moved.accept(byte)) continue;
+      for (int32_t token : nodes[size_t(child)].tokens) (*mask)[size_t(token)] = true;
+      if (!nodes[size_t(child)].children.empty()) pending.emplace_back(child, std::move(moved));
+    }
+  }
+  return mask;
+}
+
+bool TokenGrammar::advance(GrammarMatcher& state, int32_t token) const {
+  if (token < 0 || token >= vocabulary_->vocab_size()) return false;
+  const std::string& bytes = vocabulary_->bytes(token);
+  return !bytes.empty() && state.accept(bytes);
+}
+
+TokenMaskStats TokenGrammar::stats() const {
+  const std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace infergate

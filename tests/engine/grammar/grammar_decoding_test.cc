@@ -1,0 +1,91 @@
+// Structured output in the engine: every answer under a grammar is a sentence of it, sampled
+// or greedy, with speculation or without (greedy: the same tokens), and the end comes only
+// where the grammar is complete.
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "../speculative_rig.h"
+#include "engine/grammar/gbnf_parser.h"
+#include "engine/tokenizer/byte_tokenizer.h"
+
+using namespace infergate;
+using namespace infergate::testing;
+
+namespace {
+
+// The synthetic target's vocabulary as a trie: its tokens' bytes through its own tokenizer.
+std::shared_ptr<const TokenTrie> target_vocabulary() {
+  static const auto trie = [] {
+    const ByteTokenizer tokenizer(spec_target().vocab);
+    std::vector<std::string> bytes;
+    for (int32_t id = 0; id < tokenizer.vocab_size(); ++id) {
+      bytes.push_back(tokenizer.decode_token(id));
+    }
+    return std::make_shared<const TokenTrie>(std::move(bytes), std::vector<bool>{});
+  }();
+  return trie;
+}
+
+std::shared_ptr<const TokenGrammar> compile(const char* gbnf) {
+  return std::make_shared<const TokenGrammar>(std::make_shared<Grammar>(parse_gbnf(gbnf)),
+                                              target_vocabulary());
+}
+
+bool is_sentence(const char* gbnf, const Tokens& tokens) {
+  GrammarMatcher m(std::make_shared<Grammar>(parse_gbnf(gbnf)));
+  std::string text;
+  for (int32_t t : tokens) {
+    if (t == spec_target().config.eos_token_id) break;
+    text += target_vocabulary()->bytes(t);
+  }
+  return m.accept(text) && m.complete();
+}
+
+const char* const kRecord = R"(
+  root ::= "{\"id\":" [1-9] [0-9]{0,3} ",\"tags\":[" (tag ("," tag){0,3})? "]}"
+  tag ::= "\"" [a-z]{1,6} "\"")";
+
+}  // namespace
+
+TEST_CASE("every sampled answer under a grammar is one of its sentences, ended by EOS",
+          "[engine][grammar]") {
+  SamplingParams p;
+  p.max_tokens = 120;
+  p.temperature = 1.0f;
+  p.grammar = compile(kRecord);
+  const SpecRun run = run_prompts(EngineConfig{}, spec_prompts(12), p, /*seed_each=*/true);
+  std::set<Tokens> distinct;
+  for (const Tokens& t : run.tokens) {
+    INFO(target_vocabulary()->bytes(t.front()));
+    CHECK(is_sentence(kRecord, t));
+    CHECK(t.back() == spec_target().config.eos_token_id);  // the end, not max_tokens
+    distinct.insert(t);
+  }
+  CHECK(distinct.size() > 6u);  // sampling still chooses within the grammar
+  const TokenMaskStats stats = p.grammar->stats();
+  CHECK(stats.cache_hits > 0);  // the digits and letters loops revisit their states
+}
+
+TEST_CASE("greedy answers under a grammar are the same with speculation", "[engine][grammar]") {
+  SamplingParams p;
+  p.max_tokens = 80;
+  p.grammar = compile(R"(root ::= ("ab" | "abc" | [a-e]) (" " ("ab" | "abc" | [a-e])){0,30})");
+  const std::vector<Tokens> prompts = spec_prompts(6);
+  const SpecRun plain = run_prompts(EngineConfig{}, prompts, p);
+  EngineConfig speculating;
+  speculating.speculative_method = SpeculativeMethod::kNgram;
+  speculating.speculative_num_tokens = 4;
+  const SpecRun spec = run_prompts(speculating, prompts, p);
+  CHECK(spec.tokens == plain.tokens);
+  for (const Tokens& t : plain.tokens)
+    CHECK(is_sentence(R"(root ::= ("ab" | "abc" | [a-e]) (" " ("ab" | "abc" | [a-e])){0,30})", t));
+}
+
+TEST_CASE("a grammar refuses ignore_eos and a vocabulary of another size", "[engine][grammar]") {
+  SamplingParams p;
+  p.grammar = compile(R"(root ::= "a")");
+  p.ignore_eos = true;
+  CHECK_THROWS_WITH(p.validate(512), Catch::StartsWith("ignore_eos cannot be combined"));
+  p.ignore_eos = false;
+  CHECK_THROWS_WITH(p.validate(1000), Catch::StartsWith("grammar is over a vocabulary of 512"));
+}
