@@ -199,6 +199,7 @@ void Engine::run_batch(const SchedulerOutput& out, int64_t t0,
   }
   const int64_t t3 = now();
   if (config_.speculates()) propose_drafts(still_running);
+  propose_forced_tokens(still_running);
   counters_.spec_propose_ns += now() - t3;
   counters_.num_sampling_passes += int64_t(sampling.size());
   ++counters_.num_steps;
@@ -288,7 +289,12 @@ std::vector<int32_t> Engine::sample_sequence(const float* rows, const ScheduledS
       const TokenHistory history{seq.tokens, seq.num_prompt_tokens,
                                  std::span(seq.draft_tokens).first(size_t(i))};
       apply_logits_processors(processed, seq.params, history, eos);
-      if (grammar) apply_grammar_mask(processed, *grammar, *state, seq.params, eos);
+      if (grammar) {
+        const int64_t t0 = now_ns();
+        apply_grammar_mask(processed, *grammar, *state, seq.params, eos);
+        counters_.grammar_mask_ns += now_ns() - t0;
+        ++counters_.grammar_masks;
+      }
       r = processed.data();
     }
     int32_t token = 0;
@@ -310,7 +316,10 @@ std::vector<int32_t> Engine::sample_sequence(const float* rows, const ScheduledS
     if (i < drafts && token != seq.draft_tokens[size_t(i)]) break;
   }
   if (grammar) seq.grammar_state = std::move(state);
-  if (drafts > 0) {
+  if (drafts > 0 && seq.drafts_from_grammar) {
+    counters_.grammar_forced_drafted += drafts;
+    counters_.grammar_forced_accepted += int(tokens.size()) - 1;
+  } else if (drafts > 0) {
     count_verification(drafts, int(tokens.size()) - 1);
     adapt_proposal_length(seq, drafts, int(tokens.size()) - 1);
   }
@@ -367,6 +376,22 @@ void Engine::propose_drafts(const std::vector<Sequence*>& seqs) {
     if (count <= 0) continue;
     seq->draft_tokens =
         propose_ngram(seq->tokens, config_.prompt_lookup_min, config_.prompt_lookup_max, count);
+  }
+}
+
+void Engine::propose_forced_tokens(const std::vector<Sequence*>& seqs) {
+  // Executors that sample on their own device verify no drafts (EngineConfig::validate).
+  if (executor_->samples_itself()) return;
+  constexpr int kMaxForcedDrafts = 16;
+  for (Sequence* seq : seqs) {
+    if (!seq->grammar_state || !seq->draft_tokens.empty()) continue;
+    const int room = std::min(max_model_len_ - seq->num_tokens(),
+                              seq->params.max_tokens - seq->num_output_tokens()) -
+                     1;
+    const int count = std::min(room, kMaxForcedDrafts);
+    if (count <= 0) continue;
+    seq->draft_tokens = seq->params.grammar->forced_tokens(*seq->grammar_state, count);
+    seq->drafts_from_grammar = !seq->draft_tokens.empty();
   }
 }
 

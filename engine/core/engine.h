@@ -93,6 +93,13 @@ struct EngineStats {
   // num_generated_tokens, the tokens one target pass gave a sequence.
   int64_t spec_propose_ns = 0;
   int64_t num_sampling_passes = 0;
+  // Structured output's jump-forward: tokens the grammar forced, proposed as drafts, and those
+  // the target accepted (counted apart from speculative decoding's).
+  int64_t grammar_forced_drafted = 0;
+  int64_t grammar_forced_accepted = 0;
+  // Token masks of structured output applied to rows (cached or computed), and their time, ns.
+  int64_t grammar_mask_ns = 0;
+  int64_t grammar_masks = 0;
   // The engine threads' CPU time in steps; nullopt when the executor's work runs elsewhere.
   std::optional<StepCpuTime> cpu;
   // With `cpu`: the steps' hardware counts, or why the kernel gives none.
@@ -203,6 +210,9 @@ class Engine {
   void count_verification(int drafts, int accepted);
   // Proposes the draft tokens each of `seqs` verifies in its next decode step.
   void propose_drafts(const std::vector<Sequence*>& seqs);
+  // Jump-forward: a sequence under a grammar that forces its next bytes, and has no other
+  // drafts, gets them as draft tokens (verified like any: exact).
+  void propose_forced_tokens(const std::vector<Sequence*>& seqs);
   // How many tokens to propose for `seq` (speculative_num_tokens, or its adapted length, within
   // max_model_len and max_tokens).
   int proposal_count(const Sequence& seq) const;

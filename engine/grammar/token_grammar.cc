@@ -1,5 +1,6 @@
 #include "engine/grammar/token_grammar.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace infergate {
@@ -50,6 +51,51 @@ std::shared_ptr<const std::vector<bool>> TokenGrammar::compute(const GrammarMatc
     }
   }
   return mask;
+}
+
+namespace {
+
+constexpr size_t kMaxForcedBytes = 256;
+
+std::string forced_bytes(GrammarMatcher state) {
+  std::string bytes;
+  while (bytes.size() < kMaxForcedBytes && !state.complete()) {
+    const std::bitset<256> next = state.next_bytes();
+    if (next.count() != 1) break;
+    uint8_t byte = 0;
+    while (!next.test(byte)) ++byte;
+    if (!state.accept(byte)) break;
+    bytes.push_back(char(byte));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+std::vector<int32_t> TokenGrammar::forced_tokens(const GrammarMatcher& state,
+                                                 int max_tokens) const {
+  const std::string bytes = forced_bytes(state);
+  const std::vector<TokenTrie::Node>& nodes = vocabulary_->nodes();
+  std::vector<int32_t> tokens;
+  for (size_t at = 0; at < bytes.size() && int(tokens.size()) < max_tokens;) {
+    int32_t node = 0, best = -1;
+    size_t best_length = 0;
+    for (size_t i = at; i < bytes.size(); ++i) {
+      const auto& children = nodes[size_t(node)].children;
+      const auto it = std::lower_bound(children.begin(), children.end(),
+                                       std::make_pair(uint8_t(bytes[i]), int32_t(0)));
+      if (it == children.end() || it->first != uint8_t(bytes[i])) break;
+      node = it->second;
+      if (!nodes[size_t(node)].tokens.empty()) {
+        best = nodes[size_t(node)].tokens.front();
+        best_length = i + 1 - at;
+      }
+    }
+    if (best < 0) break;
+    tokens.push_back(best);
+    at += best_length;
+  }
+  return tokens;
 }
 
 bool TokenGrammar::advance(GrammarMatcher& state, int32_t token) const {

@@ -31,6 +31,11 @@ class TokenGrammar {
   GrammarMatcher start() const { return GrammarMatcher(grammar_); }
   // allowed[id] for every token of the vocabulary; EOS is the caller's (complete()).
   std::shared_ptr<const std::vector<bool>> allowed(const GrammarMatcher& state) const;
+  // Jump-forward: where the grammar allows exactly one byte at a time (a JSON key, the
+  // punctuation between fields), those bytes as tokens, longest vocabulary match first, at most
+  // `max_tokens` of them and none past the forced bytes. Empty where the next byte is a choice
+  // or the grammar may end.
+  std::vector<int32_t> forced_tokens(const GrammarMatcher& state, int max_tokens) const;
   // Advances `state` over `token`'s bytes; false when the grammar refuses them.
   bool advance(GrammarMatcher& state, int32_t token) const;
   const TokenTrie& vocabulary() const { return *vocabulary_; }

@@ -43,6 +43,8 @@ struct Sequence {
   // row-major), which rejection sampling needs; empty when each draft is a single token (n-gram)
   // or the request is greedy.
   std::vector<float> draft_probs;
+  // The drafts are the grammar's forced tokens (jump-forward), not a speculator's proposal.
+  bool drafts_from_grammar = false;
   // With params.logprobs >= 0: the logprobs of the tokens sampled in the current step, in order
   // (the engine hands those the scheduler kept to the step's output).
   std::vector<TokenLogprobs> step_logprobs;
@@ -75,6 +77,7 @@ struct Sequence {
   void clear_drafts() {
     draft_tokens.clear();
     draft_probs.clear();
+    drafts_from_grammar = false;
   }
 };
 

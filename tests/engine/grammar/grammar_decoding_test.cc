@@ -81,6 +81,27 @@ TEST_CASE("greedy answers under a grammar are the same with speculation", "[engi
     CHECK(is_sentence(R"(root ::= ("ab" | "abc" | [a-e]) (" " ("ab" | "abc" | [a-e])){0,30})", t));
 }
 
+TEST_CASE("jump-forward drafts the forced bytes, and the answers stay those without it",
+          "[engine][grammar]") {
+  // Keys and punctuation are forced; greedy verification keeps exactly the plain tokens.
+  const char* keys = R"(root ::= "{\"first\":" [a-z] ",\"second\":" [a-z] ",\"third\":" [a-z] "}")";
+  SamplingParams p;
+  p.max_tokens = 80;
+  p.grammar = compile(keys);
+  const std::vector<Tokens> prompts = spec_prompts(4);
+  const SpecRun run = run_prompts(EngineConfig{}, prompts, p);
+  CHECK(run.stats.grammar_forced_drafted > 0);
+  CHECK(run.stats.grammar_forced_accepted > 0);
+  CHECK(run.stats.grammar_masks > 0);
+  CHECK(run.stats.spec_num_drafts == 0);  // not counted as speculation
+  for (const Tokens& t : run.tokens) CHECK(is_sentence(keys, t));
+  // The forced tokens through the trie are the forced bytes, longest token first.
+  GrammarMatcher start = p.grammar->start();
+  std::string spelled;
+  for (int32_t t : p.grammar->forced_tokens(start, 64)) spelled += target_vocabulary()->bytes(t);
+  CHECK(spelled == "{\"first\":");
+}
+
 TEST_CASE("a grammar refuses ignore_eos and a vocabulary of another size", "[engine][grammar]") {
   SamplingParams p;
   p.grammar = compile(R"(root ::= "a")");
