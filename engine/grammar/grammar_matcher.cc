@@ -37,6 +37,10 @@ void GrammarMatcher::expand(Stack stack, std::vector<Stack>& out) const {
   const int32_t at = stack.back();
   const int32_t rule = elements[size_t(at)].rule;
   stack.back() = at + 1;  // where this alternative goes on once the rule has matched
+  // A reference that ends its alternative leaves nothing to come back to (a tail call): without
+  // this, right recursion (x ::= "a" x | "") would grow the stack by a position per byte and
+  // keep every split of a run apart.
+  while (!stack.empty() && elements[size_t(stack.back())].kind == Kind::kEnd) stack.pop_back();
   for (int32_t start : grammar_->alternatives[size_t(rule)]) {
     Stack next = stack;
     next.push_back(start);

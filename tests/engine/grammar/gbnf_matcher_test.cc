@@ -62,15 +62,23 @@ TEST_CASE("gbnf: bad grammars are refused naming the problem", "[grammar]") {
 }
 
 TEST_CASE("gbnf: an ambiguous grammar is stopped at the stack limit", "[grammar]") {
-  // Each "a" may or may not owe a "b": the distinct parses double with each byte.
+  // Each "a" owes a "b" or a "c": the distinct parses double with each byte.
   auto g = std::make_shared<Grammar>(parse_gbnf(R"(root ::= s
-    s ::= "a" s "b" | "a" s | "")"));
+    s ::= "a" s "b" | "a" s "c" | "")"));
   GrammarMatcher m(g);
   CHECK_THROWS_AS(
       [&] {
         for (int i = 0; i < 64; ++i) m.accept(uint8_t('a'));
       }(),
       GrammarError);
+}
+
+TEST_CASE("gbnf: right recursion keeps one parse per split, however long the run", "[grammar]") {
+  // Without tail calls every split of the digits between the two loops was a parse of its own.
+  auto g = std::make_shared<Grammar>(parse_gbnf(R"(root ::= [a-z0-9]+ [0-9]*)"));
+  GrammarMatcher m(g);
+  CHECK(m.accept(std::string(5000, '7')));
+  CHECK(m.complete());
 }
 
 TEST_CASE("gbnf: the trie's token mask equals trying every token", "[grammar]") {
