@@ -96,7 +96,7 @@ CompletionRequest parse_chat_request(std::string_view body, const ServedModel& m
   CompletionRequest r;
   r.api = ApiKind::kChat;
   r.prompt = std::move(prompt);
-  read_shared_fields(j, model, r);
+  read_shared_fields(j, body, model, r);
   return r;
 }
 

@@ -52,7 +52,7 @@ CompletionRequest parse_completion_request(std::string_view body, const ServedMo
   if (!j.contains("prompt")) throw bad_field("prompt", "'prompt' is required");
   CompletionRequest r;
   r.prompt = parse_prompt(j["prompt"], model);
-  read_shared_fields(j, model, r);
+  read_shared_fields(j, body, model, r);
   if (r.echo && j["prompt"].is_string()) r.echo_text = j["prompt"].get<std::string>();
   if (r.echo && !j["prompt"].is_string() && model.tokenizer) {
     r.echo_text = model.tokenizer->decode(r.prompt);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "engine/request/sampling_params.h"
 #include "engine/tokenizer/chat_template.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "server/openai/structured_output.h"
 
 namespace infergate {
 
@@ -24,6 +26,8 @@ struct ServedModel {
   bool add_bos = true;                        // text prompts start with the BOS token
   std::vector<std::string> other_names = {};  // also answered to (--served-model-name)
   const ChatTemplate* chat = nullptr;         // the model's chat template; null: ChatML
+  // Structured output's compiled grammars, shared by every request to this model.
+  std::shared_ptr<GrammarCache> grammars = std::make_shared<GrammarCache>();
 
   bool answers_to(const std::string& model) const;
   std::string names_text() const;  // 'a', 'b' for messages

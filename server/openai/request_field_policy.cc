@@ -20,8 +20,6 @@ constexpr auto kSupported = FieldSupport::kSupported;
 constexpr auto kIgnored = FieldSupport::kIgnored;
 constexpr auto kRefused = FieldSupport::kRefused;
 
-constexpr std::string_view kNoStructuredOutput =
-    "structured output (response formats, guided decoding) is not supported yet";
 constexpr std::string_view kNoTools = "tool calling is not supported yet";
 
 bool applies(FieldScope scope, ApiKind api) {
@@ -93,12 +91,14 @@ const std::vector<RequestFieldPolicy>& request_field_policies() {
        "priority scheduling is not implemented (first come, first "
        "served)"},
       {"logits_processors", kBoth, kRefused, "custom logits processors cannot be loaded"},
-      {"response_format", kBoth, kRefused, kNoStructuredOutput},
-      {"guided_json", kBoth, kRefused, kNoStructuredOutput},
-      {"guided_regex", kBoth, kRefused, kNoStructuredOutput},
-      {"guided_choice", kBoth, kRefused, kNoStructuredOutput},
-      {"guided_grammar", kBoth, kRefused, kNoStructuredOutput},
-      {"structured_outputs", kBoth, kRefused, kNoStructuredOutput},
+      {"response_format", kBoth, kSupported,
+       "text, json_object, or json_schema (its schema as the grammar)"},
+      {"guided_json", kBoth, kSupported, "a JSON schema (object or text)"},
+      {"guided_regex", kBoth, kSupported, "the whole output matches the pattern"},
+      {"guided_choice", kBoth, kSupported, "one of up to 1024 strings"},
+      {"guided_grammar", kBoth, kSupported, "GBNF (llama.cpp's notation)"},
+      {"structured_outputs", kBoth, kSupported,
+       "vLLM's newer form: one of json, regex, choice, grammar, json_object"},
       {"tools", kChat, kRefused, kNoTools},
       {"tool_choice", kChat, kRefused, kNoTools},
       {"parallel_tool_calls", kChat, kRefused, kNoTools},

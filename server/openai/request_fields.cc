@@ -1,5 +1,7 @@
 #include "server/openai/request_fields.h"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "common/io/json_excerpt.h"
@@ -314,15 +316,39 @@ void read_kv_transfer(const json& j, CompletionRequest& r) {
   if (reads) r.kv_source = v["source"];
 }
 
+// response_format / guided_* / structured_outputs: a grammar over the model's vocabulary.
+void read_structured_output(const json& j, std::string_view body, const ServedModel& model,
+                            SamplingParams& s) {
+  static const char* const kFields[] = {"response_format", "guided_json",    "guided_regex",
+                                        "guided_choice",   "guided_grammar", "structured_outputs"};
+  if (std::none_of(std::begin(kFields), std::end(kFields),
+                   [&](const char* f) { return j.contains(f); })) {
+    return;
+  }
+  const StructuredOutput asked = structured_output_gbnf(nlohmann::ordered_json::parse(body));
+  if (asked.gbnf.empty()) return;
+  if (!model.tokenizer) {
+    throw bad_field(asked.field, "structured output needs a text tokenizer, and " + model.name +
+                                     " has none infergate can use");
+  }
+  try {
+    s.grammar = model.grammars->get(asked.gbnf, *model.tokenizer);
+  } catch (const GrammarError& e) {
+    throw bad_field(asked.field, "'" + asked.field + "': " + e.what());
+  }
+}
+
 }  // namespace
 
-void read_shared_fields(const json& j, const ServedModel& model, CompletionRequest& r) {
+void read_shared_fields(const json& j, std::string_view body, const ServedModel& model,
+                        CompletionRequest& r) {
   read_sampling(j, model, r.api, r.sampling);
   if (j.contains("stop")) r.stop = read_stop(j["stop"]);
   read_stream_options(j, r);
   read_resumed(j, model, r);
   read_kv_transfer(j, r);
   read_choices(j, r);
+  read_structured_output(j, body, model, r.sampling);
   check_fits(model, r);
   try {
     r.sampling.validate(model.vocab_size);

@@ -23,7 +23,9 @@ nlohmann::json parse_request_object(std::string_view body, const std::set<std::s
 
 // Reads the shared fields into `r` (r.prompt must be set: the length checks need it), then
 // checks that prompt + max_tokens fit the model and the sampling parameters are valid.
-void read_shared_fields(const nlohmann::json& j, const ServedModel& model, CompletionRequest& r);
+// `body` is j's text, read again for a structured-output schema's property order.
+void read_shared_fields(const nlohmann::json& j, std::string_view body, const ServedModel& model,
+                        CompletionRequest& r);
 
 // Token ids at `field`, each in [0, vocab_size).
 std::vector<int32_t> read_token_ids(const nlohmann::json& v, const std::string& field,

@@ -2,7 +2,8 @@
 // official OpenAI Node SDK lists the models, creates a completion and a chat completion twice
 // each, whole and streamed, and checks they agree and that the stream's last chunk carries
 // usage; then every sampling field the server takes (penalties, logit_bias, min_tokens, seed,
-// n, logprobs, echo, an ignored `user`), and the refusals of absurd values.
+// n, logprobs, echo, an ignored `user`), structured output (a JSON schema, a choice), and the
+// refusals of absurd values.
 //
 //   node openai_node_sdk.mjs BASE_URL API_KEY
 //
@@ -128,11 +129,31 @@ if (chatLogprobs.choices.length !== 2 || !content?.length || content[0].top_logp
   fail(`chat logprobs ${JSON.stringify(chatLogprobs.choices)}`);
 }
 
+// Structured output: a JSON schema through response_format, and vLLM's guided_choice.
+const schema = {type: "object", additionalProperties: false, required: ["city", "days", "tags"],
+                properties: {city: {type: "string", maxLength: 12},
+                             days: {type: "integer", minimum: 1, maximum: 30},
+                             tags: {type: "array", items: {enum: ["sun", "rain"]}, maxItems: 3}}};
+for (const seed of [1, 2, 3]) {
+  const structured = await client.chat.completions.create({
+    ...chatRequest, max_completion_tokens: 200, temperature: 1, seed,
+    response_format: {type: "json_schema", json_schema: {name: "trip", schema, strict: true}}});
+  const trip = JSON.parse(structured.choices[0].message.content);
+  if (structured.choices[0].finish_reason !== "stop" || typeof trip.city !== "string" ||
+      !Number.isInteger(trip.days) || trip.days < 1 || trip.days > 30 ||
+      !trip.tags.every(t => t === "sun" || t === "rain") || Object.keys(trip).length !== 3) {
+    fail(`response_format json_schema gave ${structured.choices[0].message.content}`);
+  }
+}
+const picked = await client.completions.create({...sampled, guided_choice: ["left", "right"]});
+if (!["left", "right"].includes(picked.choices[0].text)) fail(`guided_choice ${picked.choices[0].text}`);
+
 // Absurd values: a 400 naming the field.
 for (const [body, param] of [[{...greedy, n: 10000}, "n"],
                              [{...greedy, logit_bias: {"99999999": 1}}, "logit_bias.99999999"],
                              [{...greedy, logprobs: 1000000}, "logprobs"],
-                             [{...greedy, best_of: 2}, "best_of"]]) {
+                             [{...greedy, best_of: 2}, "best_of"],
+                             [{...greedy, guided_regex: "(a"}, "guided_regex"]]) {
   try {
     await client.completions.create(body);
     fail(`${param} was accepted`);
@@ -154,4 +175,4 @@ try {
   if (e.status !== 401) fail(`wrong key gave ${e.status}, want 401`);
 }
 console.log(`ok: ${model}: ${JSON.stringify(text)} and chat ${JSON.stringify(reply)} whole and ` +
-            "streamed, usage in the last chunk; sampling fields, n, logprobs, echo and refusals");
+            "streamed, usage in the last chunk; sampling fields, n, logprobs, echo, structured output and refusals");

@@ -66,25 +66,42 @@ TEST_CASE("chat request: bad input gets a 4xx naming the problem") {
       {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]})", 400,
        "'tools': tool calling is not supported yet", &model},
       {R"({"messages": [{"role": "user", "content": "x"}],
-           "response_format": {"type": "json_object"}})",
-       400, "'response_format': structured output", &model},
+           "response_format": {"type": "xml"}})",
+       400, "'response_format.type' must be text, json_object or json_schema", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "response_format":
+           {"type": "json_schema", "json_schema": {"name": "a", "schema": {"type": "strin"}}}})",
+       400, "'response_format.json_schema.schema': schema.type", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "guided_regex": "a",
+           "guided_choice": ["a"]})",
+       400, "both constrain the output", &model},
+      {R"x({"messages": [{"role": "user", "content": "x"}], "guided_regex": "a(?=b)"})x", 400,
+       "'guided_regex': regex offset 1", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "guided_grammar": "root ::= root"})",
+       400, "'guided_grammar': rule 'root' is left-recursive", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "guided_choice": []})", 400,
+       "'guided_choice' must be a non-empty array", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "structured_outputs": {"xml": 1}})",
+       400, "'structured_outputs' takes json, regex", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "guided_choice": ["a"],
+           "ignore_eos": true})",
+       400, "ignore_eos cannot be combined", &model},
       {R"({"messages": [{"role": "user", "content": "x"}], "echo": true})", 400,
        "unknown field 'echo'", &model},
       {R"({"messages": [{"role": "user", "content": "x"}]})", 400, "chat needs a text tokenizer",
        &no_text},
       {R"({"messages": [{"role": "user", "content": "x"}], "model": "gpt-4"})", 404,
        "does not exist", &model},
-  };
-  for (const Case& c : cases) {
-    INFO(c.body);
-    try {
-      parse_chat_request(c.body, *c.model);
-      FAIL("accepted");
-    } catch (const ApiError& e) {
-      CHECK(e.status() == c.status);
-      CHECK_THAT(e.what(), Catch::Contains(c.fragment));
-    }
+};
+for (const Case& c : cases) {
+  INFO(c.body);
+  try {
+    parse_chat_request(c.body, *c.model);
+    FAIL("accepted");
+  } catch (const ApiError& e) {
+    CHECK(e.status() == c.status);
+    CHECK_THAT(e.what(), Catch::Contains(c.fragment));
   }
+}
 }
 
 TEST_CASE("chat request: messages become the ChatML prompt, tokenized") {
