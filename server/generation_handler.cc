@@ -248,20 +248,22 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
   for (;;) {
     for (ServiceEvent& e : events) {
       handoff.note(e, ctx);
-      // A refusal or a failed step after the stream began: an error event (vLLM's shape), so a
-      // client sees a failed stream and the router resumes it at another replica.
-      const bool failed = e.refusal != Refusal::kNone || e.output.step_failed;
-      if (failed) {
-        choices.abandon(ctx);
-        const ApiError error =
-            e.refusal != Refusal::kNone ? refusal(e) : ApiError(500, e.output.error);
-        co_await write(sse_event(error.to_json()) + kSseDone);
+      if (e.refusal != Refusal::kNone) {  // a later choice refused: the request ends
+        choices.abort_running(ctx);
+        co_await write(sse_event(refusal(e).to_json()) + kSseDone);
         co_return co_await end_chunks(stream, ctx, ec);
       }
       const int i = choices.index_of(e.output.id);
       submit_rest(cr, choices, ctx, channel, handoff);
       GenerationProgress& progress = choices.progress(i);
-      const GenerationProgress::Step step = progress.advance(e.output);
+      const GenerationProgress::Step step = progress.advance(e.output);  // counts its finish
+      if (step.done && e.output.step_failed) {
+        // The engine's fault, not the request's: an error event (vLLM's shape), so a client
+        // sees a failed stream and the router resumes it at another replica.
+        choices.abandon(ctx);
+        co_await write(sse_event(ApiError(500, e.output.error).to_json()) + kSseDone);
+        co_return co_await end_chunks(stream, ctx, ec);
+      }
       if (step.stopped_by_string) ctx.service.abort(choices.id(i));
       if (step.ids.empty() && !step.done) continue;
       nlohmann::json chunk = progress.renderer().chunk(

@@ -53,7 +53,7 @@ TEST_CASE("relayed stream: the resume body asks for the rest after the relayed t
   CHECK(body["max_tokens"] == 9);
 }
 
-TEST_CASE("relayed stream: n choices finish when the last of them does; none is noted") {
+TEST_CASE("relayed stream: n choices finish when the last of them does, and no ids are noted") {
   RelayedStream s(2);
   s.relay(chunk("cmpl-1", 100, {5}, nullptr, 0));
   s.relay(chunk("cmpl-1", 100, {8}, nullptr, 1));
