@@ -380,8 +380,9 @@ void Engine::propose_drafts(const std::vector<Sequence*>& seqs) {
 }
 
 void Engine::propose_forced_tokens(const std::vector<Sequence*>& seqs) {
-  // Executors that sample on their own device verify no drafts (EngineConfig::validate).
-  if (executor_->samples_itself()) return;
+  // The cuda executor gives one row per sequence, and one that samples on its own device
+  // verifies no drafts (EngineConfig::validate refuses speculation there too).
+  if (!config_.grammar_jump_forward || config_.on_cuda() || executor_->samples_itself()) return;
   constexpr int kMaxForcedDrafts = 16;
   for (Sequence* seq : seqs) {
     if (!seq->grammar_state || !seq->draft_tokens.empty()) continue;

@@ -70,6 +70,8 @@ struct EngineConfig {
   // false: a contiguous cache that reserves max_model_len tokens per sequence.
   bool paged_kv = true;
   bool prefix_caching = true;  // needs paged_kv
+  // Structured output proposes the bytes its grammar forces as draft tokens (jump-forward).
+  bool grammar_jump_forward = true;
   bool chunked_prefill = true;
   // false: static batching, which admits a batch and runs it to completion.
   bool continuous_batching = true;

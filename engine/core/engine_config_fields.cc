@@ -70,6 +70,13 @@ std::vector<EngineConfigField> build_fields() {
        .flag = "no-prefix-cache",
        .doc = "share full blocks of identical prefixes (requires `paged_kv`)",
        .schema_note = "false when `paged_kv` is false"});
+  add({.key = "grammar_jump_forward",
+       .member = "grammar_jump_forward",
+       .access = &C::grammar_jump_forward,
+       .flag = "no-grammar-jump-forward",
+       .doc = "structured output proposes the bytes its grammar forces (keys, punctuation) as "
+              "draft tokens, verified in one forward (docs/server.md)",
+       .written = WrittenWhen::kWhenFalse});
   add({.key = "chunked_prefill",
        .member = "chunked_prefill",
        .access = &C::chunked_prefill,
@@ -471,6 +478,8 @@ bool field_is_written(const EngineConfigField& field, const EngineConfig& c) {
       return true;
     case WrittenWhen::kWhenTrue:
       return c.*std::get<bool EngineConfig::*>(field.access);
+    case WrittenWhen::kWhenFalse:
+      return !(c.*std::get<bool EngineConfig::*>(field.access));
     case WrittenWhen::kWhenCuda:
       return c.on_cuda();
     case WrittenWhen::kWhenMultiRank:

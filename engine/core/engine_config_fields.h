@@ -31,6 +31,7 @@ using FieldMember =
 enum class WrittenWhen {
   kAlways,
   kWhenTrue,
+  kWhenFalse,  // a switch that is on by default: resolved workloads name it only when it is off
   kWhenCuda,
   kWhenMultiRank,
   kWhenSpeculating,
