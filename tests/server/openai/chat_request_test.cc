@@ -80,8 +80,8 @@ TEST_CASE("chat request: bad input gets a 4xx naming the problem") {
        400, "'guided_grammar': rule 'root' is left-recursive", &model},
       {R"({"messages": [{"role": "user", "content": "x"}], "guided_choice": []})", 400,
        "'guided_choice' must be a non-empty array", &model},
-      {R"({"messages": [{"role": "user", "content": "x"}], "structured_outputs": {"xml": 1}})",
-       400, "'structured_outputs' takes json, regex", &model},
+      {R"({"messages": [{"role": "user", "content": "x"}], "structured_outputs": {"xml": 1}})", 400,
+       "'structured_outputs' takes json, regex", &model},
       {R"({"messages": [{"role": "user", "content": "x"}], "guided_choice": ["a"],
            "ignore_eos": true})",
        400, "ignore_eos cannot be combined", &model},
@@ -91,17 +91,17 @@ TEST_CASE("chat request: bad input gets a 4xx naming the problem") {
        &no_text},
       {R"({"messages": [{"role": "user", "content": "x"}], "model": "gpt-4"})", 404,
        "does not exist", &model},
-};
-for (const Case& c : cases) {
-  INFO(c.body);
-  try {
-    parse_chat_request(c.body, *c.model);
-    FAIL("accepted");
-  } catch (const ApiError& e) {
-    CHECK(e.status() == c.status);
-    CHECK_THAT(e.what(), Catch::Contains(c.fragment));
+  };
+  for (const Case& c : cases) {
+    INFO(c.body);
+    try {
+      parse_chat_request(c.body, *c.model);
+      FAIL("accepted");
+    } catch (const ApiError& e) {
+      CHECK(e.status() == c.status);
+      CHECK_THAT(e.what(), Catch::Contains(c.fragment));
+    }
   }
-}
 }
 
 TEST_CASE("chat request: messages become the ChatML prompt, tokenized") {
