@@ -67,6 +67,13 @@ bool GrammarMatcher::accept(uint8_t byte) {
   return true;
 }
 
+std::optional<GrammarMatcher> GrammarMatcher::after(uint8_t byte) const {
+  std::vector<Stack> next = step(byte);
+  if (next.empty()) return std::nullopt;
+  GrammarMatcher moved(grammar_, std::move(next));
+  return moved;
+}
+
 bool GrammarMatcher::accept(std::string_view bytes) {
   GrammarMatcher copy = *this;
   for (char c : bytes) {

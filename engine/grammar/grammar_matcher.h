@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +23,9 @@ class GrammarMatcher {
 
   // Advances over `byte`; false (and no change) when no parse takes it.
   bool accept(uint8_t byte);
+  // The state after `byte`, or nullopt when no parse takes it (accept() without a copy first:
+  // the token-mask walk calls it once per vocabulary trie node).
+  std::optional<GrammarMatcher> after(uint8_t byte) const;
   // Advances over every byte of `bytes`; false (and no change) when one is refused.
   bool accept(std::string_view bytes);
   // Whether the root rule may end here.
@@ -37,6 +41,8 @@ class GrammarMatcher {
 
  private:
   using Stack = std::vector<int32_t>;
+  GrammarMatcher(std::shared_ptr<const Grammar> grammar, std::vector<Stack> stacks)
+      : grammar_(std::move(grammar)), stacks_(std::move(stacks)) {}
   // Adds `stack` to `out` with rule references at its top expanded until a byte set (or
   // nothing) is on top.
   void expand(Stack stack, std::vector<Stack>& out) const;

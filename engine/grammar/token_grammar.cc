@@ -44,10 +44,10 @@ std::shared_ptr<const std::vector<bool>> TokenGrammar::compute(const GrammarMatc
     const std::bitset<256> next = at.next_bytes();
     for (const auto& [byte, child] : nodes[size_t(node)].children) {
       if (!next.test(byte)) continue;
-      GrammarMatcher moved = at;
-      if (!moved.accept(byte)) continue;
+      std::optional<GrammarMatcher> moved = at.after(byte);
+      if (!moved) continue;
       for (int32_t token : nodes[size_t(child)].tokens) (*mask)[size_t(token)] = true;
-      if (!nodes[size_t(child)].children.empty()) pending.emplace_back(child, std::move(moved));
+      if (!nodes[size_t(child)].children.empty()) pending.emplace_back(child, std::move(*moved));
     }
   }
   return mask;
