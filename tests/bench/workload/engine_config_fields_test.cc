@@ -26,7 +26,8 @@ namespace po = boost::program_options;
 // (the parallel fields are written) and a cuda one (the cuda fields are written).
 const json kMultiRank = json::parse(R"({
   "weight_dtype": "q8_0", "kv_cache_dtype": "bf16", "block_size": 32, "paged_kv": false,
-  "prefix_caching": false, "chunked_prefill": false, "continuous_batching": false,
+  "prefix_caching": false, "grammar_jump_forward": false, "chunked_prefill": false,
+  "continuous_batching": false,
   "max_num_seqs": 3, "max_num_batched_tokens": 99, "max_model_len": 77,
   "fit_max_model_len": true, "kv_cache_bytes": 12345, "num_kv_blocks": 7, "num_threads": 3,
   "seed": 42, "tensor_parallel": 2,
