@@ -113,6 +113,7 @@ void submit_choice(const CompletionRequest& cr, const Choices& choices, int i, S
   std::vector<int32_t> prompt = submitted_prompt(cr);
   SamplingParams sampling = cr.sampling;
   sampling.max_tokens -= int(cr.resumed.size());
+  sampling.grammar_resumed_tokens = int(cr.resumed.size());
   if (sampling.seed) *sampling.seed += uint64_t(i);  // vLLM's seeds for n choices
   EventSink sink = [channel](ServiceEvent e) { channel->push(std::move(e)); };
   if (!cr.kv_source.is_null()) {  // n is 1 (request_fields.cc)
@@ -166,12 +167,14 @@ struct CollectedChoice {
   std::vector<int32_t> ids;
   std::vector<TokenLogprobs> logprobs;
   std::string text;
+  std::vector<ToolCall> tool_calls;
   FinishReason reason = FinishReason::kNone;
 
   void add(const GenerationProgress::Step& step) {
     ids.insert(ids.end(), step.ids.begin(), step.ids.end());
     logprobs.insert(logprobs.end(), step.logprobs.begin(), step.logprobs.end());
     text += step.text;
+    tool_calls.insert(tool_calls.end(), step.tool_calls.begin(), step.tool_calls.end());
     if (step.done) reason = step.reason;
   }
 };
@@ -181,8 +184,8 @@ nlohmann::json whole_answer(Choices& choices, std::vector<CollectedChoice>& coll
   for (int i = 0; i < choices.size(); ++i) {
     GenerationProgress& p = choices.progress(i);
     const CollectedChoice& c = collected[size_t(i)];
-    rendered.push_back(
-        p.renderer().choice(c.text, c.ids, c.reason, p.logprobs_json(c.ids, c.logprobs)));
+    rendered.push_back(p.renderer().choice(c.text, c.ids, c.reason,
+                                           p.logprobs_json(c.ids, c.logprobs), c.tool_calls));
   }
   GenerationProgress& first = choices.progress(0);
   return first.renderer().completion(std::move(rendered), first.prompt_tokens(),
@@ -267,7 +270,8 @@ net::awaitable<bool> stream_answer(beast::tcp_stream& stream, const HttpRequest&
       if (step.stopped_by_string) ctx.service.abort(choices.id(i));
       if (step.ids.empty() && !step.done) continue;
       nlohmann::json chunk = progress.renderer().chunk(
-          step.text, step.ids, step.reason, progress.logprobs_json(step.ids, step.logprobs));
+          step.text, step.ids, step.reason, progress.logprobs_json(step.ids, step.logprobs),
+          step.tool_calls);
       if (!choices.all_done()) {
         co_await write(sse_event(chunk));
         continue;

@@ -97,9 +97,20 @@ void Engine::add_request(const RequestId& id, std::vector<int32_t> prompt, Sampl
   } catch (const std::invalid_argument& e) {
     fail(e.what());
   }
+  std::optional<GrammarMatcher> grammar_state;
+  if (params.grammar) {
+    grammar_state = params.grammar->start();
+    const size_t resumed = size_t(std::clamp(params.grammar_resumed_tokens, 0, int(prompt.size())));
+    for (size_t i = prompt.size() - resumed; i < prompt.size(); ++i) {
+      if (!params.grammar->advance(*grammar_state, prompt[i])) {
+        fail("resumed token " + std::to_string(prompt[i]) + " at prompt position " +
+             std::to_string(i) + " does not follow the request's grammar");
+      }
+    }
+  }
   const uint64_t seed = params.seed ? *params.seed : next_seed_++ * 0x9e3779b97f4a7c15ULL + 1;
   auto seq = std::make_unique<Sequence>(id, std::move(prompt), std::move(params), seed, now());
-  if (seq->params.grammar) seq->grammar_state = seq->params.grammar->start();
+  seq->grammar_state = std::move(grammar_state);
   scheduler_->add(seq.get());
   requests_.emplace(id, std::move(seq));
 }

@@ -36,6 +36,9 @@ struct SamplingParams {
   // Structured output: only tokens this grammar takes, and the end (EOS, stop_token_ids) only
   // where it is complete (engine/grammar/). Null: unconstrained.
   std::shared_ptr<const TokenGrammar> grammar;
+  // The prompt's last this-many tokens were generated under `grammar` elsewhere (a stream
+  // resumed on another replica): the grammar starts past them.
+  int grammar_resumed_tokens = 0;
 
   // -1: no logprobs. Otherwise each sampled token's logprob under the model's own distribution
   // (log-softmax of the raw logits) and the `logprobs` most likely tokens' (0..kMaxLogprobs).

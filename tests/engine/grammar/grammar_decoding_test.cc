@@ -110,3 +110,37 @@ TEST_CASE("a grammar refuses ignore_eos and a vocabulary of another size", "[eng
   p.ignore_eos = false;
   CHECK_THROWS_WITH(p.validate(1000), Catch::StartsWith("grammar is over a vocabulary of 512"));
 }
+
+TEST_CASE("a resumed answer continues the grammar where the first replica left it",
+          "[engine][grammar]") {
+  // The router resumes a broken stream elsewhere with the tokens already out appended to the
+  // prompt: the grammar must start past them, or it would ask for the answer from the top.
+  SamplingParams p;
+  p.max_tokens = 80;
+  p.grammar = compile(kRecord);
+  const std::vector<Tokens> prompts = spec_prompts(3);
+  const SpecRun whole = run_prompts(EngineConfig{}, prompts, p);
+  std::vector<Tokens> resumed_prompts;
+  std::vector<Tokens> rest;
+  SamplingParams resumed = p;
+  resumed.grammar_resumed_tokens = 5;
+  resumed.max_tokens = p.max_tokens - 5;
+  for (size_t i = 0; i < prompts.size(); ++i) {
+    REQUIRE(whole.tokens[i].size() > 5u);
+    Tokens prompt = prompts[i];
+    prompt.insert(prompt.end(), whole.tokens[i].begin(), whole.tokens[i].begin() + 5);
+    resumed_prompts.push_back(prompt);
+    rest.emplace_back(whole.tokens[i].begin() + 5, whole.tokens[i].end());
+  }
+  CHECK(run_prompts(EngineConfig{}, resumed_prompts, resumed).tokens == rest);
+
+  // Tokens the grammar never allowed are a refusal, not a silent restart.
+  EngineConfig config;
+  config.num_threads = 1;
+  Engine engine(config, spec_target());
+  Tokens bad = prompts[0];
+  bad.push_back(bad.front() == 2 ? 3 : 2);  // a token no sentence starts with
+  resumed.grammar_resumed_tokens = 1;
+  CHECK_THROWS_WITH(engine.add_request("bad", bad, resumed),
+                    Catch::Contains("does not follow the request's grammar"));
+}
