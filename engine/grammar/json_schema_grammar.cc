@@ -36,8 +36,12 @@ number ::= integer ( "." [0-9]{1,15} )? ( [eE] [-+]? [0-9]{1,15} )?
 integer ::= "-"? ( "0" | [1-9] [0-9]{0,14} )
 boolean ::= "true" | "false"
 null ::= "null"
-ws ::= ( [ \t\n] ( [ \t\n] ( [ \t\n] [ \t\n]? )? )? )?
 )";
+
+std::string whitespace_rule(JsonSpacing spacing) {
+  if (spacing == JsonSpacing::kOneSpace) return "ws ::= \" \"?\n";
+  return "ws ::= ( [ \\t\\n] ( [ \\t\\n] ( [ \\t\\n] [ \\t\\n]? )? )? )?\n";
+}
 
 // In the order a type list's alternatives are written.
 const std::vector<std::string> kTypes = {"null",   "boolean", "object", "array",
@@ -167,7 +171,7 @@ std::string type_of(const Json& v) {
 
 class Converter {
  public:
-  explicit Converter(const Json& root) : root_(root) {}
+  Converter(const Json& root, JsonSpacing spacing) : root_(root), spacing_(spacing) {}
 
   std::string convert() {
     measure(root_, "schema", 0);
@@ -180,7 +184,7 @@ class Converter {
       rules_ += def.rule + " ::= " + visit(*def.schema, def.path) + "\n";
     }
     check_ref_cycles();
-    return "root ::= " + start + "\n" + rules_ + kBaseRules;
+    return "root ::= " + start + "\n" + rules_ + kBaseRules + whitespace_rule(spacing_);
   }
 
  private:
@@ -621,6 +625,7 @@ class Converter {
   }
 
   const Json& root_;
+  JsonSpacing spacing_;
   size_t nodes_ = 0;
   int next_rule_ = 0;
   std::string rules_;
@@ -635,14 +640,16 @@ class Converter {
 
 }  // namespace
 
-std::string json_schema_to_gbnf(const nlohmann::ordered_json& schema) {
-  return Converter(schema).convert();
+std::string json_schema_to_gbnf(const nlohmann::ordered_json& schema, JsonSpacing spacing) {
+  return Converter(schema, spacing).convert();
 }
 
-std::string json_schema_to_gbnf(const nlohmann::json& schema) {
-  return json_schema_to_gbnf(nlohmann::ordered_json(schema));
+std::string json_schema_to_gbnf(const nlohmann::json& schema, JsonSpacing spacing) {
+  return json_schema_to_gbnf(nlohmann::ordered_json(schema), spacing);
 }
 
-std::string json_object_gbnf() { return std::string("root ::= object\n") + kBaseRules; }
+std::string json_object_gbnf() {
+  return std::string("root ::= object\n") + kBaseRules + whitespace_rule(JsonSpacing::kUpToFour);
+}
 
 }  // namespace infergate

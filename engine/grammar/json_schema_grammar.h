@@ -10,7 +10,8 @@
 // is refused rather than ignored, since ignoring it would let through values it forbids.
 //
 // The grammar takes a subset of the valid texts, chosen so a model cannot run on forever:
-// - between tokens at most 4 whitespace characters (space, tab, newline; no \r), and none
+// - between tokens at most 4 whitespace characters (space, tab, newline; no \r; or JsonSpacing
+//   below), and none
 //   before or after the top-level value, so the text ends where the value does;
 // - numbers have at most 15 digits in each run (integer part, fraction, exponent);
 // - objects with properties hold only the listed ones, in the schema's order, whatever
@@ -28,13 +29,20 @@
 
 namespace infergate {
 
+// Whitespace between tokens: up to four characters (a model may lay JSON out as it was trained
+// to), or at most one space (tool calls, whose layout the chat template fixes: a model with
+// little training would otherwise spend its tokens on blanks).
+enum class JsonSpacing { kUpToFour, kOneSpace };
+
 // The GBNF (root rule "root") whose sentences are the JSON texts valid under `schema`, within
 // the limits above. Throws GrammarError (engine/grammar/grammar.h) naming the JSON path (e.g.
 // "schema.properties.age.minimum") of anything invalid or unsupported.
 // nlohmann::json keeps object keys sorted, so its properties come out in alphabetical order;
 // parse the schema as an ordered_json to keep the order it was written in.
-std::string json_schema_to_gbnf(const nlohmann::ordered_json& schema);
-std::string json_schema_to_gbnf(const nlohmann::json& schema);
+std::string json_schema_to_gbnf(const nlohmann::ordered_json& schema,
+                                JsonSpacing spacing = JsonSpacing::kUpToFour);
+std::string json_schema_to_gbnf(const nlohmann::json& schema,
+                                JsonSpacing spacing = JsonSpacing::kUpToFour);
 
 // Any JSON object (OpenAI's response_format {"type": "json_object"}), same whitespace and
 // digit limits.
