@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/tokenizer/chat_template.h"
 #include "engine/tokenizer/tokenizer.h"
 
@@ -17,5 +19,11 @@ std::vector<int32_t> chat_prompt_ids(const Tokenizer& tokenizer, bool add_bos,
                                      const ChatTemplate& chat,
                                      const std::vector<ChatMessage>& messages,
                                      bool add_generation_prompt);
+// OpenAI-style message objects (tool calls included) and the request's tools (null for none).
+std::vector<int32_t> chat_prompt_ids(const Tokenizer& tokenizer, bool add_bos,
+                                     const ChatTemplate& chat,
+                                     const nlohmann::ordered_json& messages,
+                                     bool add_generation_prompt,
+                                     const nlohmann::ordered_json& tools);
 
 }  // namespace infergate

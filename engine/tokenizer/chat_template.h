@@ -4,6 +4,7 @@
 // documents, bos_token, eos_token, ...} by the jinja/ interpreter. A model without a template
 // gets ChatML, which callers say at start:
 //   <|im_start|>ROLE\nCONTENT<|im_end|>\n ... <|im_start|>assistant\n
+// and, given tools, the <tool_call> layout ChatML models are trained on (chat_template.cc).
 #pragma once
 
 #include <map>
@@ -17,6 +18,12 @@
 
 namespace infergate {
 
+// How a template writes an assistant's tool calls, so the server can read them back from the
+// text a model generates (server/openai/tool_call_parser.h): kHermes is
+//   <tool_call>\n{"name": "NAME", "arguments": {...}}\n</tool_call>
+// (Qwen 2.5 / 3, Hermes, ChatML); kNone is a layout infergate does not read.
+enum class ToolCallFormat { kNone, kHermes };
+
 struct ChatMessage {
   std::string role;  // system | user | assistant | developer | tool
   std::string content;
@@ -28,13 +35,16 @@ std::string render_chatml(const std::vector<ChatMessage>& messages);
 class ChatTemplate {
  public:
   // ChatML.
-  ChatTemplate() = default;
-  // `source` (and `tool_use_source`, "" for none) parsed now: throws jinja::TemplateError
-  // naming `model` for a syntax error. `special_tokens`: bos_token, eos_token, ... texts.
+  ChatTemplate();
+  // `source` ("" for ChatML) and `tool_use_source` ("" for none) parsed now: throws
+  // jinja::TemplateError naming `model` for a syntax error. `special_tokens`: bos_token, eos_token,
+  // ... texts.
   ChatTemplate(const std::string& source, const std::string& tool_use_source,
                std::map<std::string, std::string> special_tokens, const std::string& model);
 
-  bool is_chatml() const { return !template_; }
+  bool is_chatml() const { return chatml_; }
+  // The layout of tool calls in the template (of its tool_use variant when it has one).
+  ToolCallFormat tool_call_format() const { return tool_call_format_; }
   // "the model's own" or "ChatML (the model has none)", for the line commands print at start.
   std::string description() const;
 
@@ -53,6 +63,8 @@ class ChatTemplate {
   std::shared_ptr<const jinja::Template> template_;
   std::shared_ptr<const jinja::Template> tool_use_;
   std::map<std::string, std::string> special_tokens_;
+  bool chatml_ = false;
+  ToolCallFormat tool_call_format_ = ToolCallFormat::kNone;
 };
 
 }  // namespace infergate
