@@ -159,12 +159,39 @@ std::string content_text(const json& content, std::string_view body) {
   return text;
 }
 
+bool uses_tools(const json& j) {
+  if (j.contains("tools") && !j["tools"].is_null()) return true;
+  for (const json& m : j["messages"]) {
+    if (m.is_object() && m.contains("tool_calls") && !m["tool_calls"].is_null()) return true;
+  }
+  return false;
+}
+
+// ChatML shows every tool by name in the system turn; calls are read back only with tools.
+void check_tool_prompt(const CompletionRequest& r, const ServedModel& model, const json& j,
+                       std::string_view body) {
+  const std::string prompt = model.tokenizer->decode(r.prompt);
+  const json tools = j.value("tools", json());
+  require(tools.is_null() || tools.is_array(), "accepted tools that are not an array", body);
+  require(r.tools.names.size() == (tools.is_array() ? tools.size() : 0),
+          "the tools read are not the tools sent", body);
+  for (const std::string& name : r.tools.names) {
+    require(prompt.find("\"" + name + "\"") != std::string::npos,
+            "a tool's name is missing from the rendered prompt", body);
+  }
+  require(!r.tools.reads_calls() || !r.tools.names.empty(), "reads calls without tools", body);
+}
+
 void check_chat_prompt(const CompletionRequest& r, const ServedModel& model,
                        std::string_view body) {
   require(model.tokenizer != nullptr, "accepted a chat for a model without tokenizer", body);
   const json j = parse_accepted(body);
   require(j.contains("messages") && j["messages"].is_array() && !j["messages"].empty(),
           "accepted a chat without messages", body);
+  if (uses_tools(j)) {
+    check_tool_prompt(r, model, j, body);
+    return;
+  }
   std::vector<ChatMessage> messages;
   for (const json& m : j["messages"]) {
     require(m.is_object() && m.contains("role") && m["role"].is_string() && m.contains("content"),

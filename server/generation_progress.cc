@@ -27,10 +27,15 @@ GenerationProgress::GenerationProgress(const CompletionRequest& request, const R
       reports_request_(index == 0),
       arrival_ns_(arrival_ns),
       prompt_tokens_(int(request.prompt.size())) {
+  if (request.api == ApiKind::kChat && request.tools.reads_calls()) {
+    tool_calls_.emplace(request.tools.names);
+  }
   // A resumed request's earlier tokens went out from another replica: the text state (UTF-8,
-  // stop strings held back) is rebuilt from them exactly as it was there, and nothing is sent.
+  // stop strings held back, a tool call begun) is rebuilt from them exactly as it was there, and
+  // nothing is sent.
   if (request.resumed.empty()) return;
-  stops_.push(render_.decode(request.resumed));
+  const std::string sent = stops_.push(render_.decode(request.resumed));
+  if (tool_calls_) tool_calls_->push(sent);
   render_.resumed();
   completion_tokens_ = int(request.resumed.size());
 }
@@ -78,8 +83,9 @@ GenerationProgress::Step GenerationProgress::advance(const RequestOutput& output
   } else if (output.finished) {
     step.text += stops_.finish();
   }
-  step.text = std::exchange(echo_, "") + step.text;
   step.done = output.finished || stops_.stopped();
+  read_tool_calls(step);
+  step.text = std::exchange(echo_, "") + step.text;
   if (step.done) {
     finished_ = true;
     if (reports_request_) {
@@ -87,6 +93,18 @@ GenerationProgress::Step GenerationProgress::advance(const RequestOutput& output
     }
   }
   return step;
+}
+
+void GenerationProgress::read_tool_calls(Step& step) {
+  if (!tool_calls_) return;
+  ToolCallParser::Output read = tool_calls_->push(step.text);
+  if (step.done) {
+    ToolCallParser::Output rest = tool_calls_->finish();
+    read.content += rest.content;
+    read.calls.insert(read.calls.end(), rest.calls.begin(), rest.calls.end());
+  }
+  step.text = std::move(read.content);
+  step.tool_calls = std::move(read.calls);
 }
 
 nlohmann::json GenerationProgress::logprobs_json(const std::vector<int32_t>& ids,

@@ -1,9 +1,11 @@
 // One choice of a request's answer as the engine's outputs arrive: the text (UTF-8 whole, cut at
-// a stop string, after an echoed prompt), the token ids and their logprobs, the finish, and the
-// server metrics each token earns. A request's latencies are its first choice's.
+// a stop string, after an echoed prompt, tool calls read out of it), the token ids and their
+// logprobs, the finish, and the server metrics each token earns. A request's latencies are its
+// first choice's.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "server/openai/completion_response.h"
 #include "server/openai/logprobs_json.h"
 #include "server/openai/stop_strings.h"
+#include "server/openai/tool_call_parser.h"
 #include "server/server_context.h"
 
 namespace infergate {
@@ -24,6 +27,7 @@ class GenerationProgress {
 
   struct Step {
     std::string text;                     // to send now
+    std::vector<ToolCall> tool_calls;     // completed by this output (chat with tools)
     std::vector<int32_t> ids;             // this output's tokens
     std::vector<TokenLogprobs> logprobs;  // theirs, when the request asked for logprobs
     FinishReason reason = FinishReason::kNone;
@@ -47,13 +51,16 @@ class GenerationProgress {
   void observe_tokens(size_t count);
   // The text of a step's tokens, stop strings looked for only after the first min_tokens.
   std::string text_after_stops(const std::vector<int32_t>& ids, bool finished);
+  // Moves the calls in step.text (and, at the end, anything held back) to step.tool_calls.
+  void read_tool_calls(Step& step);
 
   ServerContext& context_;
   CompletionRenderer render_;
   LogprobsRenderer logprobs_;
   bool wants_logprobs_;
   StopStrings stops_;
-  std::string echo_;  // the prompt's text, still to go out first
+  std::optional<ToolCallParser> tool_calls_;  // when the request's tool_choice reads calls
+  std::string echo_;                          // the prompt's text, still to go out first
   int min_tokens_;
   bool reports_request_;  // the first choice carries the request's metrics
   int64_t arrival_ns_;

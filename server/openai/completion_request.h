@@ -14,6 +14,7 @@
 #include "engine/tokenizer/chat_template.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "server/openai/structured_output.h"
+#include "server/openai/tool_request.h"
 
 namespace infergate {
 
@@ -45,6 +46,7 @@ struct CompletionRequest {
   bool echo = false;      // completions: the prompt's text comes first
   std::string echo_text;  // with echo: the prompt as sent, or its token ids' text
   std::vector<std::string> stop;  // stop strings: the text ends before the first one found
+  ToolRequest tools;  // chat: the functions shown to the model and whether calls are read back
   bool stream = false;
   bool include_usage = false;  // stream_options.include_usage
   // infergate's `resume_token_ids`: tokens another replica already generated for this request

@@ -6,8 +6,8 @@ namespace {
 
 using nlohmann::json;
 
-json reason_json(FinishReason reason) {
-  return reason == FinishReason::kNone ? json() : finish_reason_name(reason);
+bool blank(const std::string& text) {
+  return text.find_first_not_of(" \t\r\n") == std::string::npos;
 }
 
 const char* object_name(ApiKind api, bool streamed) {
@@ -40,11 +40,37 @@ json CompletionRenderer::envelope(bool streamed) const {
           {"model", model_}};
 }
 
+json CompletionRenderer::reason_json(FinishReason reason) const {
+  if (reason == FinishReason::kNone) return nullptr;
+  // The model ended its turn after calling: the client is to run the calls (OpenAI's reason).
+  if (reason == FinishReason::kStop && calls_made_ > 0) return "tool_calls";
+  return finish_reason_name(reason);
+}
+
+json CompletionRenderer::tool_call_json(const ToolCall& call, int index) {
+  static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::string id = "call_";
+  for (int i = 0; i < 24; ++i) id += kAlphabet[call_ids_() % (sizeof(kAlphabet) - 1)];
+  return {{"index", index},
+          {"id", id},
+          {"type", "function"},
+          {"function", {{"name", call.name}, {"arguments", call.arguments}}}};
+}
+
 json CompletionRenderer::choice(const std::string& text, const std::vector<int32_t>& ids,
-                                FinishReason reason, const json& logprobs) const {
+                                FinishReason reason, const json& logprobs,
+                                const std::vector<ToolCall>& calls) {
+  json tool_calls = json::array();
+  for (const ToolCall& call : calls) {
+    json rendered = tool_call_json(call, calls_made_++);
+    rendered.erase("index");  // a message's calls are in order; only stream deltas number them
+    tool_calls.push_back(std::move(rendered));
+  }
   json choice = {{"index", index_}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}};
   if (api_ == ApiKind::kChat) {
-    choice["message"] = {{"role", "assistant"}, {"content", text}};
+    const bool no_content = !calls.empty() && blank(text);
+    choice["message"] = {{"role", "assistant"}, {"content", no_content ? json() : json(text)}};
+    if (!calls.empty()) choice["message"]["tool_calls"] = std::move(tool_calls);
   } else {
     choice["text"] = text;
   }
@@ -60,10 +86,14 @@ json CompletionRenderer::completion(json choices, int prompt_tokens, int complet
 }
 
 json CompletionRenderer::chunk(const std::string& text, const std::vector<int32_t>& ids,
-                               FinishReason reason, const json& logprobs) {
+                               FinishReason reason, const json& logprobs,
+                               const std::vector<ToolCall>& calls) {
+  json tool_calls = json::array();
+  for (const ToolCall& call : calls) tool_calls.push_back(tool_call_json(call, calls_made_++));
   json choice = {{"index", index_}, {"token_ids", ids}, {"finish_reason", reason_json(reason)}};
   if (api_ == ApiKind::kChat) {
-    choice["delta"] = {{"content", text}};
+    choice["delta"] = {{"content", text.empty() && !calls.empty() ? json() : json(text)}};
+    if (!calls.empty()) choice["delta"]["tool_calls"] = std::move(tool_calls);
     if (!role_sent_) choice["delta"]["role"] = "assistant";
     role_sent_ = true;
   } else {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "engine/request/sequence.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "server/openai/completion_request.h"
+#include "server/openai/tool_call_parser.h"
 #include "server/openai/utf8_stream.h"
 
 namespace infergate {
@@ -31,15 +33,20 @@ class CompletionRenderer {
   // The text still held back, at the end of the completion.
   std::string finish_text() { return utf8_.finish(); }
 
-  // This choice of a whole answer (non-streaming); `logprobs` is null when not asked for.
+  // This choice of a whole answer (non-streaming); `logprobs` is null when not asked for. A
+  // chat answer with `calls` has them as tool_calls (content null when only blanks are left)
+  // and, stopped by the model, finish_reason "tool_calls".
   nlohmann::json choice(const std::string& text, const std::vector<int32_t>& ids,
-                        FinishReason reason, const nlohmann::json& logprobs = nullptr) const;
+                        FinishReason reason, const nlohmann::json& logprobs = nullptr,
+                        const std::vector<ToolCall>& calls = {});
   // A whole answer: the envelope around `choices` (in index order) and the usage.
   nlohmann::json completion(nlohmann::json choices, int prompt_tokens, int completion_tokens) const;
   // One streamed chunk of this choice; `reason` kNone while the answer goes on. A chat
-  // stream's first chunk of a choice carries the assistant role.
+  // stream's first chunk of a choice carries the assistant role; each call completed in this
+  // chunk comes whole (id, name and arguments) in delta.tool_calls, numbered on from the last.
   nlohmann::json chunk(const std::string& text, const std::vector<int32_t>& ids,
-                       FinishReason reason, const nlohmann::json& logprobs = nullptr);
+                       FinishReason reason, const nlohmann::json& logprobs = nullptr,
+                       const std::vector<ToolCall>& calls = {});
   // The answer was begun elsewhere (a resumed request): a chat stream's role went out there.
   void resumed() { role_sent_ = true; }
   // The last streamed chunk when stream_options.include_usage: no choices, only usage.
@@ -47,6 +54,9 @@ class CompletionRenderer {
 
  private:
   nlohmann::json envelope(bool streamed) const;
+  nlohmann::json reason_json(FinishReason reason) const;
+  // OpenAI's shape of call `index`, with a new id ("call_" and 24 random characters).
+  nlohmann::json tool_call_json(const ToolCall& call, int index);
 
   ApiKind api_;
   std::string id_, model_;
@@ -55,6 +65,8 @@ class CompletionRenderer {
   int index_;
   Utf8Stream utf8_;
   bool role_sent_ = false;
+  int calls_made_ = 0;  // tool calls in this choice so far
+  std::mt19937_64 call_ids_{std::random_device{}()};
 };
 
 nlohmann::json usage_json(int prompt_tokens, int completion_tokens);

@@ -20,7 +20,7 @@ constexpr auto kSupported = FieldSupport::kSupported;
 constexpr auto kIgnored = FieldSupport::kIgnored;
 constexpr auto kRefused = FieldSupport::kRefused;
 
-constexpr std::string_view kNoTools = "tool calling is not supported yet";
+constexpr std::string_view kOldFunctions = "deprecated by OpenAI: use tools and tool_choice";
 
 bool applies(FieldScope scope, ApiKind api) {
   return scope == kBoth || (scope == kCompletions) == (api == ApiKind::kCompletions);
@@ -42,7 +42,8 @@ const std::vector<RequestFieldPolicy>& request_field_policies() {
   static const std::vector<RequestFieldPolicy> policies = {
       {"model", kBoth, kSupported, "the served model's name or an alias (404 otherwise)"},
       {"prompt", kCompletions, kSupported, "text, or an array of token ids"},
-      {"messages", kChat, kSupported, "text content; rendered by the model's chat template"},
+      {"messages", kChat, kSupported,
+       "text content, tool_calls, tool results; rendered by the model's chat template"},
       {"max_tokens", kBoth, kSupported, ""},
       {"max_completion_tokens", kChat, kSupported, "max_tokens' newer name"},
       {"temperature", kBoth, kSupported, ""},
@@ -99,11 +100,12 @@ const std::vector<RequestFieldPolicy>& request_field_policies() {
       {"guided_grammar", kBoth, kSupported, "GBNF (llama.cpp's notation)"},
       {"structured_outputs", kBoth, kSupported,
        "vLLM's newer form: one of json, regex, choice, grammar, json_object"},
-      {"tools", kChat, kRefused, kNoTools},
-      {"tool_choice", kChat, kRefused, kNoTools},
-      {"parallel_tool_calls", kChat, kRefused, kNoTools},
-      {"functions", kChat, kRefused, kNoTools},
-      {"function_call", kChat, kRefused, kNoTools},
+      {"tools", kChat, kSupported, "up to 128 functions, shown through the chat template"},
+      {"tool_choice", kChat, kSupported,
+       "none, auto (calls read back), required or a named function (enforced by a grammar)"},
+      {"parallel_tool_calls", kChat, kSupported, "false: required makes exactly one call"},
+      {"functions", kChat, kRefused, kOldFunctions},
+      {"function_call", kChat, kRefused, kOldFunctions},
       {"add_generation_prompt", kChat, kRefused, "the assistant's turn is always opened"},
       {"continue_final_message", kChat, kRefused, "the assistant's turn is always opened"},
       {"chat_template", kChat, kRefused, "the model's own chat template is always used"},

@@ -316,23 +316,37 @@ void read_kv_transfer(const json& j, CompletionRequest& r) {
   if (reads) r.kv_source = v["source"];
 }
 
-// response_format / guided_* / structured_outputs: a grammar over the model's vocabulary.
+// The grammar a chat request's tool_choice asks for ("" for none).
+StructuredOutput tool_choice_output(const ServedModel& model, const CompletionRequest& r) {
+  static const ChatTemplate chatml;
+  const ToolCallFormat format = (model.chat ? *model.chat : chatml).tool_call_format();
+  return {"tool_choice", tool_call_gbnf(r.tools, format)};
+}
+
+// response_format / guided_* / structured_outputs, or tool_choice: a grammar over the model's
+// vocabulary.
 void read_structured_output(const json& j, std::string_view body, const ServedModel& model,
-                            SamplingParams& s) {
+                            CompletionRequest& r) {
   static const char* const kFields[] = {"response_format", "guided_json",    "guided_regex",
                                         "guided_choice",   "guided_grammar", "structured_outputs"};
-  if (std::none_of(std::begin(kFields), std::end(kFields),
-                   [&](const char* f) { return j.contains(f); })) {
-    return;
+  StructuredOutput asked;
+  if (std::any_of(std::begin(kFields), std::end(kFields),
+                  [&](const char* f) { return j.contains(f); })) {
+    asked = structured_output_gbnf(nlohmann::ordered_json::parse(body));
   }
-  const StructuredOutput asked = structured_output_gbnf(nlohmann::ordered_json::parse(body));
+  const StructuredOutput tools = tool_choice_output(model, r);
+  if (!tools.gbnf.empty() && !asked.gbnf.empty()) {
+    throw bad_field(asked.field,
+                    "'tool_choice' and '" + asked.field + "' both constrain the output; give one");
+  }
+  if (!tools.gbnf.empty()) asked = tools;
   if (asked.gbnf.empty()) return;
   if (!model.tokenizer) {
     throw bad_field(asked.field, "structured output needs a text tokenizer, and " + model.name +
                                      " has none infergate can use");
   }
   try {
-    s.grammar = model.grammars->get(asked.gbnf, *model.tokenizer);
+    r.sampling.grammar = model.grammars->get(asked.gbnf, *model.tokenizer);
   } catch (const GrammarError& e) {
     throw bad_field(asked.field, "'" + asked.field + "': " + e.what());
   }
@@ -348,7 +362,7 @@ void read_shared_fields(const json& j, std::string_view body, const ServedModel&
   read_resumed(j, model, r);
   read_kv_transfer(j, r);
   read_choices(j, r);
-  read_structured_output(j, body, model, r.sampling);
+  read_structured_output(j, body, model, r);
   check_fits(model, r);
   try {
     r.sampling.validate(model.vocab_size);

@@ -2,6 +2,7 @@
 
 #include "server/openai/chat_request.h"
 #include "server/openai/request_fields.h"
+#include "server/openai/tool_request.h"
 
 namespace infergate {
 
@@ -26,13 +27,16 @@ const Tokenizer& text_tokenizer(const ServedModel& model, const std::string& fie
 
 json answer_tokenize(std::string_view body, const ServedModel& model) {
   const json j = parse_request_object(
-      body, {"model", "prompt", "messages", "add_special_tokens", "add_generation_prompt"}, model);
+      body, {"model", "prompt", "messages", "tools", "add_special_tokens", "add_generation_prompt"},
+      model);
   if (j.contains("prompt") == j.contains("messages")) {
     throw bad_field("prompt", "give exactly one of 'prompt' and 'messages'");
   }
   std::vector<int32_t> ids;
   if (j.contains("messages")) {
-    ids = chat_prompt_ids(j, model, flag(j, "add_generation_prompt", true));
+    const nlohmann::ordered_json request = chat_request_object(j, body);
+    ids = chat_prompt_ids(request, model, flag(j, "add_generation_prompt", true),
+                          read_tool_request(request).tools);
   } else {
     if (!j["prompt"].is_string()) throw bad_field("prompt", "'prompt' must be a string");
     const bool special = flag(j, "add_special_tokens", true) && model.add_bos;

@@ -2,8 +2,9 @@
 // official OpenAI Node SDK lists the models, creates a completion and a chat completion twice
 // each, whole and streamed, and checks they agree and that the stream's last chunk carries
 // usage; then every sampling field the server takes (penalties, logit_bias, min_tokens, seed,
-// n, logprobs, echo, an ignored `user`), structured output (a JSON schema, a choice), and the
-// refusals of absurd values.
+// n, logprobs, echo, an ignored `user`), structured output (a JSON schema, a choice), tool calls
+// (required, a named function streamed, a tool result sent back, none), and the refusals of
+// absurd values.
 //
 //   node openai_node_sdk.mjs BASE_URL API_KEY
 //
@@ -148,6 +149,60 @@ for (const seed of [1, 2, 3]) {
 const picked = await client.completions.create({...sampled, guided_choice: ["left", "right"]});
 if (!["left", "right"].includes(picked.choices[0].text)) fail(`guided_choice ${picked.choices[0].text}`);
 
+// Tool calling: required and a named function make the answer a call whose arguments follow
+// the function's schema (whole and streamed); the call and its result go back as a next turn.
+const tools = [{type: "function", function: {name: "get_weather", description: "Weather now.",
+  parameters: {type: "object", additionalProperties: false, required: ["city", "unit"],
+               properties: {city: {type: "string", maxLength: 12}, unit: {enum: ["C", "F"]}}}}},
+  {type: "function", function: {name: "now", parameters: {type: "object", properties: {}}}}];
+const weatherArgs = (text) => {
+  const args = JSON.parse(text);
+  return typeof args.city === "string" && args.city.length <= 12 && ["C", "F"].includes(args.unit) &&
+         Object.keys(args).length === 2;
+};
+const toolTurn = {...chatRequest, tools, max_completion_tokens: 200, temperature: 1, seed: 5};
+const called = await client.chat.completions.create(
+    {...toolTurn, tool_choice: "required", parallel_tool_calls: false});
+const call = called.choices[0].message.tool_calls?.[0];
+if (called.choices[0].finish_reason !== "tool_calls" || called.choices[0].message.tool_calls.length !== 1 ||
+    !call.id.startsWith("call_") || !["get_weather", "now"].includes(call.function.name) ||
+    (call.function.name === "get_weather" && !weatherArgs(call.function.arguments))) {
+  fail(`tool_choice required gave ${JSON.stringify(called.choices[0])}`);
+}
+const namedStream = await client.chat.completions.create(
+    {...toolTurn, tool_choice: {type: "function", function: {name: "get_weather"}}, stream: true});
+const streamedCalls = [];
+let namedReason = null;
+for await (const chunk of namedStream) {
+  for (const d of chunk.choices[0]?.delta?.tool_calls ?? []) {
+    streamedCalls[d.index] ??= {name: "", arguments: ""};
+    streamedCalls[d.index].name += d.function?.name ?? "";
+    streamedCalls[d.index].arguments += d.function?.arguments ?? "";
+  }
+  namedReason = chunk.choices[0]?.finish_reason ?? namedReason;
+}
+if (streamedCalls.length !== 1 || streamedCalls[0].name !== "get_weather" ||
+    !weatherArgs(streamedCalls[0].arguments) || namedReason !== "tool_calls") {
+  fail(`a streamed named tool_choice gave ${JSON.stringify(streamedCalls)} (${namedReason})`);
+}
+const nextTurn = await client.chat.completions.create({...toolTurn, max_completion_tokens: 8,
+  messages: [...chatRequest.messages, called.choices[0].message,
+             {role: "tool", tool_call_id: call.id, content: "sunny, 21"}]});
+const shown = await client.chat.completions.create({...toolTurn, max_completion_tokens: 8,
+                                                     tool_choice: "none"});
+if (!nextTurn.choices[0].finish_reason || shown.choices[0].message.tool_calls !== undefined) {
+  fail(`tool results or tool_choice none: ${JSON.stringify([nextTurn.choices[0], shown.choices[0]])}`);
+}
+try {
+  await client.chat.completions.create(
+      {...toolTurn, tool_choice: {type: "function", function: {name: "later"}}});
+  fail("a tool_choice naming no tool was accepted");
+} catch (e) {
+  if (e.status !== 400 || e.param !== "tool_choice.function.name") {
+    fail(`tool_choice naming no tool: ${e.status} ${e.param}`);
+  }
+}
+
 // Absurd values: a 400 naming the field.
 for (const [body, param] of [[{...greedy, n: 10000}, "n"],
                              [{...greedy, logit_bias: {"99999999": 1}}, "logit_bias.99999999"],
@@ -175,4 +230,5 @@ try {
   if (e.status !== 401) fail(`wrong key gave ${e.status}, want 401`);
 }
 console.log(`ok: ${model}: ${JSON.stringify(text)} and chat ${JSON.stringify(reply)} whole and ` +
-            "streamed, usage in the last chunk; sampling fields, n, logprobs, echo, structured output and refusals");
+            "streamed, usage in the last chunk; sampling fields, n, logprobs, echo, structured output, " +
+            "tool calls and refusals");

@@ -64,7 +64,7 @@ TEST_CASE("chat request: bad input gets a 4xx naming the problem") {
       {R"({"messages": [{"role": "user", "content": "x"}], "logprobs": 2})", 400,
        "'logprobs' must be a boolean", &model},
       {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]})", 400,
-       "'tools': tool calling is not supported yet", &model},
+       "'tools[0]' must be {\"type\": \"function\"", &model},
       {R"({"messages": [{"role": "user", "content": "x"}],
            "response_format": {"type": "xml"}})",
        400, "'response_format.type' must be text, json_object or json_schema", &model},

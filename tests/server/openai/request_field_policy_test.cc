@@ -65,8 +65,8 @@ TEST_CASE("request fields: refused unless null, ignored accepted, unknown refuse
   CHECK_NOTHROW(check_request_fields(json{{"user", "u"}, {"best_of", nullptr}}, ApiKind::kChat));
   CHECK_THROWS_WITH(check_request_fields(json{{"best_of", 2}}, ApiKind::kCompletions),
                     Catch::Contains("use n"));
-  CHECK_THROWS_WITH(check_request_fields(json{{"tools", json::array()}}, ApiKind::kChat),
-                    Catch::Contains("tool calling"));
+  CHECK_THROWS_WITH(check_request_fields(json{{"functions", json::array()}}, ApiKind::kChat),
+                    Catch::Contains("use tools and tool_choice"));
   CHECK_THROWS_WITH(check_request_fields(json{{"echo", true}}, ApiKind::kChat),
                     Catch::Contains("unknown field 'echo'"));
 }
