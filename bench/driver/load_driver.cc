@@ -410,6 +410,7 @@ class LoadRun {
     r.cached_tokens = std::max(r.cached_tokens, e.cached_tokens);
     r.preemptions = std::max(r.preemptions, e.preemptions);
     if (e.kv_transfer) r.kv_transfer = std::move(e.kv_transfer);
+    if (e.output_problem) r.output_problem = std::move(e.output_problem);
     if (!e.finished) return;
     r.finished_ns = e.finished_ns;
     r.status = e.status;

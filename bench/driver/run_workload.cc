@@ -51,6 +51,9 @@ class TargetFactory {
  public:
   explicit TargetFactory(const Workload& w)
       : spec_(w.target), faults_(w.faults), sampling_(w.sampling) {
+    if (w.structured_output) {
+      structured_ = StructuredRequests::read(w.structured_output->path, spec_.api);
+    }
     // A router target's replicas are engines of this model: the harness reads it too, for the
     // vocabulary, the request limits and a text dataset's tokenizer.
     if (spec_.type == "engine" || spec_.type == "router") {
@@ -62,6 +65,7 @@ class TargetFactory {
       if (spec_.tokenizer) model_tokenizer_ = target_dataset_tokenizer(*spec_.tokenizer);
       endpoint_ = resolve_openai_endpoint(spec_, model_tokenizer_);
       endpoint_.sampling = sampling_;
+      endpoint_.structured = structured_;
     }
     if (spec_.type == "router") replica_workload_ = std::make_unique<ReplicaWorkloadFile>(spec_);
     if (spec_.type == "simulated") {
@@ -72,15 +76,22 @@ class TargetFactory {
   // A simulated target's deployment; null for the others.
   const SimulatedDeployment* simulated() const { return simulated_.get(); }
 
-  // `router`: a router target's workers at this sweep point; `engine`: an engine target's.
-  std::unique_ptr<Target> make(const RouterTargetSpec& router, const EngineConfig& engine) const {
+  // `router`: a router target's workers at this sweep point; `engine`: an engine target's;
+  // `constrain`: whether structured-output requests carry their structure.
+  std::unique_ptr<Target> make(const RouterTargetSpec& router, const EngineConfig& engine,
+                               bool constrain) const {
     if (spec_.type == "echo") return std::make_unique<EchoTarget>(spec_.echo_token_delay_us);
-    if (spec_.type == "openai") return std::make_unique<OpenAiTarget>(endpoint_);
+    if (spec_.type == "openai") {
+      OpenAiEndpoint endpoint = endpoint_;
+      endpoint.constrain = constrain;
+      return std::make_unique<OpenAiTarget>(std::move(endpoint));
+    }
     if (spec_.type == "router") {
       TargetSpec point = spec_;
       point.router = router;
       return std::make_unique<RouterTarget>(self_executable(), point, replica_workload_->path(),
-                                            faults_, sampling_, model_tokenizer_);
+                                            faults_, sampling_, model_tokenizer_, structured_,
+                                            constrain);
     }
     // Converting again is a no-op (converted once above); the dtype stays in the config so
     // the other ranks of a multi-rank engine convert their own copies alike.
@@ -131,6 +142,7 @@ class TargetFactory {
   const TargetSpec& spec_;
   const std::vector<FaultSpec>& faults_;
   SamplingSpec sampling_;
+  std::shared_ptr<const StructuredRequests> structured_;  // the workload's structured_output
   ModelWeights weights_;
   std::optional<DatasetTokenizer> model_tokenizer_;  // the model's, or target.tokenizer
   OpenAiEndpoint endpoint_;
@@ -242,6 +254,12 @@ RouterTargetSpec router_for_point(const Workload& w, const nlohmann::json& value
   return r;
 }
 
+// Whether the structured-output requests carry their structure at one sweep point (the
+// structured_output.enabled sweep measures the constraint's cost: 0 sends them plain).
+bool constrained_at_point(const Workload& w, const nlohmann::json& value) {
+  return !w.sweep || w.sweep->field != kSweepStructured || value.get<int>() == 1;
+}
+
 // An engine target's config at one sweep point: speculation's proposed tokens, 0 for off.
 EngineConfig engine_for_point(const Workload& w, const nlohmann::json& value) {
   EngineConfig c = w.target.engine;
@@ -255,6 +273,23 @@ EngineConfig engine_for_point(const Workload& w, const nlohmann::json& value) {
     c.speculative_num_tokens = tokens;
   }
   return c;
+}
+
+// The structured answers that failed, said at once with the first one's problem: a rate alone
+// does not tell a schema the server ignored from answers cut off by max_tokens.
+void report_invalid_outputs(const std::vector<RequestRecord>& records) {
+  int64_t judged = 0, invalid = 0;
+  const RequestRecord* first = nullptr;
+  for (const RequestRecord& r : records) {
+    if (r.warmup || r.status != RequestStatus::kOk || !r.output_problem) continue;
+    ++judged;
+    if (r.output_problem->empty()) continue;
+    ++invalid;
+    if (!first) first = &r;
+  }
+  std::cerr << "structured output: " << judged - invalid << " of " << judged << " answers valid";
+  if (first) std::cerr << "; e.g. request " << first->index << ": " << *first->output_problem;
+  std::cerr << "\n";
 }
 
 // A server that counts tokens otherwise than the client is said at once, not only in the results:
@@ -276,14 +311,14 @@ void warn_if_token_counts_differ(const TargetStats& stats) {
 RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
                                 const std::vector<BenchRequest>& dataset, const LoadSpec& load,
                                 const RouterTargetSpec& router, const EngineConfig& engine,
-                                int repetition, const RunOptions& o,
+                                bool constrain, int repetition, const RunOptions& o,
                                 const std::optional<QualitySummary>& quality,
                                 NvtxTraceRecorder* trace, ProgressPrinter& progress,
                                 const std::vector<BenchSession>* sessions) {
   // Freed heap pages go back to the OS, so each repetition's peak RSS starts from the same floor
   // instead of the previous repetition's leftovers (see run_workload).
   ::malloc_trim(0);
-  std::unique_ptr<Target> target = factory.make(router, engine);
+  std::unique_ptr<Target> target = factory.make(router, engine, constrain);
   Target* t = target.get();
   ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
                           [t](ResourceSample& s) { s.target = t->stats(); });
@@ -317,6 +352,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   warn_if_token_counts_differ(stats);
 
   RunSummary summary = summarize_run(run.records, w.slo);
+  if (summary.valid_output_rate) report_invalid_outputs(run.records);
   add_telemetry(summary, sampler, stats);
   if (quality) add_quality(summary, *quality);
   const std::optional<ServerSideRecord> server_side =
@@ -435,8 +471,9 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
               ? run_simulated_repetition(w, *factory.simulated(), dataset,
                                          sessions ? &conversations : nullptr, load, router, engine,
                                          r, o)
-              : run_repetition(w, factory, dataset, load, router, engine, r, o, quality,
-                               trace.get(), progress, sessions ? &conversations : nullptr);
+              : run_repetition(w, factory, dataset, load, router, engine,
+                               constrained_at_point(w, value), r, o, quality, trace.get(), progress,
+                               sessions ? &conversations : nullptr);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));

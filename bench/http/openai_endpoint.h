@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "bench/dataset/dataset_tokenizer.h"
+#include "bench/dataset/structured_requests.h"
 #include "bench/workload/workload.h"
 #include "common/http/http_url.h"
 
@@ -23,6 +25,9 @@ struct OpenAiEndpoint {
   // The server's tokenizer and chat template when the client knows them (target.tokenizer, a
   // router target's model): chat prompts are decoded and counted with them.
   std::optional<DatasetTokenizer> tokenizer;
+  // The workload's structured_output: its fields go into the requests, the answers are judged.
+  std::shared_ptr<const StructuredRequests> structured;
+  bool constrain = true;  // false: the structured requests go plain (a sweep's off point)
 };
 
 // The endpoint of a workload's openai target. What the workload leaves out is asked of the

@@ -29,18 +29,22 @@ void append_token_ids(std::string& out, const std::vector<int32_t>& ids) {
   out += ']';
 }
 
-constexpr const char* kStreamTail =
-    ",\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
+constexpr const char* kIgnoreEos = ",\"ignore_eos\":true";
+constexpr const char* kStreamTail = ",\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
 
 }  // namespace
 
 OpenAiRequestBody::OpenAiRequestBody(const std::string& api, const std::string& model,
                                      int32_t vocab_size, const SamplingSpec& sampling,
-                                     std::optional<DatasetTokenizer> tokenizer)
+                                     std::optional<DatasetTokenizer> tokenizer,
+                                     std::shared_ptr<const StructuredRequests> structured,
+                                     bool constrain)
     : chat_(api == "chat"),
       model_json_(nlohmann::json(model).dump()),
       tokenizer_(std::move(tokenizer)),
-      sampling_(sampling) {
+      sampling_(sampling),
+      structured_(std::move(structured)),
+      constrain_(constrain) {
   if (!sampling.is_default()) {
     sampling_json_ = ",\"temperature\":" + nlohmann::json(sampling.temperature).dump() +
                      ",\"top_k\":" + std::to_string(sampling.top_k) +
@@ -64,7 +68,10 @@ std::string OpenAiRequestBody::message_text(const std::vector<int32_t>& prompt) 
 
 std::optional<int> OpenAiRequestBody::prompt_tokens(const std::vector<int32_t>& prompt) const {
   if (!chat_) return int(prompt.size());
-  if (!tokenizer_ || !tokenizer_->chat) return std::nullopt;
+  // Tools are rendered into the prompt by the server's template, as the client does not.
+  if (!tokenizer_ || !tokenizer_->chat || (structured_ && structured_->has_tools())) {
+    return std::nullopt;
+  }
   try {
     return int(chat_prompt_ids(*tokenizer_->tokenizer, tokenizer_->add_bos, *tokenizer_->chat,
                                {{"user", message_text(prompt)}}, true)
@@ -93,6 +100,12 @@ std::string OpenAiRequestBody::operator()(const std::vector<int32_t>& prompt, in
   if (!sampling_json_.empty()) {
     body += sampling_json_;
     append_int(body, int64_t(SamplingSpec::request_seed(sampling_.seed, index)));
+  }
+  if (structured_) {
+    // Ends where its structure is complete; plain, only the structure is missing.
+    if (constrain_) body += structured_->body_fields(index);
+  } else {
+    body += kIgnoreEos;
   }
   body += kStreamTail;
   return body;

@@ -13,9 +13,26 @@ std::string shortened(std::string_view text, size_t max_chars) {
   return std::string(text.substr(0, max_chars)) + "...";
 }
 
-bool non_empty_string(const json& object, const char* key) {
+std::string string_member(const json& object, const char* key) {
   const auto it = object.find(key);
-  return it != object.end() && it->is_string() && !it->get_ref<const std::string&>().empty();
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+void read_tool_calls(const json& delta, StreamChunk& c) {
+  const auto calls = delta.find("tool_calls");
+  if (calls == delta.end() || !calls->is_array()) return;
+  for (const json& call : *calls) {
+    if (!call.is_object()) continue;
+    ToolCallDelta d;
+    const auto index = call.find("index");
+    d.index = index != call.end() && index->is_number_integer() ? index->get<int>() : 0;
+    const auto function = call.find("function");
+    if (function != call.end() && function->is_object()) {
+      d.name = string_member(*function, "name");
+      d.arguments = string_member(*function, "arguments");
+    }
+    c.tool_calls.push_back(std::move(d));
+  }
 }
 
 void read_choice(const json& choice, StreamChunk& c) {
@@ -27,11 +44,13 @@ void read_choice(const json& choice, StreamChunk& c) {
       if (id.is_number_integer()) c.ids.push_back(id.get<int32_t>());
     }
   }
-  c.has_text = non_empty_string(choice, "text");
+  c.text = string_member(choice, "text");
   const auto delta = choice.find("delta");
   if (delta != choice.end() && delta->is_object()) {
-    c.has_text = c.has_text || non_empty_string(*delta, "content");
+    c.text += string_member(*delta, "content");
+    read_tool_calls(*delta, c);
   }
+  c.has_text = !c.text.empty() || !c.tool_calls.empty();  // a call is output too
   const auto reason = choice.find("finish_reason");
   if (reason != choice.end() && reason->is_string()) c.finish_reason = reason->get<std::string>();
 }

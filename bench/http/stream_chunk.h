@@ -16,14 +16,24 @@ struct StreamUsage {
   int completion_tokens = 0;
 };
 
+// One entry of a chat chunk's delta.tool_calls: the call `index` names, and the pieces of it this
+// chunk carries (a server may send a call whole, or its arguments a piece at a time).
+struct ToolCallDelta {
+  int index = 0;
+  std::string name;       // "" when this piece has none
+  std::string arguments;  // a piece of the arguments' JSON text
+};
+
 struct StreamChunk {
   bool done = false;  // "data: [DONE]", the end of an OpenAI stream
   // Output tokens the chunk's first choice carries: the length of its `token_ids` (vLLM's
   // return_token_ids, infergate serve always), or -1 when it has no `token_ids`.
   int token_ids = -1;
-  std::vector<int32_t> ids;   // those token ids (integers only)
-  bool has_text = false;      // non-empty `text` (completions) or `delta.content` (chat)
-  std::string finish_reason;  // "" while the completion goes on
+  std::vector<int32_t> ids;  // those token ids (integers only)
+  bool has_text = false;     // non-empty `text` or `delta.content`, or `delta.tool_calls`
+  std::string text;          // that text
+  std::vector<ToolCallDelta> tool_calls;  // chat: delta.tool_calls
+  std::string finish_reason;              // "" while the completion goes on
   std::optional<StreamUsage> usage;
   std::optional<KvTransferRecord> kv_transfer;  // infergate's disaggregated answers, last chunk
   std::string error;  // an {"error": ...} event, or a payload that is not a JSON object

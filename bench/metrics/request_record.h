@@ -32,7 +32,10 @@ struct RequestRecord {
   RequestStatus status = RequestStatus::kOk;
   std::string error;                            // for kError
   std::optional<KvTransferRecord> kv_transfer;  // a disaggregated request's handoff
-  int session = -1, turn = -1;                  // load.mode "sessions": which turn of which
+  // Structured output (docs/metrics.md, "Structured output"): "" when the answer gave what the
+  // request asked for, else the problem; absent for a request that asked for no structure.
+  std::optional<std::string> output_problem;
+  int session = -1, turn = -1;  // load.mode "sessions": which turn of which
 };
 
 }  // namespace infergate

@@ -148,6 +148,22 @@ StatSummary summarize_values(std::vector<double> values) {
   return s;
 }
 
+namespace {
+
+// Of the completed requests whose answer was judged, the share that was valid.
+std::optional<double> valid_output_rate(const std::vector<const RequestRecord*>& measured) {
+  int64_t judged = 0, valid = 0;
+  for (const RequestRecord* r : measured) {
+    if (r->status != RequestStatus::kOk || !r->output_problem) continue;
+    ++judged;
+    if (r->output_problem->empty()) ++valid;
+  }
+  if (judged == 0) return std::nullopt;
+  return double(valid) / double(judged);
+}
+
+}  // namespace
+
 RunSummary summarize_run(const std::vector<RequestRecord>& records, const SloSpec& slo) {
   std::vector<const RequestRecord*> measured;
   for (const RequestRecord& r : records) {
@@ -176,6 +192,7 @@ RunSummary summarize_run(const std::vector<RequestRecord>& records, const SloSpe
   out.input_tokens = summarize_values(std::move(s.input_tokens));
   out.output_tokens = summarize_values(std::move(s.output_tokens));
   std::tie(out.peak_concurrency, out.mean_concurrency) = concurrency(measured, window);
+  out.valid_output_rate = valid_output_rate(measured);
   return out;
 }
 

@@ -47,7 +47,9 @@ struct Exchange {
   std::vector<std::string> events;
   bool done = false;  // data: [DONE] arrived
   int64_t last_event_ns = 0;
-  std::string stream_error;  // the first bad event
+  std::string stream_error;   // the first bad event
+  bool keeps_answer = false;  // a structured-output request: its answer is put together
+  StructuredAnswer answer;
 
   // A piece of a 200 response's body, parsed off the socket at t_ns.
   void on_body(std::string_view bytes, int64_t t_ns) {
@@ -63,11 +65,31 @@ struct Exchange {
       if (chunk.done) done = true;
       if (!chunk.error.empty() && stream_error.empty()) stream_error = chunk.error;
       tally.add(t_ns, chunk);
+      if (keeps_answer) keep(chunk);
     }
   }
+
+  // The answer's text and tool calls, as a client would put them together.
+  void keep(const StreamChunk& chunk) {
+    if (answer.content.size() < kMaxAnswerBytes) answer.content += chunk.text;
+    for (const ToolCallDelta& d : chunk.tool_calls) {
+      if (d.index < 0 || d.index >= kMaxToolCalls) continue;
+      if (answer.tool_calls.size() <= size_t(d.index))
+        answer.tool_calls.resize(size_t(d.index) + 1);
+      AnswerToolCall& call = answer.tool_calls[size_t(d.index)];
+      call.name += d.name;
+      if (call.arguments.size() < kMaxAnswerBytes) call.arguments += d.arguments;
+    }
+    if (!chunk.finish_reason.empty()) answer.finish_reason = chunk.finish_reason;
+  }
+
+  static constexpr size_t kMaxAnswerBytes = 4 << 20;  // a longer answer is judged on its start
+  static constexpr int kMaxToolCalls = 1024;
 };
 
-bool finished_normally(const std::string& reason) { return reason == "length" || reason == "stop"; }
+bool finished_normally(const std::string& reason) {
+  return reason == "length" || reason == "stop" || reason == "tool_calls";
+}
 
 // Registers a connection as carrying a request (so stop() can close it) for its scope.
 class ActiveConnection {
@@ -95,7 +117,7 @@ class OpenAiTarget::Loop {
   explicit Loop(OpenAiEndpoint endpoint)
       : endpoint_(std::move(endpoint)),
         body_(endpoint_.api, endpoint_.model, endpoint_.vocab_size, endpoint_.sampling,
-              endpoint_.tokenizer),
+              endpoint_.tokenizer, endpoint_.structured, endpoint_.constrain),
         timeout_(std::chrono::microseconds(int64_t(endpoint_.timeout_s * 1e6))) {
     raise_open_file_limit();
     net::ip::tcp::resolver resolver(io_);
@@ -179,6 +201,7 @@ class OpenAiTarget::Loop {
       const bool reused = c != nullptr;
       if (!reused) c = std::make_unique<HttpConnection>(io_.get_executor());
       auto x = std::make_unique<Exchange>();
+      x->keeps_answer = judges();
       {
         const ActiveConnection active(active_, c.get());
         co_await send_and_read(*c, reused, request, deadline, *x);
@@ -224,6 +247,9 @@ class OpenAiTarget::Loop {
     x.ec = x.response.ec;
   }
 
+  // Whether answers are judged: structured requests sent with their structure.
+  bool judges() const { return endpoint_.structured && endpoint_.constrain; }
+
   // The request's final event: ok, or an error (or abort) with the reason.
   // The request's prompt tokens are the server's count (usage.prompt_tokens), else the client's.
   TargetEvent outcome(uint64_t index, Exchange& x, std::optional<int> prompt_tokens) {
@@ -243,6 +269,7 @@ class OpenAiTarget::Loop {
           " streamed, usage.completion_tokens " + std::to_string(*tally.usage_tokens));
     }
     if (tally.usage_tokens && prompt_tokens) check_prompt_count(index, *prompt_tokens, tally);
+    if (judges()) e.output_problem = endpoint_.structured->problem(index, x.answer);
     return e;
   }
 

@@ -111,7 +111,8 @@ std::vector<RouterRecord::Replica> worker_counters(const nlohmann::json& list,
 
 RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec,
                            const std::string& replica_workload, std::vector<FaultSpec> faults,
-                           const SamplingSpec& sampling, std::optional<DatasetTokenizer> tokenizer)
+                           const SamplingSpec& sampling, std::optional<DatasetTokenizer> tokenizer,
+                           std::shared_ptr<const StructuredRequests> structured, bool constrain)
     : policy_(spec.router.policy), workers_(spec.router), faults_(std::move(faults)) {
   router_ = std::make_unique<ChildServer>("router", router_argv(program, spec, replica_workload),
                                           kStartTimeoutS);
@@ -121,6 +122,8 @@ RouterTarget::RouterTarget(const std::string& program, const TargetSpec& spec,
   client.url = router_->url().text();
   OpenAiEndpoint endpoint = resolve_openai_endpoint(client, std::move(tokenizer));
   endpoint.sampling = sampling;
+  endpoint.structured = std::move(structured);
+  endpoint.constrain = constrain;
   client_ = std::make_unique<OpenAiTarget>(std::move(endpoint));
 }
 

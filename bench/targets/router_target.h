@@ -26,11 +26,15 @@ class RouterTarget final : public Target {
   // Starts the router (running `program` with `replica_workload` for its replicas: a workload
   // file whose engine target they serve) with spec.router's workers (prefill workers among them
   // when disaggregated) and waits until all are in rotation. Throws std::runtime_error when the
-  // router or a replica cannot start. `tokenizer`: the replicas' model's, for chat prompts.
+  // router or a replica cannot start. `tokenizer`: the replicas' model's, for chat prompts;
+  // `structured`: the workload's structured-output requests (null: none), sent with their
+  // structure unless !constrain.
   RouterTarget(const std::string& program, const TargetSpec& spec,
                const std::string& replica_workload, std::vector<FaultSpec> faults,
                const SamplingSpec& sampling = {},
-               std::optional<DatasetTokenizer> tokenizer = std::nullopt);
+               std::optional<DatasetTokenizer> tokenizer = std::nullopt,
+               std::shared_ptr<const StructuredRequests> structured = nullptr,
+               bool constrain = true);
   ~RouterTarget() override;
 
   void start(TargetEventSink sink) override;

@@ -32,6 +32,9 @@ struct TargetEvent {
   int64_t sent_ns = 0;
   int input_tokens = 0;
   std::optional<KvTransferRecord> kv_transfer;  // a disaggregated request's handoff (last event)
+  // A structured-output request's answer judged (last event): "" valid, else the problem;
+  // absent when the request asked for no structure.
+  std::optional<std::string> output_problem;
 };
 
 // The final event of a request that produced no (more) tokens: an error or an abort.

@@ -193,6 +193,9 @@ inline constexpr const char* kSweepKvReadRate = "target.router.kv_read_rate_mb_s
 // Engine targets that speculate: tokens proposed per step at each point, 0 for speculation off
 // (on and off measured in one run, docs/speculative.md).
 inline constexpr const char* kSweepSpecTokens = "target.engine.speculative.num_tokens";
+// Workloads with structured_output: 0 sends the same requests without their structure (no
+// ignore_eos either, answers not judged), 1 with it: the constraint's cost in one run.
+inline constexpr const char* kSweepStructured = "structured_output.enabled";
 inline constexpr double kMaxKvReadRateMbS = 1e6;
 
 struct SweepSpec {
@@ -223,6 +226,13 @@ struct QualitySpec {
   int64_t chunks = 4;                  // chunks to score; 0: as many as the text fills
 };
 
+// Structured output (docs/workload-schema.md, `structured_output`): the requests carry the
+// fields of a JSONL file's lines (bench/dataset/structured_requests.h) and their answers are
+// judged, for the valid-output rate. openai and router targets.
+struct StructuredOutputSpec {
+  std::string path;  // relative to the workload file's folder
+};
+
 // The requests' sampling (docs/workload-schema.md, `sampling`): greedy unless a temperature
 // is given. A sampled request carries its own seed (from the workload's seed and its index in
 // the dataset), so every repetition and every sweep point draws alike.
@@ -251,7 +261,8 @@ struct Workload {
   std::vector<FaultSpec> faults;  // router targets only
   SloSpec slo;
   TelemetrySpec telemetry;
-  std::optional<QualitySpec> quality;  // engine targets only
+  std::optional<QualitySpec> quality;                     // engine targets only
+  std::optional<StructuredOutputSpec> structured_output;  // openai and router targets only
   SamplingSpec sampling;
   int repetitions = 1;
   uint64_t seed = 0;

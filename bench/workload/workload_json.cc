@@ -232,6 +232,7 @@ json workload_to_json(const Workload& w) {
                      {"top_p", w.sampling.top_p}};
   }
   if (w.quality) j["quality"] = quality_to_json(*w.quality);  // absent: hashes unchanged
+  if (w.structured_output) j["structured_output"] = {{"path", w.structured_output->path}};
   return j;
 }
 

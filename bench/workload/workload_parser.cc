@@ -719,6 +719,7 @@ SweepRule sweep_rule(const std::string& field, const TargetSpec& target) {
     return {true, 1, false, double(kMaxConcurrency), "concurrencies"};
   if (field == kSweepReplicas) return {true, 1, false, double(kMaxRouterReplicas), "replicas"};
   if (field == kSweepSpecTokens) return {true, 0, false, 16, "proposed tokens, 0: off"};
+  if (field == kSweepStructured) return {true, 0, false, 1, "0: plain, 1: with structure"};
   if (field == kSweepPrefillReplicas) {
     return {true, 0, false, double(target.router.replicas - 1),
             "prefill workers, fewer than router.replicas"};
@@ -789,13 +790,15 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   }
   const bool speculating = target.type == "engine" && target.engine.speculates();
   allowed += std::string(", ") + kSweepSpecTokens + " (engine targets with a speculative.method)";
+  allowed += std::string(", ") + kSweepStructured + " (workloads with structured_output)";
   r.check(r.has("field"), "field", "must be " + allowed);
   SweepSpec s;
   s.field = r.get_string("field", "");
   const bool router_field = router && std::find(router_fields.begin(), router_fields.end(),
                                                 s.field) != router_fields.end();
   const bool spec_field = speculating && s.field == kSweepSpecTokens;
-  if (s.field != field && !router_field && !spec_field) {
+  const bool structured_field = top.has("structured_output") && s.field == kSweepStructured;
+  if (s.field != field && !router_field && !spec_field && !structured_field) {
     throw WorkloadError::not_allowed(r.file(), r.path_of("field"), json_quoted(s.field), allowed);
   }
   s.values = read_sweep_values(r, sweep_rule(s.field, target));
@@ -868,6 +871,23 @@ std::optional<QualitySpec> read_quality(JsonObjectReader& top, const TargetSpec&
       q.chunks >= 0 && q.chunks <= kMaxQualityChunks, "chunks",
       "must be in [0, " + std::to_string(kMaxQualityChunks) + "] (0: as many as the text fills)");
   return q;
+}
+
+std::optional<StructuredOutputSpec> read_structured_output(JsonObjectReader& top,
+                                                           const TargetSpec& target,
+                                                           const std::string& base_dir) {
+  const json* v = top.find("structured_output");
+  if (v == nullptr) return std::nullopt;
+  if (target.type != "openai" && target.type != "router") {
+    throw WorkloadError(top.file(), top.path_of("structured_output"), json_text(*v),
+                        "target.type \"openai\" or \"router\"",
+                        "structured output is asked of a server over HTTP");
+  }
+  JsonObjectReader r = top.child("structured_output");
+  StructuredOutputSpec s;
+  s.path = read_existing_path(r, "path", base_dir, /*directory=*/false);
+  r.finish();
+  return s;
 }
 
 std::vector<std::string> read_overrides(JsonObjectReader& r) {
@@ -976,7 +996,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   JsonObjectReader r(doc, "$", source_name);
   r.allow({"schema", "name", "description", "seed", "repetitions", "record_requests", "overrides",
            "target", "dataset", "load", "sweep", "faults", "slo", "telemetry", "quality",
-           "sampling"});
+           "sampling", "structured_output"});
   r.finish();  // a misspelled section is reported as such, not as its missing contents
   Workload w;
   read_header(r, w);
@@ -989,6 +1009,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.slo = read_slo(r);
   w.telemetry = read_telemetry(r);
   w.quality = read_quality(r, w.target, base_dir);
+  w.structured_output = read_structured_output(r, w.target, base_dir);
   w.sampling = read_sampling(r);
   w.sampling.seed = w.seed;
   check_synthetic_lengths(w, source_name, static_request_limit(w.target));

@@ -27,9 +27,9 @@ nlohmann::json measured_workload(nlohmann::json resolved) {
 std::string measured_workload_hash(const nlohmann::json& resolved, const std::string& base_dir) {
   nlohmann::json measured = measured_workload(resolved);
   if (measured.is_object()) {
-    for (const char* path :
-         {"/dataset/path", "/target/model/gguf", "/target/model/safetensors", "/quality/text",
-          "/target/model", "/target/hardware", "/target/calibration", "/target/tokenizer"}) {
+    for (const char* path : {"/dataset/path", "/target/model/gguf", "/target/model/safetensors",
+                             "/quality/text", "/structured_output/path", "/target/model",
+                             "/target/hardware", "/target/calibration", "/target/tokenizer"}) {
       relativize(measured, path, base_dir);
     }
   }

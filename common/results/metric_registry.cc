@@ -15,7 +15,7 @@ using S = RunSummary;
 constexpr bool kPacedByArrivals = true, kFree = false;
 
 // name, unit, improves, shape, per_request, member, paced by arrivals
-const std::array<MetricInfo, 40> kRunSummaryMetrics = {{
+const std::array<MetricInfo, 41> kRunSummaryMetrics = {{
     {"num_requests", "", kNeither, kCount, false, &S::num_requests, kFree},
     {"num_completed", "", kNeither, kCount, false, &S::num_completed, kFree},
     {"num_errors", "", kNeither, kCount, false, &S::num_errors, kFree},
@@ -64,6 +64,7 @@ const std::array<MetricInfo, 40> kRunSummaryMetrics = {{
     {"spec_acceptance_rate", "", kHigher, kOptional, false, &S::spec_acceptance_rate, kFree},
     {"spec_tokens_per_target_pass", "tokens", kHigher, kOptional, false,
      &S::spec_tokens_per_target_pass, kFree},
+    {"valid_output_rate", "", kHigher, kOptional, false, &S::valid_output_rate, kFree},
     {"harness_limited", "", kNeither, kFlag, false, &S::harness_limited, kFree},
     {"error_share_exceeded", "", kNeither, kFlag, false, &S::error_share_exceeded, kFree},
 }};

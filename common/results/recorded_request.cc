@@ -39,6 +39,7 @@ nlohmann::json request_json(const RecordedRequest& r) {
                       {"preemptions", r.preemptions}};
   if (!r.error.empty()) j["error"] = r.error;
   if (r.kv_transfer) j["kv_transfer"] = kv_transfer_json(*r.kv_transfer);
+  if (r.output_problem) j["output_problem"] = *r.output_problem;
   if (r.session >= 0) {
     j["session"] = r.session;
     j["turn"] = r.turn;
@@ -100,6 +101,9 @@ RecordedRequest request_from(const nlohmann::json& j) {
   r.preemptions = value_of(j, "preemptions", int64_t{0});
   if (const auto k = j.find("kv_transfer"); k != j.end() && k->is_object()) {
     r.kv_transfer = kv_transfer_from(*k);
+  }
+  if (const auto p = j.find("output_problem"); p != j.end() && p->is_string()) {
+    r.output_problem = p->get<std::string>();
   }
   r.session = value_of(j, "session", int64_t{-1});
   r.turn = value_of(j, "turn", int64_t{0});

@@ -30,6 +30,8 @@ struct RecordedRequest {
   std::vector<double> token_times_ms;  // every output token
   int64_t input_tokens = 0, output_tokens = 0, cached_tokens = 0, preemptions = 0;
   std::optional<KvTransferRow> kv_transfer;
+  // Structured output: "" valid, else the problem the harness found; absent: not asked for.
+  std::optional<std::string> output_problem;
   int64_t session = -1, turn = 0;  // load.mode "sessions": the dataset's index, 1-based turn
 
   bool measured_ok() const { return !warmup && status == "ok"; }

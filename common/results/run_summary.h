@@ -73,6 +73,9 @@ struct RunSummary {
   // Speculative decoding (docs/speculative.md): draft tokens accepted / verified, and tokens a
   // sequence got per target pass; absent when the engine does not speculate.
   std::optional<double> spec_acceptance_rate, spec_tokens_per_target_pass;
+  // Structured output (docs/metrics.md): the share of completed requests whose answer gave the
+  // structure asked for (parsed and checked by the harness); absent when none asked.
+  std::optional<double> valid_output_rate;
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };

@@ -115,3 +115,19 @@ TEST_CASE("the default rules carry the quality rules") {
   for (const GateRule& r : set.rules) exact += r.exact;
   CHECK(exact == 2);
 }
+
+TEST_CASE("a quality rule on the valid-output rate fails a change that lets invalid answers out") {
+  const RuleSet set = parse_rule_set(json::parse(R"({"schema": "infergate.gates/v1", "rules": [
+      {"name": "valid-output", "kind": "quality", "metric": "summary.valid_output_rate",
+       "better": "higher", "threshold": {"absolute": 0.01}}]})"),
+                                     "q.json");
+  const auto rate = [](double v) {
+    return results_of(std::vector<RepetitionMetrics>(3, {{"valid_output_rate", v}}));
+  };
+  const Comparison worse = compare_results(rate(1.0), rate(0.9), set, CompareOptions{});
+  REQUIRE(worse.evaluations.size() == 1);
+  CHECK(worse.evaluations[0].verdict == Verdict::kRegressed);
+  CHECK(worse.exit_code() == kExitRegression);
+  const Comparison same = compare_results(rate(1.0), rate(0.995), set, CompareOptions{});
+  CHECK(same.evaluations[0].verdict == Verdict::kPass);
+}
