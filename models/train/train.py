@@ -31,10 +31,47 @@ import safetensors_file  # noqa: E402
 VOCAB_SIZE = 4096
 SPECIAL_TOKENS = ["<|begin_of_text|>", "<|end_of_text|>", "<|im_start|>", "<|im_end|>"]
 BOS, EOS = SPECIAL_TOKENS[0], SPECIAL_TOKENS[1]
-CHAT_TEMPLATE = (
-    "{{ bos_token }}{% for message in messages %}"
-    "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}"
-    "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}")
+# ChatML, with tools in the <tool_call> layout of infergate's built-in ChatML
+# (engine/tokenizer/chat_template.cc), after the BOS the tokenizer does not add to chat text.
+CHAT_TEMPLATE = "{{ bos_token }}" + r"""{%- set offset = 0 %}
+{%- if tools %}
+    {{- '<|im_start|>system\n' }}
+    {%- if messages[0].role == 'system' %}
+        {{- messages[0].content + '\n\n' }}
+        {%- set offset = 1 %}
+    {%- endif %}
+    {{- '# Tools\n\nThese functions may be called. Their signatures, one per line:\n<tools>' }}
+    {%- for tool in tools %}
+        {{- '\n' + (tool | tojson) }}
+    {%- endfor %}
+    {{- '\n</tools>\n\nTo call one, answer with its name and arguments as JSON between' }}
+    {{- ' <tool_call></tool_call> tags:\n<tool_call>\n{"name": <name>, "arguments": <arguments' }}
+    {{- ' object>}\n</tool_call><|im_end|>\n' }}
+{%- endif %}
+{%- for message in messages[offset:] %}
+    {%- if message.role == 'tool' %}
+        {%- if loop.first or loop.previtem.role != 'tool' %}
+            {{- '<|im_start|>user' }}
+        {%- endif %}
+        {{- '\n<tool_response>\n' + message.content + '\n</tool_response>' }}
+        {%- if loop.last or loop.nextitem.role != 'tool' %}
+            {{- '<|im_end|>\n' }}
+        {%- endif %}
+    {%- else %}
+        {{- '<|im_start|>' + message.role + '\n' + (message.content or '') }}
+        {%- for call in message.tool_calls or [] %}
+            {%- if loop.first and message.content or not loop.first %}
+                {{- '\n' }}
+            {%- endif %}
+            {{- '<tool_call>\n{"name": "' + call.function.name + '", "arguments": ' }}
+            {{- (call.function.arguments | tojson) + '}\n</tool_call>' }}
+        {%- endfor %}
+        {{- '<|im_end|>\n' }}
+    {%- endif %}
+{%- endfor %}
+{%- if add_generation_prompt %}
+    {{- '<|im_start|>assistant\n' }}
+{%- endif %}"""
 SEQ_LEN = 256  # positions trained on; config.json allows 1024 for serving
 HELD_OUT_BYTES = 200_000  # the evaluation text kept in the repository
 
