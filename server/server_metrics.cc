@@ -40,6 +40,20 @@ struct Exposition {
   }
 };
 
+// Structured output's cost (docs/server.md): the token masks the grammars computed and the
+// tokens jump-forward drafted and kept. Zero until a request asks for structure.
+void render_structured_output(Exposition& e, const EngineStats& s) {
+  e.scalar("infergate:grammar_token_masks_total", "counter",
+           "Token masks applied for structured output (one per constrained row).",
+           double(s.grammar_masks));
+  e.scalar("infergate:grammar_mask_seconds_total", "counter",
+           "Time spent computing and applying structured output's token masks.",
+           double(s.grammar_mask_ns) * 1e-9);
+  e.scalar("infergate:grammar_forced_tokens_total", "counter",
+           "Tokens the grammar forced, drafted by jump-forward and kept.",
+           double(s.grammar_forced_accepted));
+}
+
 // Speculative decoding's counters (docs/speculative.md), vLLM's spec_decode names.
 void render_spec_decode(Exposition& e, const EngineStats& s) {
   e.scalar("infergate:spec_decode_num_drafts_total", "counter",
@@ -164,6 +178,7 @@ std::string ServerMetrics::render(const std::string& model, const EngineStats& s
   e.header("infergate:e2e_request_latency_seconds", "histogram", "End-to-end request latency.");
   e.text += e2e_.render("infergate:e2e_request_latency_seconds", labels);
   if (stats.speculative) render_spec_decode(e, stats);
+  render_structured_output(e, stats);
   if (transport) {
     render_kv_transfer(e, *transport,
                        {kv_reads_, kv_read_fallbacks_, kv_read_bytes_, kv_read_microseconds_,

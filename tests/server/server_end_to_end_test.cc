@@ -212,6 +212,50 @@ TEST_CASE("server: chat completions, whole and streamed, with stop strings") {
   CHECK(running.service.stats().kv_usage == 0);  // the stopped requests were aborted
 }
 
+TEST_CASE("server: a required tool call, whole and streamed, and /metrics counts its masks") {
+  RunningServer running;
+  const uint16_t port = running.port();
+  const json body = json::parse(R"({"messages": [{"role": "user", "content": "Weather?"}],
+      "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string", "maxLength": 6}},
+        "required": ["city"], "additionalProperties": false}}}],
+      "tool_choice": "required", "parallel_tool_calls": false, "max_tokens": 120,
+      "temperature": 0})");
+  const json whole =
+      json::parse(call(port, http::verb::post, "/v1/chat/completions", body.dump()).body());
+  INFO(whole.dump());
+  const json& choice = whole["choices"][0];
+  CHECK(choice["finish_reason"] == "tool_calls");
+  CHECK(choice["message"]["content"].is_null());
+  REQUIRE(choice["message"]["tool_calls"].size() == 1);
+  const json& call_made = choice["message"]["tool_calls"][0];
+  CHECK(call_made["function"]["name"] == "get_weather");
+  const json arguments = json::parse(call_made["function"]["arguments"].get<std::string>());
+  CHECK(arguments.size() == 1);
+  CHECK(arguments["city"].get<std::string>().size() <= 6 * 4);  // 6 characters of UTF-8
+
+  json streamed = body;
+  streamed["stream"] = true;
+  std::vector<json> deltas;
+  std::string last_reason;
+  for (const json& e :
+       sse_events(call(port, http::verb::post, "/v1/chat/completions", streamed.dump()).body())) {
+    const json& delta = e["choices"][0]["delta"];
+    if (delta.contains("tool_calls")) deltas.push_back(delta["tool_calls"][0]);
+    if (e["choices"][0]["finish_reason"].is_string())
+      last_reason = e["choices"][0]["finish_reason"];
+  }
+  REQUIRE(deltas.size() == 1);  // the call goes out whole when its closing tag comes
+  CHECK(deltas[0]["index"] == 0);
+  CHECK(deltas[0]["function"] == call_made["function"]);
+  CHECK(last_reason == "tool_calls");
+  const std::string metrics = call(port, http::verb::get, "/metrics", "", "").body();
+  const std::string masks = "infergate:grammar_token_masks_total{model_name=\"tiny\"} ";
+  const size_t at = metrics.find(masks);
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stoll(metrics.substr(at + masks.size())) > 0);
+}
+
 TEST_CASE("server: beyond --max-pending a request gets 429 at once, and /metrics counts it") {
   RunningServer running(/*max_pending=*/1);
   const uint16_t port = running.port();
