@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <string>
+#include <unordered_map>
 
 namespace infergate {
 
@@ -32,22 +35,64 @@ std::shared_ptr<const std::vector<bool>> TokenGrammar::allowed(const GrammarMatc
   return mask;
 }
 
+namespace {
+
+// The grammar states one mask's walk reaches, each kept once: most trie nodes lead to a state
+// already seen (inside a JSON string every character leads back to the same one), so a byte is
+// stepped once per distinct state rather than once per trie node, and the walk holds state ids,
+// not copies of parse stacks.
+class StateWalk {
+ public:
+  explicit StateWalk(const GrammarMatcher& start) { intern(start); }
+
+  // The state after `byte` from state `id`, or -1 when no parse takes it.
+  int32_t after(int32_t id, uint8_t byte) {
+    const uint64_t key = (uint64_t(id) << 8) | byte;
+    const auto it = steps_.find(key);
+    if (it != steps_.end()) return it->second;
+    std::optional<GrammarMatcher> moved = states_[size_t(id)].after(byte);
+    const int32_t next = moved ? intern(std::move(*moved)) : -1;
+    steps_.emplace(key, next);
+    return next;
+  }
+  // The bytes some parse of state `id` takes next.
+  std::bitset<256> next_bytes(int32_t id) const { return next_bytes_[size_t(id)]; }
+
+ private:
+  int32_t intern(GrammarMatcher state) {
+    const auto [it, added] = ids_.try_emplace(state.state_key(), int32_t(states_.size()));
+    if (added) {
+      next_bytes_.push_back(state.next_bytes());
+      states_.push_back(std::move(state));
+    }
+    return it->second;
+  }
+
+  std::vector<GrammarMatcher> states_;
+  std::vector<std::bitset<256>> next_bytes_;
+  std::unordered_map<std::string, int32_t> ids_;  // state_key -> id
+  std::unordered_map<uint64_t, int32_t> steps_;   // (id, byte) -> id, -1 refused
+};
+
+}  // namespace
+
 // Depth-first over the trie, each node's grammar state the parent's advanced by one byte; a
 // branch whose byte the grammar refuses is never entered.
 std::shared_ptr<const std::vector<bool>> TokenGrammar::compute(const GrammarMatcher& state) const {
   auto mask = std::make_shared<std::vector<bool>>(size_t(vocabulary_->vocab_size()), false);
   const std::vector<TokenTrie::Node>& nodes = vocabulary_->nodes();
-  std::vector<std::pair<int32_t, GrammarMatcher>> pending{{0, state}};
+  StateWalk walk(state);
+  std::vector<std::pair<int32_t, int32_t>> pending{{0, 0}};  // (trie node, state id)
   while (!pending.empty()) {
-    auto [node, at] = std::move(pending.back());
+    const auto [node, at] = pending.back();
     pending.pop_back();
-    const std::bitset<256> next = at.next_bytes();
+    const std::bitset<256> next = walk.next_bytes(at);
     for (const auto& [byte, child] : nodes[size_t(node)].children) {
       if (!next.test(byte)) continue;
-      std::optional<GrammarMatcher> moved = at.after(byte);
-      if (!moved) continue;
+      const int32_t moved = walk.after(at, byte);
+      if (moved < 0) continue;
       for (int32_t token : nodes[size_t(child)].tokens) (*mask)[size_t(token)] = true;
-      if (!nodes[size_t(child)].children.empty()) pending.emplace_back(child, std::move(*moved));
+      if (!nodes[size_t(child)].children.empty()) pending.emplace_back(child, moved);
     }
   }
   return mask;

@@ -5,7 +5,11 @@
 
 #include "engine/grammar/gbnf_parser.h"
 #include "engine/grammar/grammar_matcher.h"
+#include "engine/grammar/json_schema_grammar.h"
 #include "engine/grammar/token_grammar.h"
+#include "engine/model/model_argument.h"
+#include "engine/model/model_loader.h"
+#include "engine/model/model_tokenizer.h"
 
 using namespace infergate;
 
@@ -105,4 +109,39 @@ TEST_CASE("gbnf: the trie's token mask equals trying every token", "[grammar]") 
   }
   CHECK(state.complete());
   CHECK(tg.stats().masks == int64_t(text.size() + 1));
+}
+
+TEST_CASE("gbnf: over a real vocabulary the mask equals trying every token along a schema's answer",
+          "[grammar]") {
+  // The trained model's 4096 byte-level BPE tokens: many spell a piece of a JSON string, so the
+  // walk reaches the same state from many trie nodes (each state is stepped once per byte).
+  const ModelSource source = parse_model_argument("trained", 0);
+  const ModelTokenizer tokenizer = load_model_tokenizer(source, load_model(source).vocab);
+  std::vector<std::string> vocab;
+  for (int32_t id = 0; id < tokenizer.tokenizer->vocab_size(); ++id) {
+    vocab.push_back(tokenizer.tokenizer->decode_token(id));
+  }
+  auto trie = std::make_shared<TokenTrie>(vocab, std::vector<bool>{});
+  const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(R"({"type": "object",
+      "properties": {"name": {"type": "string", "maxLength": 5}, "n": {"type": "integer"},
+                     "tags": {"type": "array", "items": {"enum": ["a", "bc"]}, "maxItems": 2}},
+      "required": ["name", "n", "tags"]})");
+  TokenGrammar tg(std::make_shared<Grammar>(parse_gbnf(json_schema_to_gbnf(schema))), trie);
+  GrammarMatcher state = tg.start();
+  const std::string text = R"({"name": "x\"y", "n": -42, "tags": ["bc", "a"]})";
+  for (size_t i = 0; i <= text.size(); ++i) {
+    const std::vector<bool> mask = *tg.allowed(state);
+    size_t allowed = 0, wrong = 0;
+    for (size_t id = 0; id < vocab.size(); ++id) {
+      GrammarMatcher copy = state;
+      const bool expected = !vocab[id].empty() && copy.accept(vocab[id]);
+      allowed += expected;
+      if (mask[id] != expected && wrong++ == 0) UNSCOPED_INFO("first wrong token " << id);
+    }
+    INFO("after " << i << " bytes");
+    CHECK(wrong == 0);
+    CHECK((allowed > 0) == (i < text.size()));  // a prefix goes on; the whole value ends
+    if (i < text.size()) REQUIRE(state.accept(uint8_t(text[i])));
+  }
+  CHECK(state.complete());
 }
