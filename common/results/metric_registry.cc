@@ -15,7 +15,7 @@ using S = RunSummary;
 constexpr bool kPacedByArrivals = true, kFree = false;
 
 // name, unit, improves, shape, per_request, member, paced by arrivals
-const std::array<MetricInfo, 41> kRunSummaryMetrics = {{
+const std::array<MetricInfo, 44> kRunSummaryMetrics = {{
     {"num_requests", "", kNeither, kCount, false, &S::num_requests, kFree},
     {"num_completed", "", kNeither, kCount, false, &S::num_completed, kFree},
     {"num_errors", "", kNeither, kCount, false, &S::num_errors, kFree},
@@ -65,6 +65,9 @@ const std::array<MetricInfo, 41> kRunSummaryMetrics = {{
     {"spec_tokens_per_target_pass", "tokens", kHigher, kOptional, false,
      &S::spec_tokens_per_target_pass, kFree},
     {"valid_output_rate", "", kHigher, kOptional, false, &S::valid_output_rate, kFree},
+    {"capacity_at_slo", "", kHigher, kOptional, false, &S::capacity_at_slo, kFree},
+    {"capacity_at_slo_low", "", kHigher, kOptional, false, &S::capacity_at_slo_low, kFree},
+    {"capacity_at_slo_high", "", kHigher, kOptional, false, &S::capacity_at_slo_high, kFree},
     {"harness_limited", "", kNeither, kFlag, false, &S::harness_limited, kFree},
     {"error_share_exceeded", "", kNeither, kFlag, false, &S::error_share_exceeded, kFree},
 }};

@@ -312,6 +312,7 @@ RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& so
   if (rep.has("sessions")) r.sessions = read_sessions_record(rep.object("sessions"));
   if (rep.has("server")) r.server = read_server_side_record(rep.object("server"));
   if (rep.has("ramp")) r.ramp = read_ramp_record(rep.object("ramp"));
+  if (rep.has("search")) r.search = read_search_record(rep.object("search"));
   if (rep.has("load_ranks")) r.load_ranks = read_load_ranks(rep.at("load_ranks"));
   return r;
 }
@@ -351,6 +352,7 @@ nlohmann::json repetition_to_json(const RepetitionResult& r) {
   if (r.sessions) rep["sessions"] = to_json(*r.sessions);
   if (r.server) rep["server"] = to_json(*r.server);
   if (r.ramp) rep["ramp"] = to_json(*r.ramp);
+  if (r.search) rep["search"] = to_json(*r.search);
   if (r.load_ranks) rep["load_ranks"] = load_ranks_to_json(*r.load_ranks);
   return rep;
 }

@@ -17,6 +17,7 @@
 #include "common/results/recorded_request.h"
 #include "common/results/results_error.h"
 #include "common/results/run_summary.h"
+#include "common/results/search_record.h"
 #include "common/results/server_side_record.h"
 #include "common/results/sessions_record.h"
 #include "common/results/target_stats.h"
@@ -42,6 +43,7 @@ struct RepetitionResult {
   std::optional<SessionsRecord> sessions;  // load.mode "sessions": per-turn figures
   std::optional<ServerSideRecord> server;  // an openai target's server side (/metrics, process)
   std::optional<RampRecord> ramp;          // load.ramp: per-stage figures and the saturation
+  std::optional<SearchRecord> search;      // load.search: every probe, the capacity, cliffs
   std::optional<std::vector<LoadRankRecord>> load_ranks;  // under mpirun -np N: a row per rank
 };
 

@@ -76,6 +76,10 @@ struct RunSummary {
   // Structured output (docs/metrics.md): the share of completed requests whose answer gave the
   // structure asked for (parsed and checked by the harness); absent when none asked.
   std::optional<double> valid_output_rate;
+  // A capacity search (load.search, docs/metrics.md "Capacity at the SLO"): the highest load
+  // (req/s or users) at which the SLO holds for the goodput share asked, and its bracket (the
+  // highest load probed that held, the lowest that did not); absent without a search.
+  std::optional<double> capacity_at_slo, capacity_at_slo_low, capacity_at_slo_high;
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };

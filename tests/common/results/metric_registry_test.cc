@@ -30,6 +30,7 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   s.perplexity = 34;
   s.spec_acceptance_rate = 0.35, s.spec_tokens_per_target_pass = 36;
   s.valid_output_rate = 0.39;
+  s.capacity_at_slo = 40, s.capacity_at_slo_low = 41, s.capacity_at_slo_high = 42;
   s.harness_limited = true, s.error_share_exceeded = false;
   s.harness_peak_memory_bytes = 37, s.harness_cpu_utilization_pct = 38;
   const nlohmann::json w = summary_to_json(s);
@@ -63,6 +64,9 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
                                                     {"spec_acceptance_rate", 0.35},
                                                     {"spec_tokens_per_target_pass", 36},
                                                     {"valid_output_rate", 0.39},
+                                                    {"capacity_at_slo", 40},
+                                                    {"capacity_at_slo_low", 41},
+                                                    {"capacity_at_slo_high", 42},
                                                     {"harness_peak_memory_bytes", 37},
                                                     {"harness_cpu_utilization_pct", 38}};
   for (const auto& [key, value] : scalars) {
@@ -83,7 +87,8 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
        {"peak_gpu_memory_bytes", "engine_cpu_ms_per_decode_token",
         "engine_cpu_ms_per_prefill_token", "engine_cpu_ms_per_single_decode_step",
         "engine_instructions_per_decode_token", "kl_divergence_mean", "kl_divergence_p99",
-        "top1_agreement", "perplexity", "valid_output_rate"}) {
+        "top1_agreement", "perplexity", "valid_output_rate", "capacity_at_slo",
+        "capacity_at_slo_low", "capacity_at_slo_high"}) {
     INFO(optional);
     CHECK(summary_to_json(RunSummary{}).at(optional).is_null());  // not measured
   }
