@@ -2,6 +2,7 @@
 // the run. Schema "infergate.workload/v1", documented in docs/workload-schema.md.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -172,6 +173,27 @@ struct SaturationStopSpec {
   bool empty() const { return !ttft_p95_ms && !e2e_p95_ms && !error_share; }
 };
 
+// A capacity search (docs/workload-schema.md, "Capacity search"; docs/metrics.md "Capacity at
+// the SLO"): the highest load.rate (open) or load.concurrency (closed) at which the workload's
+// SLO holds for `goodput_share` of the requests, bisected between `from` and `to` over probes of
+// `requests_per_probe` requests each, or interpolated between the fixed loads `at`.
+struct CapacitySearchSpec {
+  double from = 0, to = 0;  // the range searched (both 0 with `at`)
+  std::vector<double> at;   // or: these loads, ascending, and no bisection
+  double goodput_share = 0.99;
+  int requests_per_probe = 0;  // resolved: ceil(10 / (1 - goodput_share)) unless given
+  double precision = 0.05;     // stop when high / low - 1 <= precision
+  int max_probes = 20;
+  double cliff_factor = 3;  // TTFT P99 rising this much between adjacent loads is a cliff
+
+  bool fixed() const { return !at.empty(); }
+  // The probes' size by default: at the capacity, 1 - share of the requests miss the SLO, and
+  // ten of them make the share's rank a quantile rather than one or two outliers.
+  static int default_requests(double share) { return int(std::ceil(10 / (1 - share) - 1e-9)); }
+  // The fewest a probe may have: one request past the share's rank.
+  static int min_requests(double share) { return int(std::ceil(1 / (1 - share) - 1e-9)); }
+};
+
 struct LoadSpec {
   LoadMode mode = LoadMode::kClosed;
   int concurrency = 1;              // closed: simultaneous users
@@ -185,6 +207,7 @@ struct LoadSpec {
   double think_time_s = 0;          // sessions: from an answer's end to the next turn's send
   std::optional<RampSpec> ramp;     // open and closed: the rate or users rise in stages
   SaturationStopSpec stop_when;     // with a ramp only
+  std::optional<CapacitySearchSpec> search;  // open and closed: probes give the rate or users
 };
 
 inline constexpr const char* kSweepReplicas = "target.router.replicas";

@@ -1,5 +1,6 @@
 #include "bench/workload/workload_json.h"
 
+#include "bench/workload/capacity_search_reader.h"
 #include "bench/workload/engine_config_json.h"
 
 namespace infergate {
@@ -134,7 +135,7 @@ json saturation_stop_to_json(const SaturationStopSpec& s) {
 
 json load_to_json(const LoadSpec& l) {
   json j = {{"mode", load_mode_name(l.mode)}, {"warmup_requests", l.warmup_requests}};
-  if (l.num_requests > 0) j["num_requests"] = l.num_requests;
+  if (l.num_requests > 0 && !l.search) j["num_requests"] = l.num_requests;
   if (l.duration_s > 0) j["duration_s"] = l.duration_s;
   if (l.mode == LoadMode::kTrace) return j;  // the trace gives the times and the count
   if (l.mode == LoadMode::kSessions) {
@@ -146,11 +147,13 @@ json load_to_json(const LoadSpec& l) {
     j["ramp"] = ramp_to_json(*l.ramp);
     if (!l.stop_when.empty()) j["stop_when"] = saturation_stop_to_json(l.stop_when);
   }
+  if (l.search) j["search"] = search_to_json(*l.search, l.mode);
+  const bool load_given = !l.ramp && !l.search;  // else the stages or the probes give it
   if (l.mode == LoadMode::kClosed) {
-    if (!l.ramp) j["concurrency"] = l.concurrency;
+    if (load_given) j["concurrency"] = l.concurrency;
     return j;
   }
-  if (!l.ramp) j["rate"] = l.rate;
+  if (load_given) j["rate"] = l.rate;
   j["arrival"] = l.arrival;
   if (l.arrival == "gamma") j["burstiness"] = l.burstiness;
   j["max_concurrency"] = l.max_concurrency;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "bench/workload/capacity_search_reader.h"
 #include "bench/workload/engine_config_json.h"
 #include "bench/workload/json_object_reader.h"
 #include "bench/workload/overrides.h"
@@ -643,7 +644,7 @@ LoadSpec read_ramp_load(JsonObjectReader& r, LoadSpec l) {
   r.set_context("with a ramp (its stages give the " +
                     std::string(l.mode == LoadMode::kOpen ? "rate" : "users") + " and the length)",
                 {"num_requests", "duration_s", "rate", "concurrency", "max_concurrency", "arrival",
-                 "burstiness"});
+                 "burstiness", "search"});
   r.finish();
   r.check(l.burstiness >= kMinBurstiness && l.burstiness <= kMaxBurstiness, "burstiness",
           "must be in [" + number_text(kMinBurstiness) + ", " + number_text(kMaxBurstiness) + "]");
@@ -658,13 +659,15 @@ LoadSpec read_load(JsonObjectReader& top) {
   l.mode = load_mode_from_name(r.get_choice("mode", load_mode_name(l.mode), load_mode_names()));
   if ((l.mode == LoadMode::kOpen || l.mode == LoadMode::kClosed) && r.has("ramp"))
     return read_ramp_load(r, l);
+  if ((l.mode == LoadMode::kOpen || l.mode == LoadMode::kClosed) && r.has("search"))
+    return read_search_load(r, l);
   if (l.mode == LoadMode::kSessions) {  // users hold conversations; the dataset gives their count
     l.concurrency = r.get_int("concurrency", l.concurrency);
     l.think_time_s = r.get_double("think_time_s", l.think_time_s);
     l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
     r.set_context("with mode \"sessions\" (the dataset's sessions give the count)",
                   {"num_requests", "duration_s", "rate", "arrival", "burstiness", "max_concurrency",
-                   "ramp", "stop_when"});
+                   "ramp", "stop_when", "search"});
     r.finish();
     r.check(l.concurrency >= 1 && l.concurrency <= kMaxConcurrency, "concurrency",
             "must be in [1, " + number_text(int64_t(kMaxConcurrency)) + "] (users)");
@@ -678,7 +681,7 @@ LoadSpec read_load(JsonObjectReader& top) {
     l.warmup_requests = r.get_int("warmup_requests", l.warmup_requests);
     r.set_context("with mode \"trace\" (the trace gives the times and the count)",
                   {"num_requests", "duration_s", "rate", "arrival", "burstiness", "concurrency",
-                   "max_concurrency", "ramp", "stop_when"});
+                   "max_concurrency", "ramp", "stop_when", "search"});
     r.finish();
     r.check(l.warmup_requests >= 0 && l.warmup_requests <= kMaxRequests, "warmup_requests",
             "must be in [0, " + number_text(kMaxRequests) + "] (the trace's first requests)");
@@ -778,6 +781,7 @@ std::optional<SweepSpec> read_sweep(JsonObjectReader& top, const LoadSpec& load,
   // A router target may sweep its workers instead.
   const bool users = load.mode == LoadMode::kClosed || load.mode == LoadMode::kSessions;
   const std::string field = load.ramp                      ? "no load field (load.ramp gives it)"
+                            : load.search                  ? "no load field (load.search gives it)"
                             : load.mode == LoadMode::kOpen ? "load.rate"
                             : users                        ? "load.concurrency"
                                                            : "no load field";
@@ -1007,6 +1011,7 @@ Workload parse_workload(const json& doc, const std::string& source_name,
   w.sweep = read_sweep(r, w.load, w.target);
   w.faults = read_faults(r, w.target, w.sweep);
   w.slo = read_slo(r);
+  check_search_has_slo(r, w.load, w.slo);
   w.telemetry = read_telemetry(r);
   w.quality = read_quality(r, w.target, base_dir);
   w.structured_output = read_structured_output(r, w.target, base_dir);

@@ -8,6 +8,7 @@
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_error.h"
 #include "bench/workload/workload_parser.h"
+#include "tests/bench/workload/workload_error_of.h"
 #include "common/results/results_file.h"
 #include "tests/temp_dir.h"
 
@@ -33,15 +34,6 @@ json tiny_workload(const std::string& weight_dtype) {
 json with_quality(json doc, const json& quality) {
   doc["quality"] = quality;
   return doc;
-}
-
-std::string error_of(const json& doc) {
-  try {
-    parse_workload(doc, "w.json", "");
-  } catch (const WorkloadError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST_CASE("a quality section is read with its defaults and resolved with an absolute text path") {
@@ -82,21 +74,21 @@ TEST_CASE("the quality text counts relative to the workload's folder in the hash
 
 TEST_CASE("bad quality sections are refused with the field and what is allowed") {
   const json base = tiny_workload("q8_0");
-  CHECK_THAT(error_of(with_quality(base, json::object())),
+  CHECK_THAT(workload_error_of(with_quality(base, json::object())),
              Catch::Contains("$.quality.text") && Catch::Contains("non-empty path"));
-  CHECK_THAT(error_of(with_quality(base, {{"text", "/nonexistent/q.txt"}})),
+  CHECK_THAT(workload_error_of(with_quality(base, {{"text", "/nonexistent/q.txt"}})),
              Catch::Contains("$.quality.text") && Catch::Contains("is not an existing file"));
-  CHECK_THAT(error_of(with_quality(base, {{"text", kReadme}, {"baseline_dtype", "f8"}})),
+  CHECK_THAT(workload_error_of(with_quality(base, {{"text", kReadme}, {"baseline_dtype", "f8"}})),
              Catch::Contains("$.quality.baseline_dtype") && Catch::Contains("q4_0"));
-  CHECK_THAT(error_of(with_quality(base, {{"text", kReadme}, {"context", 2}})),
+  CHECK_THAT(workload_error_of(with_quality(base, {{"text", kReadme}, {"context", 2}})),
              Catch::Contains("$.quality.context") && Catch::Contains("[4, 1048576]"));
-  CHECK_THAT(error_of(with_quality(base, {{"text", kReadme}, {"chunks", 1e9}})),
+  CHECK_THAT(workload_error_of(with_quality(base, {{"text", kReadme}, {"chunks", 1e9}})),
              Catch::Contains("$.quality.chunks"));
-  CHECK_THAT(error_of(with_quality(base, {{"text", kReadme}, {"ctx", 64}})),
+  CHECK_THAT(workload_error_of(with_quality(base, {{"text", kReadme}, {"ctx", 64}})),
              Catch::Contains("$.quality.ctx: unknown key"));
   json echo = with_quality(base, {{"text", kReadme}});
   echo["target"] = {{"type", "echo"}};
-  CHECK_THAT(error_of(echo), Catch::Contains("$.quality") && Catch::Contains("engine"));
+  CHECK_THAT(workload_error_of(echo), Catch::Contains("$.quality") && Catch::Contains("engine"));
 }
 
 TEST_CASE("a run scores quality once and every repetition's summary carries it", "[bench][run]") {

@@ -5,6 +5,7 @@
 
 #include "bench/workload/workload_error.h"
 #include "bench/workload/workload_parser.h"
+#include "tests/bench/workload/workload_error_of.h"
 
 namespace infergate {
 namespace {
@@ -24,15 +25,6 @@ json server_workload(const std::string& type) {
   return doc;
 }
 
-std::string error_of(const json& doc) {
-  try {
-    parse_workload(doc, "w.json", "");
-  } catch (const WorkloadError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST_CASE("structured_output is read for server targets and changes the hash") {
   json doc = server_workload("openai");
   const Workload plain = parse_workload(doc, "w.json", "");
@@ -48,14 +40,14 @@ TEST_CASE("structured_output is read for server targets and changes the hash") {
 TEST_CASE("structured_output is refused for targets that are no server, and for a missing file") {
   json engine = server_workload("engine");
   engine["structured_output"] = {{"path", kLines}};
-  CHECK_THAT(error_of(engine), Catch::Contains("$.structured_output") &&
+  CHECK_THAT(workload_error_of(engine), Catch::Contains("$.structured_output") &&
                                    Catch::Contains("asked of a server over HTTP"));
   json missing = server_workload("openai");
   missing["structured_output"] = {{"path", "/nonexistent/lines.jsonl"}};
-  CHECK_THAT(error_of(missing), Catch::Contains("$.structured_output.path"));
+  CHECK_THAT(workload_error_of(missing), Catch::Contains("$.structured_output.path"));
   json typo = server_workload("openai");
   typo["structured_output"] = {{"path", kLines}, {"paht", 1}};
-  CHECK_THAT(error_of(typo), Catch::Contains("paht"));
+  CHECK_THAT(workload_error_of(typo), Catch::Contains("paht"));
 }
 
 }  // namespace
