@@ -50,6 +50,17 @@ bool some_point_failed_entirely(const nlohmann::json& results) {
   return false;
 }
 
+// A capacity search whose range held at its top answered nothing: its range is the input to fix.
+bool some_search_not_bracketed(const nlohmann::json& results) {
+  for (const nlohmann::json& point : results.value("points", nlohmann::json::array())) {
+    for (const nlohmann::json& rep : point.value("repetitions", nlohmann::json::array())) {
+      const nlohmann::json search = rep.value("search", nlohmann::json());
+      if (search.is_object() && search.value("status", "") == "not_bracketed") return true;
+    }
+  }
+  return false;
+}
+
 // Under mpirun: the ranks of a multi-rank engine (rank 0 runs the workload, the others serve
 // its steps), or load ranks that split the load (an openai or echo target: docs/distributed.md,
 // "Load from many hosts"). Every rank reads the same workload, so all decide alike.
@@ -98,7 +109,8 @@ int run_command(int argc, char** argv) {
   double max_error_share = 0.01;
   po::options_description desc(
       "infergate run WORKLOAD [options]\n"
-      "Exit: 0 done, 2 usage or input error, 5 a sweep point where no request succeeded (the\n"
+      "Exit: 0 done, 2 usage or input error (also a capacity search whose range held at its\n"
+      "top: the results are written), 5 a sweep point where no request succeeded (the\n"
       "results are written; the summary says why they failed), 130 stopped early");
   desc.add_options()("help,h", "show this help")("workload", po::value(&workload_path)->required(),
                                                  "workload file (workloads/*.json)")(
@@ -167,7 +179,13 @@ int run_command(int argc, char** argv) {
   }
   if (store)
     std::cout << "history: run " << store->add(options.out_path).id << " in " << history << "\n";
-  return some_point_failed_entirely(outcome.results) ? kExitNoRequestSucceeded : 0;
+  if (some_point_failed_entirely(outcome.results)) return kExitNoRequestSucceeded;
+  if (some_search_not_bracketed(outcome.results)) {
+    std::cerr << "infergate run: the capacity search's range does not bracket the capacity "
+                 "(the results say where it held): raise load.search.to\n";
+    return kExitSearchNotBracketed;
+  }
+  return 0;
 }
 
 }  // namespace infergate

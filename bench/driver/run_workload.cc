@@ -13,6 +13,7 @@
 #include "bench/dataset/dataset.h"
 #include "bench/dataset/dataset_limits.h"
 #include "bench/dataset/dataset_tokenizer.h"
+#include "bench/driver/capacity_search.h"
 #include "bench/driver/load_driver.h"
 #include "bench/driver/load_ranks.h"
 #include "bench/driver/progress_printer.h"
@@ -20,6 +21,7 @@
 #include "bench/driver/simulated_repetition.h"
 #include "bench/load/schedule_length.h"
 #include "bench/metrics/harness_lag.h"
+#include "bench/metrics/probe_figures.h"
 #include "bench/metrics/ramp_summary.h"
 #include "bench/metrics/session_summary.h"
 #include "bench/metrics/summarize.h"
@@ -37,6 +39,7 @@
 #include "bench/trace/nvtx_trace_recorder.h"
 #include "bench/workload/request_limits.h"
 #include "common/io/json_file.h"
+#include "common/results/frontier.h"
 #include "common/results/results_file.h"
 #include "common/util/time_stamp.h"
 #include "sim/cluster/simulated_deployment.h"
@@ -314,7 +317,8 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
                                 bool constrain, int repetition, const RunOptions& o,
                                 const std::optional<QualitySummary>& quality,
                                 NvtxTraceRecorder* trace, ProgressPrinter& progress,
-                                const std::vector<BenchSession>* sessions) {
+                                const std::vector<BenchSession>* sessions, ProbeFigures* probe) {
+  const auto began = std::chrono::steady_clock::now();
   // Freed heap pages go back to the OS, so each repetition's peak RSS starts from the same floor
   // instead of the previous repetition's leftovers (see run_workload).
   ::malloc_trim(0);
@@ -367,6 +371,12 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   r.server = server_side;
   if (load.ramp) r.ramp = ramp_summary(run, load, w.slo);
   if (o.load_ranks) r.load_ranks = std::move(rank_report);
+  if (probe) {
+    probe->summary = summary;
+    add_slo_ratios(*probe, run.records, w.slo);
+    probe->seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  }
   if (cupti) r.cupti = cupti_record(*cupti, run.start_ns, run.end_ns);
   if (trace && cupti) add_gpu_spans(*trace, *cupti);
   if (trace) {
@@ -376,6 +386,59 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
     }
   }
   return r;
+}
+
+// Everything one repetition needs besides its load: what run_workload holds for the run.
+struct RunContext {
+  const Workload& w;
+  const TargetFactory& factory;
+  const std::vector<BenchRequest>& dataset;
+  const std::vector<BenchSession>* sessions;
+  const std::optional<QualitySummary>& quality;
+  NvtxTraceRecorder* trace;
+  const RunOptions& o;
+};
+
+// One repetition at `load` (a sweep point's, or a search's probe when `probe` is given), its
+// arrivals seeded `seed`.
+RepetitionResult measure(const RunContext& c, const LoadSpec& load, const nlohmann::json& value,
+                         uint64_t seed, int r, const std::string& label, ProbeFigures* probe) {
+  const RouterTargetSpec router = router_for_point(c.w, value);
+  const EngineConfig engine = engine_for_point(c.w, value);
+  Workload w = c.w;
+  w.seed = seed;
+  ProgressPrinter progress(c.o.quiet || !reports(c.o), c.o.progress_is_tty, label);
+  if (c.factory.simulated()) {
+    return run_simulated_repetition(w, *c.factory.simulated(), c.dataset, c.sessions, load, router,
+                                    engine, r, c.o, probe);
+  }
+  return run_repetition(w, c.factory, c.dataset, load, router, engine,
+                        constrained_at_point(w, value), r, c.o, c.quality, c.trace, progress,
+                        c.sessions, probe);
+}
+
+// A repetition of a capacity search: probes at the loads it picks, each a fresh target.
+RepetitionResult search_capacity(const RunContext& c, const LoadSpec& load,
+                                 const nlohmann::json& value, int r) {
+  const CapacitySearchSpec& spec = *load.search;
+  CapacitySearchSettings settings{spec,     load.mode,
+                                  c.w.slo,  c.w.seed,
+                                  c.o.stop, c.o.quiet || !reports(c.o) ? nullptr : &std::cerr};
+  const ProbeFunction probe = [&](double at, uint64_t seed, int index) {
+    LoadSpec p = load;
+    p.search.reset();
+    if (p.mode == LoadMode::kOpen) p.rate = at;
+    if (p.mode == LoadMode::kClosed) p.concurrency = int(at);
+    ProbeRun run;
+    run.figures.goodput_share = spec.goodput_share;
+    const std::string label = c.w.name + point_label(c.w, value, r, c.w.repetitions) + " probe " +
+                              std::to_string(index) + " at " + nlohmann::json(at).dump();
+    run.repetition = measure(c, p, value, seed, r, label, &run.figures);
+    return run;
+  };
+  RepetitionResult rep = run_capacity_search(settings, probe, r);
+  if (reports(c.o)) print_search_verdict(std::cerr, *rep.search);
+  return rep;
 }
 
 // Before the load, so the evaluation's second copy of the model is freed (and trimmed by the
@@ -456,24 +519,18 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
   RunOutcome outcome;
   bool cupti_warned = false;
   ResultsFile results;
+  const RunContext context{w,       factory,     dataset, sessions ? &conversations : nullptr,
+                           quality, trace.get(), o};
   for (const nlohmann::json& value : values) {
     const LoadSpec load = load_for_point(w, value);
-    const RouterTargetSpec router = router_for_point(w, value);
-    const EngineConfig engine = engine_for_point(w, value);
     PointResult& point = results.points.emplace_back();
     point.sweep = w.sweep ? nlohmann::json{{"field", w.sweep->field}, {"value", value}}
                           : nlohmann::json(nullptr);
     for (int r = 0; r < w.repetitions && !outcome.incomplete; ++r) {
-      ProgressPrinter progress(o.quiet || !reports(o), o.progress_is_tty,
-                               w.name + point_label(w, value, r, w.repetitions));
       RepetitionResult rep =
-          factory.simulated()
-              ? run_simulated_repetition(w, *factory.simulated(), dataset,
-                                         sessions ? &conversations : nullptr, load, router, engine,
-                                         r, o)
-              : run_repetition(w, factory, dataset, load, router, engine,
-                               constrained_at_point(w, value), r, o, quality, trace.get(), progress,
-                               sessions ? &conversations : nullptr);
+          load.search ? search_capacity(context, load, value, r)
+                      : measure(context, load, value, w.seed, r,
+                                w.name + point_label(w, value, r, w.repetitions), nullptr);
       outcome.incomplete = outcome.incomplete || rep.incomplete;
       warn_if_cupti_unavailable(rep, cupti_warned);
       point.repetitions.push_back(std::move(rep));
@@ -496,6 +553,11 @@ RunOutcome run_workload(const Workload& w, const RunOptions& o) {
                            ? std::string()
                            : std::filesystem::absolute(w.source_path).parent_path().string()}};
   if (!reports(o)) return outcome;
+  // A load sweep's or a search's Pareto frontier, as the reports draw it (docs/metrics.md).
+  results.workload = w.resolved;
+  if (const std::optional<Frontier> frontier = frontier_of(results)) {
+    results.doc["frontier"] = to_json(*frontier);
+  }
   outcome.results = results_to_json(results);
   write_json_atomically(outcome.results, o.out_path);
   if (trace) {

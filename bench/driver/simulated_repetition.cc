@@ -31,7 +31,7 @@ RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDepl
                                           const std::vector<BenchSession>* sessions,
                                           const LoadSpec& load, const RouterTargetSpec& router,
                                           const EngineConfig& engine_config, int repetition,
-                                          const RunOptions& o) {
+                                          const RunOptions& o, ProbeFigures* probe) {
   SimulatedCluster cluster(deployment, engine_config, workers_of(w, router));
   SimulatedTarget target(cluster, w.sampling);
   VirtualLoadClock clock(cluster, target);
@@ -60,6 +60,11 @@ RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDepl
   r.timeline = std::move(timeline);
   if (sessions) r.sessions = session_summary(run);
   if (load.ramp) r.ramp = ramp_summary(run, load, w.slo);
+  if (probe) {  // in virtual time: the probe's own span, as a real probe's wall time
+    probe->summary = summary;
+    add_slo_ratios(*probe, run.records, w.slo);
+    probe->seconds = double(run.end_ns - run.start_ns) * 1e-9;
+  }
   return r;
 }
 

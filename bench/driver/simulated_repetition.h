@@ -11,6 +11,7 @@
 #include "bench/dataset/bench_request.h"
 #include "bench/dataset/session_dataset.h"
 #include "bench/driver/run_workload.h"
+#include "bench/metrics/probe_figures.h"
 #include "bench/workload/workload.h"
 #include "common/results/results_file.h"
 #include "sim/cluster/simulated_deployment.h"
@@ -22,6 +23,6 @@ RepetitionResult run_simulated_repetition(const Workload& w, const SimulatedDepl
                                           const std::vector<BenchSession>* sessions,
                                           const LoadSpec& load, const RouterTargetSpec& router,
                                           const EngineConfig& engine, int repetition,
-                                          const RunOptions& options);
+                                          const RunOptions& options, ProbeFigures* probe = nullptr);
 
 }  // namespace infergate

@@ -41,6 +41,24 @@ bool meets_slo(const RequestLatencies& l, const SloSpec& slo) {
   return true;
 }
 
+}  // namespace
+
+double request_slo_ratio(const RequestRecord& r, const SloSpec& slo) {
+  if (r.status != RequestStatus::kOk) return INFINITY;
+  const RequestLatencies l = latencies_of(r);
+  double worst = 0;
+  // NaN (a missing TTFT or E2E) fails, as in meets_slo; a missing TPOT meets.
+  const auto over = [&worst](double value, double bound) {
+    worst = std::isnan(value) ? INFINITY : std::max(worst, value / bound);
+  };
+  if (slo.ttft_ms) over(l.ttft, *slo.ttft_ms);
+  if (slo.tpot_ms && !std::isnan(l.tpot)) over(l.tpot, *slo.tpot_ms);
+  if (slo.e2e_ms) over(l.e2e, *slo.e2e_ms);
+  return worst;
+}
+
+namespace {
+
 struct Window {
   int64_t begin_ns = 0, end_ns = 0;
   double seconds() const { return static_cast<double>(end_ns - begin_ns) / kNsPerS; }
