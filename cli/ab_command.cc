@@ -14,6 +14,7 @@
 #include "common/util/time_stamp.h"
 #include "gates/ab/ab_plan.h"
 #include "gates/ab/ab_session.h"
+#include "gates/ab/capacity_probes.h"
 #include "gates/baseline/baseline_store.h"
 #include "gates/process/interrupt.h"
 #include "gates/verdict/verdict.h"
@@ -174,7 +175,14 @@ int ab_command(int argc, char** argv) {
   args->settings.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   install_interrupt_handlers();
   try {
+    if (const std::optional<CapacityProbePlan> plan = plan_capacity_probes(args->settings)) {
+      std::cout << plan->description << "\n";
+      args->settings.sets.push_back(plan->search_set);
+    }
     return report(run_ab(args->settings, rules), *args);
+  } catch (const CapacityProbeError& e) {
+    std::cerr << "infergate ab: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const Interrupted& e) {
     std::cerr << "infergate ab: " << e.what() << "; the pairs so far are in "
               << args->settings.out_dir << "\n";

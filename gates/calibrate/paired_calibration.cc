@@ -11,6 +11,7 @@
 #include "common/io/json_file.h"
 #include "common/results/metric_key.h"
 #include "common/stats/paired_ratio.h"
+#include "gates/ab/capacity_probes.h"
 #include "gates/ab/workload_process.h"
 #include "gates/auto_repeat/auto_repeat.h"
 #include "gates/baseline/baseline_store.h"
@@ -45,6 +46,16 @@ std::string self() { return fs::read_symlink("/proc/self/exe").string(); }
 double run_rounds(const PairedCalibrationArguments& args, std::vector<Arm>& arms,
                   const std::string& dir) {
   std::vector<std::vector<std::string>> sets(arms.size(), args.sets);
+  // A capacity search probes fixed loads around the first search's capacity, as ab does.
+  AbSettings search;
+  search.workload_path = args.workload;
+  search.sets = args.sets;
+  search.baseline.binary = self();
+  search.out_dir = dir;
+  if (const std::optional<CapacityProbePlan> plan = plan_capacity_probes(search)) {
+    std::printf("%s\n", plan->description.c_str());
+    for (std::vector<std::string>& arm_sets : sets) arm_sets.push_back(plan->search_set);
+  }
   double seconds = 0;
   int runs = 0;
   for (int round = 0; round < args.rounds; ++round) {

@@ -13,6 +13,9 @@ namespace infergate {
 
 // The rules that apply to `workload` (their workload globs), less the quality rules whose
 // metric neither side measured (a workload without a quality section is not judged by them).
+// A capacity search's point (load.search) is judged by the capacity rules alone: its other
+// figures are those of the probe at each side's own capacity, so they would compare loads, not
+// builds; and the capacity rules judge nothing else.
 std::vector<const GateRule*> judged_rules(const RuleSet& rules, const std::string& workload,
                                           const PointResult& baseline,
                                           const PointResult& candidate);
