@@ -8,6 +8,7 @@
 #include "common/report/html_page.h"
 #include "common/report/markup_escape.h"
 #include "common/report/metric_format.h"
+#include "gates/report/capacity_figures.h"
 #include "gates/report/communication_section.h"
 #include "gates/report/replica_section.h"
 #include "gates/report/report_figures.h"
@@ -185,6 +186,8 @@ std::string summary_table(const ResultsFile& r) {
 void add_chart_sections(const std::vector<ReportSide>& sides, std::vector<HtmlSection>& s) {
   s.push_back({"latency", "Latency distributions", latency_cdf_figures(sides)});
   s.push_back({"throughput-latency", "Throughput vs latency", throughput_latency_figures(sides)});
+  s.push_back({"capacity-search", "Capacity search", search_path_figures(sides)});
+  s.push_back({"frontier", "Throughput frontier", frontier_figures(sides)});
   s.push_back({"resources", "Memory and utilization", timeline_figures(sides)});
   s.push_back({"engine-steps", "Engine step breakdown", step_breakdown_figure(sides)});
   s.push_back(
