@@ -109,6 +109,15 @@ std::string default_noise_file(const AbArguments& a) {
   return std::filesystem::exists(path) ? path : "";
 }
 
+// Whether the baseline's workload searches for its capacity by bisection: then the pairs probe
+// fixed loads around the baseline's capacity instead (gates/ab/capacity_probes.h).
+bool bisects_capacity(const AbSettings& s) {
+  std::vector<std::string> sets = s.sets;
+  sets.insert(sets.end(), s.baseline.sets.begin(), s.baseline.sets.end());
+  const Workload w = load_workload_file(s.workload_path, sets);
+  return w.load.search && !w.load.search->fixed();
+}
+
 // From a paired calibration: the pairs that 95% power needs become the session's limit (looks
 // still start at the rules' minimum, so a clear change stops early), or a statement that the
 // budget cannot reach them and what it can reach.
@@ -175,9 +184,11 @@ int ab_command(int argc, char** argv) {
   args->settings.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   install_interrupt_handlers();
   try {
-    if (const std::optional<CapacityProbePlan> plan = plan_capacity_probes(args->settings)) {
-      std::cout << plan->description << "\n";
-      args->settings.sets.push_back(plan->search_set);
+    if (bisects_capacity(args->settings)) {
+      const CapacityProbePlan plan =
+          plan_capacity_probes(args->settings, 1.25 * args->settings.design.budget_seconds);
+      std::cout << plan.description << "\n";
+      args->settings.sets.push_back(plan.search_set);
     }
     return report(run_ab(args->settings, rules), *args);
   } catch (const CapacityProbeError& e) {

@@ -221,13 +221,21 @@ std::pair<ResultsFile, int64_t> slowed_runs(const CalibrateArguments& args, cons
       delay};
 }
 
+// Whether the workload searches for its capacity by bisection: the rounds then probe fixed
+// loads around its capacity, as ab's pairs do.
+bool bisects_capacity(const std::string& workload, const std::vector<std::string>& sets) {
+  const Workload w = load_workload_file(workload, sets);
+  return w.load.search && !w.load.search->fixed();
+}
+
 // The calibration itself; throws Interrupted on Ctrl-C, what was run kept.
 int calibrate(const CalibrateArguments& args, const RuleSet& rules) {
   if (args.paired) {
     if (!args.noise_out.empty()) check_writable(args.noise_out);
+    const bool search = args.from.empty() && bisects_capacity(args.workload, args.sets);
     return calibrate_paired(
         {args.workload, args.from, args.sets, args.slowdowns, args.repeat, args.trials,
-         args.max_pairs, args.budget_minutes, args.noise_out, args.store},
+         args.max_pairs, args.budget_minutes, args.noise_out, args.store, search},
         rules);
   }
   std::signal(SIGINT, on_stop_signal);

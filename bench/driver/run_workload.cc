@@ -166,10 +166,10 @@ void check_load_ranks(const Workload& w, const RunOptions& o) {
     throw std::invalid_argument(ranks + " send to an openai or echo target, not " + w.target.type +
                                 " (docs/distributed.md, \"Load from many hosts\")");
   }
-  if (!w.load.stop_when.empty() || w.load.max_concurrency > 0) {
+  if (!w.load.stop_when.empty() || w.load.max_concurrency > 0 || w.load.search) {
     throw std::invalid_argument(ranks +
-                                ": load.stop_when and load.max_concurrency judge or cap "
-                                "the whole load and are not split over ranks yet");
+                                ": load.stop_when, load.max_concurrency and load.search judge "
+                                "or cap the whole load and are not split over ranks yet");
   }
 }
 

@@ -29,20 +29,22 @@ std::vector<double> probe_loads(double capacity, bool users) {
 
 }  // namespace
 
-std::optional<CapacityProbePlan> plan_capacity_probes(const AbSettings& s) {
-  // The search's settings as resolved: read from a validation run would need the binary's
-  // parser, so the baseline's own search run tells them (its results embed the workload).
+CapacityProbePlan plan_capacity_probes(const AbSettings& s, double time_limit_s) {
   std::vector<std::string> sets = s.sets;
   sets.insert(sets.end(), s.baseline.sets.begin(), s.baseline.sets.end());
   const std::string stem = (std::filesystem::path(s.out_dir) / "runs" / "baseline-search").string();
   std::filesystem::create_directories(std::filesystem::path(stem).parent_path());
   if (s.progress)
     s.progress("capacity search on the baseline (its loads are probed by every pair)");
-  const WorkloadRun run =
-      run_workload_process(s.baseline.binary, s.workload_path, sets, stem, s.working_dir, false);
+  const WorkloadRun run = run_workload_process(s.baseline.binary, s.workload_path, sets, stem,
+                                               s.working_dir, false, time_limit_s);
+  // The search's settings as the baseline resolved them (its results embed the workload).
   nlohmann::json search = bisecting_search(run.results);
   const RepetitionResult& rep = run.results.points.at(0).repetitions.at(0);
-  if (search.is_null() || !rep.search) return std::nullopt;
+  if (search.is_null() || !rep.search) {
+    throw CapacityProbeError("the baseline's run of " + s.workload_path +
+                             " made no capacity search (" + stem + ".json)");
+  }
   const std::optional<double> capacity = rep.search->capacity;
   if (!capacity || *capacity <= 0) {
     throw CapacityProbeError("the baseline's capacity search found no capacity to probe around: " +

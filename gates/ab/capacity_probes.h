@@ -5,7 +5,6 @@
 // most; each run's capacity is placed between them and the pairs are judged on it.
 #pragma once
 
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,9 +27,10 @@ struct CapacityProbePlan {
   std::string description;  // the baseline's verdict and the loads chosen
 };
 
-// nullopt when the workload (with both sides' sets) has no bisecting search. Otherwise runs the
-// baseline's search once (`out_dir`/runs/baseline-search.json) and plans the fixed loads;
-// throws CapacityProbeError when the baseline found no capacity (0, not bracketed, failed).
-std::optional<CapacityProbePlan> plan_capacity_probes(const AbSettings& settings);
+// For a workload whose load.search bisects (the caller parsed it): runs the baseline's search
+// once (`out_dir`/runs/baseline-search.json, stopped after `time_limit_s`, 0: none) and plans
+// the fixed loads; throws CapacityProbeError when the baseline found no capacity (0, not
+// bracketed, every request failed).
+CapacityProbePlan plan_capacity_probes(const AbSettings& settings, double time_limit_s);
 
 }  // namespace infergate

@@ -47,14 +47,15 @@ double run_rounds(const PairedCalibrationArguments& args, std::vector<Arm>& arms
                   const std::string& dir) {
   std::vector<std::vector<std::string>> sets(arms.size(), args.sets);
   // A capacity search probes fixed loads around the first search's capacity, as ab does.
-  AbSettings search;
-  search.workload_path = args.workload;
-  search.sets = args.sets;
-  search.baseline.binary = self();
-  search.out_dir = dir;
-  if (const std::optional<CapacityProbePlan> plan = plan_capacity_probes(search)) {
-    std::printf("%s\n", plan->description.c_str());
-    for (std::vector<std::string>& arm_sets : sets) arm_sets.push_back(plan->search_set);
+  if (args.capacity_search) {
+    AbSettings search;
+    search.workload_path = args.workload;
+    search.sets = args.sets;
+    search.baseline.binary = self();
+    search.out_dir = dir;
+    const CapacityProbePlan plan = plan_capacity_probes(search, 0);
+    std::printf("%s\n", plan.description.c_str());
+    for (std::vector<std::string>& arm_sets : sets) arm_sets.push_back(plan.search_set);
   }
   double seconds = 0;
   int runs = 0;

@@ -22,6 +22,7 @@ struct PairedCalibrationArguments {
   int max_pairs = 60;
   double budget_minutes = 10;
   std::string noise_out, store;
+  bool capacity_search = false;  // the workload bisects load.search: probe around its capacity
 };
 
 // Prints the tables and writes the noise profile (with its paired section); returns the exit

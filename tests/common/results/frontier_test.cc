@@ -68,7 +68,7 @@ TEST_CASE("frontier: a sweep's dominated loads are off it, the rest on it in ord
   CHECK(loads(frontier_line(*f)) == std::vector<double>{8, 2, 1});  // by tokens per user
 }
 
-TEST_CASE("frontier: equal points both stay on it; equal x with less y does not") {
+TEST_CASE("frontier: equal points both stay on it, equal x with less y does not") {
   const std::optional<Frontier> f =
       frontier_of(sweep({point(1, summary(100, 200)), point(2, summary(100, 200)),
                          point(3, summary(100, 150)), point(4, summary(50, 200))}));
