@@ -8,8 +8,8 @@
 #include "bench/driver/run_workload.h"
 #include "bench/workload/workload_error.h"
 #include "bench/workload/workload_parser.h"
-#include "tests/bench/workload/workload_error_of.h"
 #include "common/results/results_file.h"
+#include "tests/bench/workload/workload_error_of.h"
 #include "tests/temp_dir.h"
 
 namespace infergate {

@@ -41,7 +41,7 @@ TEST_CASE("structured_output is refused for targets that are no server, and for 
   json engine = server_workload("engine");
   engine["structured_output"] = {{"path", kLines}};
   CHECK_THAT(workload_error_of(engine), Catch::Contains("$.structured_output") &&
-                                   Catch::Contains("asked of a server over HTTP"));
+                                            Catch::Contains("asked of a server over HTTP"));
   json missing = server_workload("openai");
   missing["structured_output"] = {{"path", "/nonexistent/lines.jsonl"}};
   CHECK_THAT(workload_error_of(missing), Catch::Contains("$.structured_output.path"));
