@@ -68,6 +68,18 @@ void check_supervisor(const SupervisorSettings& s) {
   check_flag_range("restart-delay-s", s.restart_delay_s, 0.0, kMaxSeconds);
 }
 
+// A --backend URL: the router speaks plain HTTP to its replicas (https is a workload's openai
+// target's, for endpoints behind TLS gateways).
+HttpUrl plain_backend_url(const std::string& text) {
+  HttpUrl url = parse_http_url(text);
+  if (url.tls) {
+    throw std::invalid_argument("\"" + text +
+                                "\": https is not supported for a router's backends (the router "
+                                "speaks plain HTTP to its replicas)");
+  }
+  return url;
+}
+
 // How many replicas, from where: checked before the either/or, so that `--replicas 0` is
 // named as out of range rather than taken for "no --replicas".
 void check_replica_counts(const po::variables_map& vm, int replicas, int prefill_replicas,
@@ -333,8 +345,8 @@ int router_command(int argc, char** argv) {
     children = std::make_unique<ReplicaSupervisor>(supervisor);
     urls = children->urls();
   } else {
-    for (const std::string& b : backends) urls.push_back(parse_http_url(b));
-    for (const std::string& b : prefill_backends) prefill_urls.push_back(parse_http_url(b));
+    for (const std::string& b : backends) urls.push_back(plain_backend_url(b));
+    for (const std::string& b : prefill_backends) prefill_urls.push_back(plain_backend_url(b));
   }
   ReplicaSet set(urls, o.replicas);
   std::unique_ptr<ReplicaSet> prefill_set;

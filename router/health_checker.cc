@@ -30,7 +30,7 @@ net::awaitable<bool> replica_answers_health(const HttpUrl& url, double timeout_s
   if (ec) co_return false;
   co_await c.stream.async_connect(endpoints, token);
   if (ec) co_return false;
-  const std::string request = http_get(url, "/health", "");
+  const std::string request = http_get(url, "/health", {});
   co_await net::async_write(c.stream, net::buffer(request), token);
   if (ec) co_return false;
   const HttpResponseRead r = co_await read_http_response(c, [](std::string_view, int64_t) {});

@@ -36,8 +36,9 @@ AttemptResult retryable(std::string detail) {
 std::string request_text(const HttpRequest& req, const std::string& body, const HttpUrl& url,
                          const RouterContext& ctx) {
   const std::string path(req.target());
-  if (req.method() == http::verb::get) return http_get(url, path, ctx.options.backend_api_key);
-  return http_post_json(url, path, ctx.options.backend_api_key, body);
+  if (req.method() == http::verb::get)
+    return http_get(url, path, HttpAccess(ctx.options.backend_api_key));
+  return http_post_json(url, path, HttpAccess(ctx.options.backend_api_key), body);
 }
 
 }  // namespace

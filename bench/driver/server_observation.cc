@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "bench/http/target_access.h"
 #include "bench/metrics/ttft_cross_check.h"
 #include "bench/telemetry/listening_process.h"
 
@@ -87,7 +88,7 @@ std::unique_ptr<ServerObservation> ServerObservation::for_target(const TargetSpe
   if (target.type != "openai") return nullptr;
   ServerSamplerOptions o;
   o.url = parse_http_url(target.url);
-  if (const char* key = std::getenv("OPENAI_API_KEY")) o.api_key = key;
+  o.access = target_access(target);
   const ServerMetricsSpec& m = target.server_metrics;
   o.scrape = m.scrape;
   o.metrics_path = m.path;
@@ -113,9 +114,9 @@ void ServerObservation::start() {
     process_detail_ = "the server is not on this host (" + options_.url.host + " is not loopback)";
   }
   transport_ =
-      probe_transport(options_.url, "/health", options_.api_key, kProbeRoundTrips, kProbeTimeoutS);
+      probe_transport(options_.url, "/health", options_.access, kProbeRoundTrips, kProbeTimeoutS);
   if (transport_.round_trips == 0 && options_.scrape) {
-    transport_ = probe_transport(options_.url, options_.metrics_path, options_.api_key,
+    transport_ = probe_transport(options_.url, options_.metrics_path, options_.access,
                                  kProbeRoundTrips, kProbeTimeoutS);
   }
   sampler_ = std::make_unique<ServerSampler>(options_, &nvml_);

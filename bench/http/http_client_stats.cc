@@ -1,5 +1,7 @@
 #include "bench/http/http_client_stats.h"
 
+#include <algorithm>
+
 namespace infergate {
 
 void HttpClientStats::request_started() {
@@ -51,6 +53,13 @@ void HttpClientStats::prompt_count_checked(bool differs, const std::string& exam
   if (prompt_mismatch_examples_.size() < kMaxExamples) prompt_mismatch_examples_.push_back(example);
 }
 
+void HttpClientStats::tls_handshake(int64_t ns) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++tls_handshakes_;
+  tls_ns_total_ += ns;
+  tls_ns_max_ = std::max(tls_ns_max_, ns);
+}
+
 HttpClientRecord HttpClientStats::snapshot() const {
   HttpClientRecord r;
   {
@@ -73,6 +82,13 @@ HttpClientRecord HttpClientStats::snapshot() const {
   r.connections_reused = reused_.load();
   r.stale_retries = stale_retries_.load();
   r.closed_idle = closed_idle_.load();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    r.tls_handshakes = tls_handshakes_;
+    if (tls_handshakes_ > 0)
+      r.tls_handshake_ms_mean = double(tls_ns_total_) / tls_handshakes_ * 1e-6;
+    r.tls_handshake_ms_max = double(tls_ns_max_) * 1e-6;
+  }
   r.usage_mismatches = mismatches_.load();
   r.usage_missing = usage_missing_.load();
   r.prompt_checked = prompt_checked_.load();

@@ -35,6 +35,7 @@ class HttpClientStats {
   void connection_reused() { reused_.fetch_add(1, std::memory_order_relaxed); }
   void stale_connection_retried() { stale_retries_.fetch_add(1, std::memory_order_relaxed); }
   void closed_idle_dropped(int64_t n) { closed_idle_.fetch_add(n, std::memory_order_relaxed); }
+  void tls_handshake(int64_t ns);
   // A request whose usage disagreed with its stream; the first few are kept as examples.
   void usage_mismatch(const std::string& example);
   void usage_missing() { usage_missing_.fetch_add(1, std::memory_order_relaxed); }
@@ -52,8 +53,9 @@ class HttpClientStats {
   Counter connect_{0}, timeout_{0}, lost_{0}, incomplete_{0}, stream_error_{0};
   Counter opened_{0}, reused_{0}, stale_retries_{0}, closed_idle_{0}, mismatches_{0};
   Counter usage_missing_{0}, prompt_checked_{0}, prompt_mismatches_{0};
-  mutable std::mutex mutex_;          // guards the three below
+  mutable std::mutex mutex_;          // guards the members below
   std::map<int, int64_t> by_status_;  // HTTP status -> count
+  int64_t tls_handshakes_ = 0, tls_ns_total_ = 0, tls_ns_max_ = 0;
   std::vector<std::string> mismatch_examples_, prompt_mismatch_examples_;
 };
 

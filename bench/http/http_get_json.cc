@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "bench/http/stream_chunk.h"
+#include "common/http/http_connection.h"
 #include "common/http/http_request_text.h"
 #include "common/http/http_response_reader.h"
 
@@ -27,9 +28,9 @@ struct GetResult {
 };
 
 // `request` by value: the coroutine runs after the caller's full-expression has ended.
-net::awaitable<void> get(net::io_context& io, const HttpUrl& url, std::string request,
-                         std::chrono::steady_clock::time_point deadline, size_t max_body_bytes,
-                         GetResult& out) {
+net::awaitable<void> get(net::io_context& io, const HttpUrl& url, net::ssl::context* tls,
+                         std::string request, std::chrono::steady_clock::time_point deadline,
+                         size_t max_body_bytes, GetResult& out) {
   boost::beast::error_code ec;
   net::ip::tcp::resolver resolver(io);
   const auto endpoints = resolver.resolve(url.host, std::to_string(url.port), ec);
@@ -37,15 +38,17 @@ net::awaitable<void> get(net::io_context& io, const HttpUrl& url, std::string re
     out.failure = "cannot resolve " + url.host + ": " + ec.message();
     co_return;
   }
-  HttpConnection c(io.get_executor());
+  HttpConnection c(io.get_executor(), tls);
   c.stream.expires_at(deadline);
-  co_await c.connect(endpoints, ec);
+  co_await c.connect(endpoints, url.host, ec);
   if (!ec) {
-    co_await net::async_write(c.stream, net::buffer(request),
+    co_await c.with_stream([&](auto& stream) {
+      return net::async_write(stream, net::buffer(request),
                               net::redirect_error(net::use_awaitable, ec));
+    });
   }
   if (ec) {
-    out.failure = ec.message();
+    out.failure = c.describe(ec);
     co_return;
   }
   out.response = co_await read_http_response(c, [&](std::string_view piece, int64_t) {
@@ -66,14 +69,16 @@ net::awaitable<void> get(net::io_context& io, const HttpUrl& url, std::string re
 
 }  // namespace
 
-std::string http_get_text(const HttpUrl& url, std::string_view path, const std::string& api_key,
+std::string http_get_text(const HttpUrl& url, std::string_view path, const HttpAccess& access,
                           double timeout_s, size_t max_body_bytes) {
   net::io_context io(1);
   GetResult result;
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::microseconds(int64_t(timeout_s * 1e6));
-  net::co_spawn(io, get(io, url, http_get(url, path, api_key), deadline, max_body_bytes, result),
-                net::detached);
+  net::co_spawn(
+      io,
+      get(io, url, access.tls.get(), http_get(url, path, access), deadline, max_body_bytes, result),
+      net::detached);
   io.run();
   const std::string what = "GET " + url.text() + std::string(path);
   if (!result.failure.empty()) throw std::runtime_error(what + ": " + result.failure);
@@ -85,9 +90,9 @@ std::string http_get_text(const HttpUrl& url, std::string_view path, const std::
   return result.body;
 }
 
-nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const std::string& api_key,
+nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const HttpAccess& access,
                              double timeout_s) {
-  const std::string body = http_get_text(url, path, api_key, timeout_s);
+  const std::string body = http_get_text(url, path, access, timeout_s);
   nlohmann::json doc = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     throw std::runtime_error("GET " + url.text() + std::string(path) + ": the answer is not JSON");

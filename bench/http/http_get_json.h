@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/http/http_access.h"
 #include "common/http/http_url.h"
 
 namespace infergate {
@@ -17,10 +18,10 @@ namespace infergate {
 // answers something that is not JSON.
 // The same, for any body (e.g. Prometheus text): the body, as it came. A body longer than
 // max_body_bytes is refused (the connection closed at once) with an error saying so.
-std::string http_get_text(const HttpUrl& url, std::string_view path, const std::string& api_key,
+std::string http_get_text(const HttpUrl& url, std::string_view path, const HttpAccess& access,
                           double timeout_s, size_t max_body_bytes = SIZE_MAX);
 
-nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const std::string& api_key,
+nlohmann::json http_get_json(const HttpUrl& url, std::string_view path, const HttpAccess& access,
                              double timeout_s);
 
 }  // namespace infergate

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "bench/http/http_get_json.h"
+#include "bench/http/target_access.h"
 
 namespace infergate {
 
@@ -36,7 +37,7 @@ void fill_from_models(OpenAiEndpoint& e, const TargetSpec& target) {
   const std::string where = "GET " + e.url.text() + "/v1/models";
   json doc;
   try {
-    doc = http_get_json(e.url, "/v1/models", e.api_key, std::min(e.timeout_s, 30.0));
+    doc = http_get_json(e.url, "/v1/models", e.access, std::min(e.timeout_s, 30.0));
   } catch (const std::exception& ex) {
     throw std::runtime_error(std::string(ex.what()) +
                              " (asked because the workload leaves out target.model or "
@@ -87,7 +88,7 @@ OpenAiEndpoint resolve_openai_endpoint(const TargetSpec& target,
   e.model = target.model_name;
   e.vocab_size = target.vocab_size;
   e.timeout_s = target.timeout_s;
-  if (const char* key = std::getenv("OPENAI_API_KEY")) e.api_key = key;
+  e.access = target_access(target);
   if (e.model.empty() || e.vocab_size <= 0) fill_from_models(e, target);
   check_tokenizer_fits(e);
   return e;

@@ -10,6 +10,7 @@
 #include "bench/dataset/dataset_tokenizer.h"
 #include "bench/dataset/structured_requests.h"
 #include "bench/workload/workload.h"
+#include "common/http/http_access.h"
 #include "common/http/http_url.h"
 
 namespace infergate {
@@ -20,7 +21,7 @@ struct OpenAiEndpoint {
   std::string model;                // the served model's name, as requests give it
   int32_t vocab_size = 0;
   double timeout_s = 600;  // per request, from handing it to the client to its last byte
-  std::string api_key;     // $OPENAI_API_KEY, sent as "Authorization: Bearer KEY" when set
+  HttpAccess access;       // $OPENAI_API_KEY, target.headers, TLS (bench/http/target_access.h)
   SamplingSpec sampling;   // the workload's; greedy by default
   // The server's tokenizer and chat template when the client knows them (target.tokenizer, a
   // router target's model): chat prompts are decoded and counted with them.

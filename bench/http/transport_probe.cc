@@ -16,7 +16,7 @@ constexpr int kGiveUpAfter = 3;              // failures in a row with no answer
 }  // namespace
 
 TransportProbe probe_transport(const HttpUrl& url, const std::string& path,
-                               const std::string& api_key, int count, double timeout_s) {
+                               const HttpAccess& access, int count, double timeout_s) {
   TransportProbe p;
   p.path = path;
   std::vector<double> rtt_ms;
@@ -24,7 +24,7 @@ TransportProbe probe_transport(const HttpUrl& url, const std::string& path,
   for (int i = 0; i < count && !(rtt_ms.empty() && failures >= kGiveUpAfter); ++i) {
     const int64_t begin = now_ns();
     try {
-      http_get_text(url, path, api_key, timeout_s, kMaxProbeBody);
+      http_get_text(url, path, access, timeout_s, kMaxProbeBody);
       rtt_ms.push_back(double(now_ns() - begin) * 1e-6);
     } catch (const std::exception& e) {
       if (p.failure.empty()) p.failure = e.what();

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "common/http/http_access.h"
 #include "common/http/http_url.h"
 
 namespace infergate {
@@ -18,6 +19,6 @@ struct TransportProbe {
 
 // `count` GETs of `path`, each within timeout_s; failures are skipped (and the first one kept).
 TransportProbe probe_transport(const HttpUrl& url, const std::string& path,
-                               const std::string& api_key, int count, double timeout_s);
+                               const HttpAccess& access, int count, double timeout_s);
 
 }  // namespace infergate

@@ -33,6 +33,7 @@ std::string http_status_class(std::string_view message) {
 
 std::string error_class_of(std::string_view message) {
   if (starts_with(message, "cannot connect to ")) {
+    if (contains_no_case(message, "TLS handshake failed")) return "tls handshake failed";
     return contains_no_case(message, "refused") ? "connection refused" : "cannot connect";
   }
   if (starts_with(message, "timeout")) return "timeout";

@@ -40,7 +40,8 @@ using SteadyTime = std::chrono::steady_clock::time_point;
 // What one attempt at a request saw, from connecting to the response's last byte.
 struct Exchange {
   bool connect_failed = false;
-  beast::error_code ec;  // the first transport failure
+  std::string connect_error;  // what failed: the TCP connect or the TLS handshake, and why
+  beast::error_code ec;       // the first transport failure
   HttpResponseRead response;
   SseParser sse;
   StreamTally tally;
@@ -141,7 +142,7 @@ class OpenAiTarget::Loop {
   // The body is built, and the prompt counted, here on the caller's thread rather than on the
   // event loop, where it would delay the timestamps of every stream in flight.
   void submit(uint64_t index, const std::vector<int32_t>& prompt, int max_tokens) {
-    std::string request = http_post_json(endpoint_.url, body_.path(), endpoint_.api_key,
+    std::string request = http_post_json(endpoint_.url, body_.path(), endpoint_.access,
                                          body_(prompt, max_tokens, index));
     const std::optional<int> prompt_tokens = body_.prompt_tokens(prompt);
     {
@@ -199,7 +200,8 @@ class OpenAiTarget::Loop {
       if (stopping_) co_return aborted(index);
       std::unique_ptr<HttpConnection> c = attempt == 0 ? take_idle() : nullptr;
       const bool reused = c != nullptr;
-      if (!reused) c = std::make_unique<HttpConnection>(io_.get_executor());
+      if (!reused)
+        c = std::make_unique<HttpConnection>(io_.get_executor(), endpoint_.access.tls.get());
       auto x = std::make_unique<Exchange>();
       x->keeps_answer = judges();
       {
@@ -232,15 +234,19 @@ class OpenAiTarget::Loop {
     if (reused) {
       stats_.connection_reused();
     } else {
-      co_await c.connect(endpoints_, x.ec);
+      co_await c.connect(endpoints_, endpoint_.url.host, x.ec);
       if (x.ec) {
         x.connect_failed = true;
+        x.connect_error = c.describe(x.ec);
         co_return;
       }
       stats_.connection_opened();
+      if (c.tls) stats_.tls_handshake(c.tls_handshake_ns);
     }
-    co_await net::async_write(c.stream, net::buffer(request),
+    co_await c.with_stream([&](auto& stream) {
+      return net::async_write(stream, net::buffer(request),
                               net::redirect_error(net::use_awaitable, x.ec));
+    });
     if (x.ec) co_return;
     x.response = co_await read_http_response(
         c, [&x](std::string_view piece, int64_t t_ns) { x.on_body(piece, t_ns); });
@@ -299,7 +305,7 @@ class OpenAiTarget::Loop {
     }
     if (x.connect_failed) {
       return fail(index, HttpFailure::kConnect,
-                  "cannot connect to " + endpoint_.url.text() + ": " + x.ec.message());
+                  "cannot connect to " + endpoint_.url.text() + ": " + x.connect_error);
     }
     const HttpResponseRead& r = x.response;
     if (r.status != 0 && r.status != 200) {

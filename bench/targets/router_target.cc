@@ -36,7 +36,7 @@ void wait_healthy(const HttpUrl& url, int replicas, int prefill) {
   std::string last;
   while (std::chrono::steady_clock::now() < deadline) {
     try {
-      const nlohmann::json h = http_get_json(url, "/health", "", kAskTimeoutS);
+      const nlohmann::json h = http_get_json(url, "/health", {}, kAskTimeoutS);
       if (h.value("healthy_replicas", 0) == replicas &&
           h.value("healthy_prefill_replicas", 0) == prefill) {
         return;
@@ -198,7 +198,7 @@ void RouterTarget::poll_replicas() {
   live.live = true;
   live.policy = policy_;
   try {
-    const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
+    const nlohmann::json h = http_get_json(router_->url(), "/health", {}, kAskTimeoutS);
     live.replicas = live_workers(h.at("replicas"));
     if (workers_.prefill_replicas > 0) {
       live.disaggregation.emplace();
@@ -222,7 +222,7 @@ RouterRecord::Fault RouterTarget::kill_replica(int replica) {
     const int64_t give_up_ns = now_ns() + int64_t(kKillWaitS * 1e9);
     nlohmann::json r;
     do {
-      const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
+      const nlohmann::json h = http_get_json(router_->url(), "/health", {}, kAskTimeoutS);
       r = h.at("replicas").at(size_t(replica));
       if (r.value("outstanding", int64_t(0)) > 0 || now_ns() >= give_up_ns) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -263,8 +263,8 @@ void RouterTarget::stop() {
 RouterRecord RouterTarget::read_router() const {
   const std::string metrics_url = router_->url().text() + "/metrics";
   const auto m = prometheus_value_map(parse_prometheus_text(
-      http_get_text(router_->url(), "/metrics", "", kAskTimeoutS), metrics_url));
-  const nlohmann::json h = http_get_json(router_->url(), "/health", "", kAskTimeoutS);
+      http_get_text(router_->url(), "/metrics", {}, kAskTimeoutS), metrics_url));
+  const nlohmann::json h = http_get_json(router_->url(), "/health", {}, kAskTimeoutS);
   const std::string p = "infergate_router:";
   RouterRecord r;
   r.policy = policy_;

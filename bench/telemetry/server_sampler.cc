@@ -86,7 +86,7 @@ std::optional<ServerReading> ServerSampler::scrape() {
   const std::string url = options_.url.text() + options_.metrics_path;
   std::string failure;
   try {
-    const std::string body = http_get_text(options_.url, options_.metrics_path, options_.api_key,
+    const std::string body = http_get_text(options_.url, options_.metrics_path, options_.access,
                                            scrape_timeout_s(), options_.limits.max_body_bytes);
     const std::vector<PrometheusSample> samples = parse_prometheus_text(body, url, options_.limits);
     std::lock_guard<std::mutex> lock(mu_);

@@ -20,13 +20,14 @@
 
 #include "bench/telemetry/metrics_dialect.h"
 #include "bench/telemetry/nvml.h"
+#include "common/http/http_access.h"
 #include "common/http/http_url.h"
 
 namespace infergate {
 
 struct ServerSamplerOptions {
   HttpUrl url;  // the server's root
-  std::string api_key;
+  HttpAccess access;
   bool scrape = true;
   std::string metrics_path = "/metrics";
   std::string dialect = "auto";  // or a name metrics_dialects() knows

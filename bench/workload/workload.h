@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/workload/load_mode.h"
@@ -134,6 +135,13 @@ struct TargetSpec {
   std::optional<ModelSource> tokenizer;
   // openai: the server's side of the run (its /metrics and process).
   ServerMetricsSpec server_metrics;
+  // openai: headers sent with every request (auth gateways), as written: "${NAME}" in a value is
+  // the environment variable's, read when the run starts (bench/http/target_access.h).
+  std::vector<std::pair<std::string, std::string>> headers;
+  // openai with an https:// url: verify the server's certificate (against ca_file, a PEM file,
+  // else the system's CAs).
+  bool tls_verify = true;
+  std::string tls_ca_file;
   // router: the model and engine above are each replica's; api and timeout_s as openai's.
   RouterTargetSpec router;
 };

@@ -30,6 +30,15 @@ json target_to_json(const TargetSpec& t) {
               {"timeout_s", t.timeout_s}};
     if (t.vocab_size > 0) j["vocab_size"] = t.vocab_size;  // absent: the server's
     if (t.tokenizer) j["tokenizer"] = t.tokenizer->path;   // absent: hashes unchanged
+    if (!t.headers.empty()) {
+      json headers = json::object();  // as written: ${NAME} stays a reference
+      for (const auto& [name, value] : t.headers) headers[name] = value;
+      j["headers"] = headers;
+    }
+    if (!t.tls_verify || !t.tls_ca_file.empty()) {
+      j["tls"] = {{"verify", t.tls_verify}};
+      if (!t.tls_ca_file.empty()) j["tls"]["ca_file"] = t.tls_ca_file;
+    }
     // Only when not the default, so openai workloads keep the hash their baselines have (a
     // scrape every 500 ms costs the server well under 1% of a core).
     const ServerMetricsSpec& m = t.server_metrics;

@@ -34,6 +34,10 @@ inline constexpr int kMinScrapeIntervalMs = 50;
 inline constexpr int kMaxScrapeIntervalMs = 60'000;
 inline constexpr size_t kMaxServerMetricsPathBytes = 256;
 inline constexpr int kMaxPid = 4'194'304;
+// An openai target's own headers: how many, a name's and a value's length.
+inline constexpr size_t kMaxTargetHeaders = 32;
+inline constexpr size_t kMaxHeaderNameBytes = 64;
+inline constexpr size_t kMaxHeaderValueBytes = 4096;
 // A router target's replicas, each a process with its own engine on this machine.
 inline constexpr int kMaxRouterReplicas = 64;
 inline constexpr size_t kMaxFaults = 64;

@@ -14,6 +14,7 @@
 #include "bench/workload/overrides.h"
 #include "bench/workload/request_limits.h"
 #include "bench/workload/strict_json.h"
+#include "bench/workload/target_headers.h"
 #include "bench/workload/workload_error.h"
 #include "bench/workload/workload_hash.h"
 #include "bench/workload/workload_json.h"
@@ -113,8 +114,9 @@ ModelSource read_model(JsonObjectReader& target, const std::string& base_dir) {
 
 void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
   r.allow({"model", "engine"});
-  r.set_context("with type \"engine\"", {"token_delay_us", "url", "api", "timeout_s", "vocab_size",
-                                         "router", "server_metrics", "tokenizer"});
+  r.set_context("with type \"engine\"",
+                {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "router",
+                 "server_metrics", "tokenizer", "headers", "tls"});
   r.finish();
   t.model = read_model(r, base_dir);
   JsonObjectReader engine = r.child("engine");
@@ -124,7 +126,7 @@ void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
 void read_echo_target(JsonObjectReader& r, TargetSpec& t) {
   t.echo_token_delay_us = r.get_double("token_delay_us", t.echo_token_delay_us);
   r.set_context("with type \"echo\"", {"model", "engine", "url", "api", "timeout_s", "vocab_size",
-                                       "router", "server_metrics", "tokenizer"});
+                                       "router", "server_metrics", "tokenizer", "headers", "tls"});
   r.finish();
   r.check(t.echo_token_delay_us >= 0 && t.echo_token_delay_us <= kMaxTokenDelayUs, "token_delay_us",
           "must be in [0, " + number_text(kMaxTokenDelayUs) + "] (microseconds per token)");
@@ -175,6 +177,15 @@ ModelSource read_target_tokenizer(JsonObjectReader& r, const std::string& base_d
                       json_quoted(path) + " is not " + rule);
 }
 
+// target.tls of an https:// target: whether to verify the server, and the CAs to trust.
+void read_target_tls(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
+  t.tls_verify = r.get_bool("verify", t.tls_verify);
+  if (r.has("ca_file")) t.tls_ca_file = read_existing_path(r, "ca_file", base_dir, false);
+  r.finish();
+  r.check(t.tls_verify || t.tls_ca_file.empty(), "ca_file",
+          "is not used with \"verify\": false (nothing is verified)");
+}
+
 void read_openai_target(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
   t.url = r.get_string("url", t.url);
   if (r.has("tokenizer")) t.tokenizer = read_target_tokenizer(r, base_dir);
@@ -184,15 +195,22 @@ void read_openai_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   t.vocab_size = r.get_int("vocab_size", t.vocab_size);
   JsonObjectReader server_metrics = r.child("server_metrics");
   read_server_metrics(server_metrics, t.server_metrics);
+  t.headers = read_target_headers(r);
   r.set_context("with type \"openai\"", {"engine", "token_delay_us", "router"});
-  r.finish();
   r.check(!t.url.empty(), "url", "must be a non-empty URL, e.g. http://localhost:8000");
+  bool https = false;
   try {
-    parse_http_url(t.url);
+    https = parse_http_url(t.url).tls;
   } catch (const std::invalid_argument& e) {
     throw WorkloadError(r.file(), r.path_of("url"), json_quoted(t.url),
-                        "http://HOST[:PORT][/PREFIX]", e.what());
+                        "http[s]://HOST[:PORT][/PREFIX]", e.what());
   }
+  if (r.has("tls")) {
+    r.check(https, "tls", "is for an https:// url");
+    JsonObjectReader tls = r.child("tls");
+    read_target_tls(tls, t, base_dir);
+  }
+  r.finish();
   r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
           "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
   r.check(!r.has("vocab_size") || t.vocab_size >= 1, "vocab_size",
@@ -229,8 +247,8 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   t.timeout_s = r.get_double("timeout_s", t.timeout_s);
   JsonObjectReader router = r.child("router");
   read_router_workers(router, t);
-  r.set_context("with type \"router\"",
-                {"token_delay_us", "url", "vocab_size", "server_metrics", "tokenizer"});
+  r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size", "server_metrics",
+                                         "tokenizer", "headers", "tls"});
   r.finish();
   r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
           "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
@@ -280,8 +298,9 @@ void read_simulated_target(JsonObjectReader& r, TargetSpec& t, const std::string
     JsonObjectReader router = r.child("router");
     read_router_workers(router, t);
   }
-  r.set_context("with type \"simulated\"", {"token_delay_us", "url", "api", "timeout_s",
-                                            "vocab_size", "server_metrics", "tokenizer"});
+  r.set_context("with type \"simulated\"",
+                {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "server_metrics",
+                 "tokenizer", "headers", "tls"});
   r.finish();
   r.check(s.memory_utilization >= 0 && s.memory_utilization <= 1, "memory_utilization",
           "must be in [0, 1] (0: the engine config's KV pool)");

@@ -18,8 +18,10 @@ HttpResponseStream::HttpResponseStream(HttpConnection& connection) : c_(connecti
 }
 
 net::awaitable<bool> HttpResponseStream::read_header() {
-  co_await http::async_read_header(c_.stream, c_.buffer, parser_,
+  co_await c_.with_stream([&](auto& stream) {
+    return http::async_read_header(stream, c_.buffer, parser_,
                                    net::redirect_error(net::use_awaitable, ec_));
+  });
   co_return !ec_;
 }
 
@@ -27,8 +29,10 @@ net::awaitable<std::string_view> HttpResponseStream::read_piece() {
   while (!ec_ && !parser_.is_done()) {
     parser_.get().body().data = c_.body.data();
     parser_.get().body().size = c_.body.size();
-    co_await http::async_read_some(c_.stream, c_.buffer, parser_,
+    co_await c_.with_stream([&](auto& stream) {
+      return http::async_read_some(stream, c_.buffer, parser_,
                                    net::redirect_error(net::use_awaitable, ec_));
+    });
     if (ec_ == http::error::need_buffer) ec_ = {};  // the piece filled c_.body: hand it on
     if (ec_) break;
     const size_t n = c_.body.size() - parser_.get().body().size;

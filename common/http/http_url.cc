@@ -7,7 +7,8 @@ namespace infergate {
 
 namespace {
 
-constexpr std::string_view kScheme = "http://";
+constexpr std::string_view kHttp = "http://";
+constexpr std::string_view kHttps = "https://";
 
 std::invalid_argument bad_url(const std::string& url, const std::string& problem) {
   return std::invalid_argument("\"" + url + "\": " + problem);
@@ -42,7 +43,7 @@ void parse_authority(const std::string& url, std::string_view authority, HttpUrl
     out.host = std::string(authority.substr(0, colon));
     if (colon != std::string_view::npos) rest = authority.substr(colon);
   }
-  if (out.host.empty()) throw bad_url(url, "no host (expected http://HOST[:PORT])");
+  if (out.host.empty()) throw bad_url(url, "no host (expected http[s]://HOST[:PORT])");
   if (!rest.empty()) out.port = parse_port(url, rest.substr(1));
 }
 
@@ -53,21 +54,23 @@ std::string HttpUrl::authority() const {
   return name + ":" + std::to_string(port);
 }
 
-std::string HttpUrl::text() const { return "http://" + authority() + prefix; }
+std::string HttpUrl::text() const {
+  return std::string(tls ? kHttps : kHttp) + authority() + prefix;
+}
 
 HttpUrl parse_http_url(const std::string& url) {
-  if (url.rfind("https://", 0) == 0) {
-    throw bad_url(url,
-                  "https is not supported (plain http only: benchmarks run on a trusted "
-                  "network, and TLS would add its cost to every latency)");
+  HttpUrl out;
+  out.tls = url.rfind(kHttps, 0) == 0;
+  if (!out.tls && url.rfind(kHttp, 0) != 0) {
+    throw bad_url(url, "expected http[s]://HOST[:PORT][/PREFIX]");
   }
-  if (url.rfind(kScheme, 0) != 0) throw bad_url(url, "expected http://HOST[:PORT][/PREFIX]");
-  const std::string_view rest = std::string_view(url).substr(kScheme.size());
+  if (out.tls) out.port = 443;
+  const std::string_view rest = std::string_view(url).substr((out.tls ? kHttps : kHttp).size());
   if (rest.find_first_of("?#") != std::string_view::npos) {
-    throw bad_url(url, "a query or fragment is not allowed (expected http://HOST[:PORT][/PREFIX])");
+    throw bad_url(url,
+                  "a query or fragment is not allowed (expected http[s]://HOST[:PORT][/PREFIX])");
   }
   const size_t slash = rest.find('/');
-  HttpUrl out;
   parse_authority(url, rest.substr(0, slash), out);
   if (slash != std::string_view::npos) out.prefix = std::string(rest.substr(slash));
   while (!out.prefix.empty() && out.prefix.back() == '/') out.prefix.pop_back();

@@ -80,31 +80,37 @@ nlohmann::json engine_json(const EngineStatsRecord& s) {
 nlohmann::json http_client_json(const HttpClientRecord& s) {
   nlohmann::json status = nlohmann::json::object();
   for (const auto& [code, n] : s.by_http_status) status[std::to_string(code)] = n;
-  return {{"requests", s.requests},
-          {"in_flight", s.in_flight},
-          {"peak_in_flight", s.peak_in_flight},
-          {"ok", s.ok},
-          {"aborted", s.aborted},
-          {"errors", s.errors()},
-          {"errors_by_kind",
-           {{"http_status", status},
-            {"connect", s.connect},
-            {"timeout", s.timeout},
-            {"connection_lost", s.connection_lost},
-            {"incomplete_stream", s.incomplete_stream},
-            {"stream_error", s.stream_error}}},
-          {"connections",
-           {{"opened", s.connections_opened},
-            {"reused", s.connections_reused},
-            {"stale_retries", s.stale_retries},
-            {"closed_idle", s.closed_idle}}},
-          {"usage",
-           {{"mismatches", s.usage_mismatches},
-            {"missing", s.usage_missing},
-            {"mismatch_examples", s.mismatch_examples},
-            {"prompt_checked", s.prompt_checked},
-            {"prompt_mismatches", s.prompt_mismatches},
-            {"prompt_mismatch_examples", s.prompt_mismatch_examples}}}};
+  nlohmann::json j = {{"requests", s.requests},
+                      {"in_flight", s.in_flight},
+                      {"peak_in_flight", s.peak_in_flight},
+                      {"ok", s.ok},
+                      {"aborted", s.aborted},
+                      {"errors", s.errors()},
+                      {"errors_by_kind",
+                       {{"http_status", status},
+                        {"connect", s.connect},
+                        {"timeout", s.timeout},
+                        {"connection_lost", s.connection_lost},
+                        {"incomplete_stream", s.incomplete_stream},
+                        {"stream_error", s.stream_error}}},
+                      {"connections",
+                       {{"opened", s.connections_opened},
+                        {"reused", s.connections_reused},
+                        {"stale_retries", s.stale_retries},
+                        {"closed_idle", s.closed_idle}}},
+                      {"usage",
+                       {{"mismatches", s.usage_mismatches},
+                        {"missing", s.usage_missing},
+                        {"mismatch_examples", s.mismatch_examples},
+                        {"prompt_checked", s.prompt_checked},
+                        {"prompt_mismatches", s.prompt_mismatches},
+                        {"prompt_mismatch_examples", s.prompt_mismatch_examples}}}};
+  if (s.tls_handshakes > 0) {  // only over TLS: plain targets' files stay as they were
+    j["connections"]["tls_handshakes"] = s.tls_handshakes;
+    j["connections"]["tls_handshake_ms_mean"] = s.tls_handshake_ms_mean;
+    j["connections"]["tls_handshake_ms_max"] = s.tls_handshake_ms_max;
+  }
+  return j;
 }
 
 nlohmann::json replicas_json(const std::vector<RouterRecord::Replica>& list, bool live) {
@@ -267,6 +273,9 @@ HttpClientRecord read_http_client(const SectionReader& r) {
   c.connections_reused = conn.integer("reused");
   c.stale_retries = conn.integer("stale_retries");
   c.closed_idle = conn.integer("closed_idle");
+  c.tls_handshakes = conn.integer_or("tls_handshakes", 0);
+  c.tls_handshake_ms_mean = conn.number_or("tls_handshake_ms_mean", 0);
+  c.tls_handshake_ms_max = conn.number_or("tls_handshake_ms_max", 0);
   const SectionReader usage = r.object("usage");
   c.usage_mismatches = usage.integer("mismatches");
   c.usage_missing = usage.integer("missing");

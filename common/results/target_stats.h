@@ -76,6 +76,10 @@ struct HttpClientRecord {
   int64_t connect = 0, timeout = 0, connection_lost = 0, incomplete_stream = 0, stream_error = 0;
   int64_t connections_opened = 0, connections_reused = 0, stale_retries = 0;
   int64_t closed_idle = 0;  // idle connections found closed by the server, dropped unused
+  // https:// targets: the TLS handshakes of new connections, timed apart (a request on a new
+  // connection waits for its handshake, so its TTFT includes it; docs/metrics.md).
+  int64_t tls_handshakes = 0;
+  double tls_handshake_ms_mean = 0, tls_handshake_ms_max = 0;
   int64_t usage_mismatches = 0, usage_missing = 0;
   std::vector<std::string> mismatch_examples;  // the first few
   // usage.prompt_tokens against the client's count (the ids sent; a chat message through the

@@ -26,10 +26,16 @@ TEST_CASE("target URLs: host, port, prefix, and clear refusals") {
   const HttpUrl v6 = parse_http_url("http://[::1]:9000");
   CHECK(v6.host == "::1");
   CHECK(v6.authority() == "[::1]:9000");
+  const HttpUrl tls = parse_http_url("https://api.example.com/llm");
+  CHECK(tls.tls);
+  CHECK(tls.port == 443);
+  CHECK(tls.text() == "https://api.example.com:443/llm");
+  CHECK_FALSE(b.tls);
 
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"https://api.openai.com", "https is not supported"},
-      {"localhost:8000", "expected http://HOST[:PORT][/PREFIX]"},
+      {"ftp://h", "expected http[s]://HOST[:PORT][/PREFIX]"},
+      {"localhost:8000", "expected http[s]://HOST[:PORT][/PREFIX]"},
+      {"https://:443", "no host"},
       {"http://:8000", "no host"},
       {"http://h:0", "not a number in 1..65535"},
       {"http://h:80x", "not a number in 1..65535"},
@@ -99,12 +105,12 @@ TEST_CASE(
 
 TEST_CASE("requests on the wire are complete HTTP/1.1 messages") {
   const HttpUrl url = parse_http_url("http://127.0.0.1:8000/p");
-  const std::string post = http_post_json(url, "/v1/completions", "k", "{}");
+  const std::string post = http_post_json(url, "/v1/completions", HttpAccess("k"), "{}");
   CHECK(post.rfind("POST /p/v1/completions HTTP/1.1\r\nHost: 127.0.0.1:8000\r\n", 0) == 0);
   CHECK_THAT(post, Catch::Contains("Authorization: Bearer k\r\n") &&
                        Catch::Contains("Content-Length: 2\r\n\r\n{}") &&
                        Catch::Contains("Accept: text/event-stream"));
-  CHECK_THAT(http_get(url, "/v1/models", ""), Catch::StartsWith("GET /p/v1/models HTTP/1.1\r\n") &&
+  CHECK_THAT(http_get(url, "/v1/models", {}), Catch::StartsWith("GET /p/v1/models HTTP/1.1\r\n") &&
                                                   Catch::Contains("Connection: close") &&
                                                   !Catch::Contains("Authorization"));
 }

@@ -38,7 +38,7 @@ ServerProcess::ServerProcess(const std::vector<std::string>& argv, double start_
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + argv[0]);
 
-  const std::regex listening("listening on (http://[0-9.]+:[0-9]+)");
+  const std::regex listening("listening on (https?://[0-9.]+:[0-9]+)");
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(int64_t(start_timeout_s * 1e3));
   while (std::chrono::steady_clock::now() < deadline) {

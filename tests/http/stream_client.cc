@@ -63,8 +63,8 @@ net::awaitable<void> one_stream(const HttpUrl& url, const std::string& path,
   auto token = net::redirect_error(net::use_awaitable, ec);
   net::ip::tcp::resolver resolver(co_await net::this_coro::executor);
   const auto endpoints = co_await resolver.async_resolve(url.host, std::to_string(url.port), token);
-  if (!ec) co_await c.connect(endpoints, ec);
-  const std::string request = http_post_json(url, path, "", body);
+  if (!ec) co_await c.connect(endpoints, url.host, ec);
+  const std::string request = http_post_json(url, path, {}, body);
   if (!ec) co_await net::async_write(c.stream, net::buffer(request), token);
   if (ec) {
     a.error += "cannot send: " + ec.message();

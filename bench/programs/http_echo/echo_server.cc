@@ -57,6 +57,8 @@ std::string status_line(int status) {
       return "200 OK";
     case 400:
       return "400 Bad Request";
+    case 401:
+      return "401 Unauthorized";
     case 404:
       return "404 Not Found";
     default:
@@ -258,7 +260,12 @@ net::awaitable<void> session(tcp::socket socket, const EchoServerOptions& o,
         !keep || (o.close_after_requests > 0 && answered + 1 >= o.close_after_requests);
     const std::string target(req.target());
     const bool chat = target == "/v1/chat/completions";
-    if (target == "/health") {
+    const auto given = o.required_header.empty() ? req.end() : req.find(o.required_header);
+    if (!o.required_header.empty() && (given == req.end() || given->value() != o.required_value)) {
+      const std::string refused =
+          error_response({401, "missing or wrong " + o.required_header + " header"}, keep, f);
+      co_await write_text(stream, refused, ec);
+    } else if (target == "/health") {
       co_await write_text(stream, whole_response(200, "text/plain", "ok", keep, f), ec);
     } else if (target == "/v1/models") {
       co_await write_text(

@@ -26,6 +26,8 @@ struct EchoServerOptions {
   int close_after_requests = 0;  // > 0: close a connection after this many answers
   int64_t idle_close_ms = 0;     // > 0: close a connection idle this long between requests
   bool http10 = false;  // answer as HTTP/1.0: no chunked encoding, closed after each answer
+  // As an auth gateway: every request must carry this header with this value, else 401.
+  std::string required_header, required_value;
 };
 
 class EchoServer {

@@ -2,7 +2,7 @@
 //   infergate_http_echo [--host 127.0.0.1] [--port 0] [--threads 1] [--model echo]
 //                       [--vocab-size 32000] [--tokens-per-chunk 1] [--no-token-ids]
 //                       [--token-delay-us 0] [--close-after-requests 0]
-//                       [--idle-close-ms 0] [--http10]
+//                       [--idle-close-ms 0] [--http10] [--require-header 'NAME: VALUE']
 // Prints "listening on http://HOST:PORT" once bound; SIGINT/SIGTERM stop it (exit 0).
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
       "close a connection after this many answers, without saying so (0: never)")(
       "idle-close-ms", po::value(&o.idle_close_ms)->default_value(o.idle_close_ms),
       "close a connection idle this long between requests (0: never)")(
-      "http10", "answer as HTTP/1.0 (no chunked encoding; closed after each answer)");
+      "http10", "answer as HTTP/1.0 (no chunked encoding; closed after each answer)")(
+      "require-header", po::value<std::string>(),
+      "'NAME: VALUE': refuse requests without it with 401, as an auth gateway");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -41,6 +43,15 @@ int main(int argc, char** argv) {
     }
     o.token_ids = vm.count("no-token-ids") == 0;
     o.http10 = vm.count("http10") > 0;
+    if (vm.count("require-header")) {
+      const std::string h = vm["require-header"].as<std::string>();
+      const size_t colon = h.find(": ");
+      if (colon == std::string::npos || colon == 0) {
+        throw std::invalid_argument("--require-header must be 'NAME: VALUE'");
+      }
+      o.required_header = h.substr(0, colon);
+      o.required_value = h.substr(colon + 2);
+    }
     if (o.num_threads < 1 || o.tokens_per_chunk < 1 || o.vocab_size < 0 || o.token_delay_us < 0 ||
         o.close_after_requests < 0 || o.idle_close_ms < 0) {
       throw std::invalid_argument(

@@ -46,8 +46,24 @@ TEST_CASE("openai targets: defaults and the resolved form") {
 
 TEST_CASE("openai targets: bad fields are refused at their JSON path") {
   const std::vector<std::pair<json, std::vector<std::string>>> cases = {
-      {{{"url", "https://api.example.com"}},
-       {"w.json: $.target.url: \"https://api.example.com\": https is not supported"}},
+      {{{"url", "ftp://api.example.com"}},
+       {"w.json: $.target.url: \"ftp://api.example.com\": expected http[s]://"}},
+      {{{"tls", {{"verify", false}}}}, {"$.target.tls:", "is for an https:// url"}},
+      {{{"url", "https://h"}, {"tls", {{"ca_file", "/no/such/ca.pem"}}}},
+       {"$.target.tls.ca_file: \"/no/such/ca.pem\" is not an existing file"}},
+      {{{"url", "https://h"}, {"tls", {{"verify", false}, {"ca_file", "/etc/hostname"}}}},
+       {"$.target.tls.ca_file:", "not used with \"verify\": false"}},
+      {{{"url", "https://h"}, {"tls", {{"verfiy", false}}}}, {"$.target.tls.verfiy"}},
+      {{{"headers", {{"Host", "x"}}}}, {"$.target.headers.Host:", "the client writes Host itself"}},
+      {{{"headers", {{"X-A", "1"}, {"x-a", "2"}}}}, {"$.target.headers.x-a:", "a second x-a"}},
+      {{{"headers", {{"Bad Name", "1"}}}}, {"$.target.headers.Bad Name:", "a header name is"}},
+      {{{"headers", {{"X-A", "a\r\nX-Injected: 1"}}}},
+       {"$.target.headers.X-A:", "only printable ASCII characters and tabs"}},
+      {{{"headers", {{"X-A", "${1BAD}"}}}},
+       {"$.target.headers.X-A:", "environment variable's name"}},
+      {{{"headers", {{"X-A", "${UNCLOSED"}}}}, {"$.target.headers.X-A:", "${...} must enclose"}},
+      {{{"headers", {{"X-A", 5}}}}, {"$.target.headers.X-A: expected a string"}},
+      {{{"headers", "X-A: 1"}}, {"$.target.headers:", "expected an object"}},
       {{{"url", "http://127.0.0.1:8000/v1"}}, {"$.target.url:", "without /v1"}},
       {{{"timeout_s", 0}},
        {"$.target.timeout_s: 0 is out of range (must be > 0 and <= 86400 (seconds))"}},
@@ -67,6 +83,25 @@ TEST_CASE("openai targets: bad fields are refused at their JSON path") {
       for (const std::string& part : expected) CHECK_THAT(e.what(), Catch::Contains(part));
     }
   }
+}
+
+TEST_CASE("openai headers and tls are kept as written and hashed") {
+  const json patch = {{"url", "https://gateway.example.com"},
+                      {"headers", {{"X-Gateway-Token", "${GATEWAY_TOKEN}"}, {"X-Team", "infra"}}},
+                      {"tls", {{"verify", false}}}};
+  const Workload w = parse_workload(openai_doc(patch), "w.json");
+  CHECK(w.target.headers.size() == 2);
+  CHECK(w.target.headers[0] ==
+        std::make_pair(std::string("X-Gateway-Token"), std::string("${GATEWAY_TOKEN}")));
+  CHECK_FALSE(w.target.tls_verify);
+  CHECK(w.resolved["target"]["headers"]["X-Gateway-Token"] == "${GATEWAY_TOKEN}");
+  CHECK(w.resolved["target"]["tls"] == json{{"verify", false}});
+  CHECK(parse_workload(w.resolved, "resolved.json").hash == w.hash);
+  const Workload plain =
+      parse_workload(openai_doc({{"url", "https://gateway.example.com"}}), "w.json");
+  CHECK(plain.hash != w.hash);
+  CHECK_FALSE(plain.resolved["target"].contains("tls"));
+  CHECK_FALSE(plain.resolved["target"].contains("headers"));
 }
 
 TEST_CASE("openai fields are refused on the other target types") {
