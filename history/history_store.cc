@@ -76,7 +76,7 @@ void append_summary(const nlohmann::json& summary, StoredMetric row,
   for (const MetricInfo& m : run_summary_metrics()) {
     const auto it = summary.find(std::string(m.name));
     if (it == summary.end()) continue;
-    if (m.shape == MetricShape::kDistribution && it->is_object()) {
+    if (m.distribution() && it->is_object()) {
       for (const char* stat : kDistributionStats) {
         if (!it->contains(stat) || !(*it)[stat].is_number()) continue;
         row.metric = std::string(m.name) + "." + stat;
@@ -126,7 +126,7 @@ StoredRun run_from(const SqlStatement& s) {
 std::vector<std::string> storable_metric_names() {
   std::vector<std::string> names;
   for (const MetricInfo& m : run_summary_metrics()) {
-    if (m.shape != MetricShape::kDistribution) {
+    if (!m.distribution()) {
       names.emplace_back(m.name);
       continue;
     }

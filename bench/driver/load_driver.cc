@@ -411,6 +411,7 @@ class LoadRun {
     r.preemptions = std::max(r.preemptions, e.preemptions);
     if (e.kv_transfer) r.kv_transfer = std::move(e.kv_transfer);
     if (e.output_problem) r.output_problem = std::move(e.output_problem);
+    if (e.reasoning_tokens) r.reasoning_tokens = e.reasoning_tokens;
     if (!e.finished) return;
     r.finished_ns = e.finished_ns;
     r.status = e.status;

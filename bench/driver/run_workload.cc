@@ -14,6 +14,7 @@
 #include "bench/dataset/dataset_limits.h"
 #include "bench/dataset/dataset_tokenizer.h"
 #include "bench/driver/capacity_search.h"
+#include "bench/driver/energy_figures.h"
 #include "bench/driver/load_driver.h"
 #include "bench/driver/load_ranks.h"
 #include "bench/driver/progress_printer.h"
@@ -324,8 +325,16 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   ::malloc_trim(0);
   std::unique_ptr<Target> target = factory.make(router, engine, constrain);
   Target* t = target.get();
+  std::unique_ptr<EnergyMeter> meter;  // set before the sampler starts polling it
   ResourceSampler sampler(std::chrono::milliseconds(o.sample_interval_ms),
-                          [t](ResourceSample& s) { s.target = t->stats(); });
+                          [t, &meter](ResourceSample& s) {
+                            s.target = t->stats();
+                            if (meter) meter->poll();  // RAPL counters wrap within the hour
+                          });
+  const std::string energy_elsewhere = energy_not_the_targets(w.target);
+  if (energy_elsewhere.empty()) {
+    meter = std::make_unique<EnergyMeter>(o.powercap_root, &sampler.nvml());
+  }
   DriverOptions d;
   d.load = load;
   d.seed = w.seed;  // every repetition replays the same arrivals: they differ only by noise
@@ -342,11 +351,14 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   const std::unique_ptr<ServerObservation> server =
       reports(o) ? ServerObservation::for_target(w.target) : nullptr;
   if (server) server->start();
+  if (meter) meter->start();
   sampler.start();
   std::vector<LoadRankRecord> rank_report;
   DriverResult run = o.load_ranks ? LoadRanks(*o.load_ranks).run(*target, dataset, d, rank_report)
                                   : run_load(*target, dataset, d);
   sampler.stop();
+  const std::optional<EnergyReading> energy =
+      meter ? std::optional<EnergyReading>(meter->stop()) : std::nullopt;
   if (server) server->stop();
   if (cupti) cupti->stop();
   progress.finish();
@@ -358,6 +370,9 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   RunSummary summary = summarize_run(run.records, w.slo);
   if (summary.valid_output_rate) report_invalid_outputs(run.records);
   add_telemetry(summary, sampler, stats);
+  const EnergyRecord energy_used =
+      energy ? energy_record(*energy, run.records) : energy_unavailable(energy_elsewhere);
+  add_energy(summary, energy_used);
   if (quality) add_quality(summary, *quality);
   const std::optional<ServerSideRecord> server_side =
       server ? server->finish(summary, run.records, run.start_ns) : std::nullopt;
@@ -367,6 +382,7 @@ RepetitionResult run_repetition(const Workload& w, const TargetFactory& factory,
   summary.error_share_exceeded = summary.error_share > o.max_error_share;
   RepetitionResult r = make_repetition_result(repetition, run, summary, stats, w.record_requests);
   r.timeline = timeline_of(sampler.samples(), run.start_ns);
+  r.energy = energy_used;
   if (sessions) r.sessions = session_summary(run);
   r.server = server_side;
   if (load.ramp) r.ramp = ramp_summary(run, load, w.slo);

@@ -21,6 +21,9 @@ struct RunOptions {
   std::atomic<bool>* stop = nullptr;
   std::string command_line;  // recorded for reproduction
   int sample_interval_ms = 100;
+  // Where the CPU's RAPL counters are read (bench/telemetry/powercap_energy.h); tests point it
+  // at a fixture.
+  std::string powercap_root = "/sys/class/powercap";
   // A repetition whose share of failed requests is above this is flagged in its summary
   // (error_share_exceeded) and warned about by `infergate run --max-error-share`.
   double max_error_share = 0.01;

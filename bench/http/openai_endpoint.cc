@@ -89,6 +89,7 @@ OpenAiEndpoint resolve_openai_endpoint(const TargetSpec& target,
   e.vocab_size = target.vocab_size;
   e.timeout_s = target.timeout_s;
   e.access = target_access(target);
+  e.think = {target.think_open, target.think_close};
   if (e.model.empty() || e.vocab_size <= 0) fill_from_models(e, target);
   check_tokenizer_fits(e);
   return e;

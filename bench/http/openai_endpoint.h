@@ -9,6 +9,7 @@
 
 #include "bench/dataset/dataset_tokenizer.h"
 #include "bench/dataset/structured_requests.h"
+#include "bench/http/stream_tally.h"
 #include "bench/workload/workload.h"
 #include "common/http/http_access.h"
 #include "common/http/http_url.h"
@@ -29,6 +30,7 @@ struct OpenAiEndpoint {
   // The workload's structured_output: its fields go into the requests, the answers are judged.
   std::shared_ptr<const StructuredRequests> structured;
   bool constrain = true;  // false: the structured requests go plain (a sweep's off point)
+  ThinkSpan think;        // target.reasoning_span: thinking inside the answer's text
 };
 
 // The endpoint of a workload's openai target. What the workload leaves out is asked of the

@@ -48,9 +48,12 @@ void read_choice(const json& choice, StreamChunk& c) {
   const auto delta = choice.find("delta");
   if (delta != choice.end() && delta->is_object()) {
     c.text += string_member(*delta, "content");
+    c.reasoning = string_member(*delta, "reasoning_content");
+    if (c.reasoning.empty()) c.reasoning = string_member(*delta, "reasoning");
     read_tool_calls(*delta, c);
   }
-  c.has_text = !c.text.empty() || !c.tool_calls.empty();  // a call is output too
+  // A call is output too, and so is reasoning (it is generated and counted like the answer).
+  c.has_text = !c.text.empty() || !c.tool_calls.empty() || !c.reasoning.empty();
   const auto reason = choice.find("finish_reason");
   if (reason != choice.end() && reason->is_string()) c.finish_reason = reason->get<std::string>();
 }

@@ -30,8 +30,11 @@ struct StreamChunk {
   // return_token_ids, infergate serve always), or -1 when it has no `token_ids`.
   int token_ids = -1;
   std::vector<int32_t> ids;  // those token ids (integers only)
-  bool has_text = false;     // non-empty `text` or `delta.content`, or `delta.tool_calls`
-  std::string text;          // that text
+  bool has_text = false;     // non-empty `text`, `delta.content` or reasoning, or tool calls
+  std::string text;          // `text` or `delta.content`
+  // A reasoning model's thinking streamed apart: `delta.reasoning_content` (vLLM's, SGLang's,
+  // DeepSeek's API) or `delta.reasoning` (vLLM's newer name, OpenRouter's).
+  std::string reasoning;
   std::vector<ToolCallDelta> tool_calls;  // chat: delta.tool_calls
   std::string finish_reason;              // "" while the completion goes on
   std::optional<StreamUsage> usage;

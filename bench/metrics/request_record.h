@@ -35,6 +35,9 @@ struct RequestRecord {
   // Structured output (docs/metrics.md, "Structured output"): "" when the answer gave what the
   // request asked for, else the problem; absent for a request that asked for no structure.
   std::optional<std::string> output_problem;
+  // A reasoning model's: the leading tokens of token_times_ns that were thinking; absent when
+  // the stream carried no reasoning (then the first output token is the first token).
+  std::optional<int> reasoning_tokens;
   int session = -1, turn = -1;  // load.mode "sessions": which turn of which
 };
 

@@ -100,7 +100,21 @@ std::pair<double, double> concurrency(const std::vector<const RequestRecord*>& m
 // Per-request values pooled for the StatSummaries.
 struct Samples {
   std::vector<double> ttft, tpot, itl, e2e, send_lag, input_tokens, output_tokens;
+  std::vector<double> ttfot, reasoning_tokens;  // requests whose stream carried reasoning
+  bool reasoned = false;
 };
+
+// A reasoning model's request: its thinking's length (0 for a request that did not think), and
+// the time to its answer's first token (the first token after the thinking; none when no answer
+// came). Kept only when some request of the run thought.
+void add_reasoning(const RequestRecord& r, Samples& s) {
+  const size_t thinking = size_t(r.reasoning_tokens.value_or(0));
+  s.reasoned = s.reasoned || r.reasoning_tokens.has_value();
+  s.reasoning_tokens.push_back(double(thinking));
+  if (thinking < r.token_times_ns.size()) {
+    s.ttfot.push_back(ms(r.token_times_ns[thinking] - r.scheduled_ns));
+  }
+}
 
 // Sums over ok requests for the rates.
 struct Totals {
@@ -117,6 +131,7 @@ void add_ok_request(const RequestRecord& r, const SloSpec& slo, Samples& s, Tota
   }
   s.input_tokens.push_back(r.input_tokens);
   s.output_tokens.push_back(r.output_tokens);
+  add_reasoning(r, s);
   totals.good += meets_slo(l, slo);
   totals.input_tokens += r.input_tokens;
   totals.output_tokens += r.output_tokens;
@@ -209,6 +224,10 @@ RunSummary summarize_run(const std::vector<RequestRecord>& records, const SloSpe
   out.send_lag_ms = summarize_values(std::move(s.send_lag));
   out.input_tokens = summarize_values(std::move(s.input_tokens));
   out.output_tokens = summarize_values(std::move(s.output_tokens));
+  if (s.reasoned) {  // else TTFOT is TTFT, and nothing was thinking
+    out.ttfot_ms = summarize_values(std::move(s.ttfot));
+    out.reasoning_tokens = summarize_values(std::move(s.reasoning_tokens));
+  }
   std::tie(out.peak_concurrency, out.mean_concurrency) = concurrency(measured, window);
   out.valid_output_rate = valid_output_rate(measured);
   return out;

@@ -32,6 +32,7 @@ RecordedRequest recorded_request_of(const RequestRecord& r, int64_t origin_ns) {
   out.preemptions = r.preemptions;
   if (r.kv_transfer) out.kv_transfer = kv_transfer_row(*r.kv_transfer);
   out.output_problem = r.output_problem;
+  out.reasoning_tokens = r.reasoning_tokens;
   if (r.session >= 0) {
     out.session = r.session;
     out.turn = r.turn;

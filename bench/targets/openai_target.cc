@@ -203,6 +203,7 @@ class OpenAiTarget::Loop {
       if (!reused)
         c = std::make_unique<HttpConnection>(io_.get_executor(), endpoint_.access.tls.get());
       auto x = std::make_unique<Exchange>();
+      x->tally = StreamTally(endpoint_.think);
       x->keeps_answer = judges();
       {
         const ActiveConnection active(active_, c.get());
@@ -265,6 +266,7 @@ class OpenAiTarget::Loop {
     e.token_ids = tally.token_ids;
     e.input_tokens = tally.usage_tokens ? tally.prompt_tokens : prompt_tokens.value_or(0);
     e.kv_transfer = tally.kv_transfer;
+    e.reasoning_tokens = tally.reasoning_tokens;
     if (e.status != RequestStatus::kOk) return e;
     e.finished_ns = x.last_event_ns;
     if (!tally.usage_tokens) stats_.usage_missing();

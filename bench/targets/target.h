@@ -35,6 +35,9 @@ struct TargetEvent {
   // A structured-output request's answer judged (last event): "" valid, else the problem;
   // absent when the request asked for no structure.
   std::optional<std::string> output_problem;
+  // A reasoning model's (last event): how many of the request's leading tokens were thinking;
+  // absent when its stream carried no reasoning (docs/metrics.md, "Reasoning models").
+  std::optional<int> reasoning_tokens;
 };
 
 // The final event of a request that produced no (more) tokens: an error or an abort.

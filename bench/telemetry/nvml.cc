@@ -54,6 +54,7 @@ struct Nvml::Api {
   int (*nvml_version)(char*, unsigned int) = nullptr;
   int (*device_name)(NvmlDevice, char*, unsigned int) = nullptr;                    // optional
   int (*compute_processes)(NvmlDevice, unsigned int*, NvmlProcessInfo*) = nullptr;  // optional
+  int (*total_energy)(NvmlDevice, unsigned long long*) = nullptr;                   // optional
   const char* (*error_string)(int) = nullptr;                                       // optional
 
   std::string error(const char* call, int rc) const {
@@ -96,6 +97,7 @@ bool Nvml::load(const std::string& library) {
   Api& a = *api_;
   resolve(library_, "nvmlDeviceGetName", &a.device_name);
   resolve(library_, "nvmlErrorString", &a.error_string);
+  resolve(library_, "nvmlDeviceGetTotalEnergyConsumption", &a.total_energy);
   if (!resolve(library_, "nvmlDeviceGetComputeRunningProcesses_v3", &a.compute_processes)) {
     resolve(library_, "nvmlDeviceGetComputeRunningProcesses_v2", &a.compute_processes);
   }
@@ -168,6 +170,23 @@ std::optional<double> Nvml::process_gpu_memory_bytes(int pid) const {
     }
   }
   return total;
+}
+
+std::optional<double> Nvml::total_energy_joules(int index, std::string* why_not) const {
+  std::string reason;
+  unsigned long long millijoules = 0;
+  if (index < 0 || index >= device_count()) {
+    reason = "no GPU " + std::to_string(index) + " in NVML";
+  } else if (api_->total_energy == nullptr) {
+    reason = "nvmlDeviceGetTotalEnergyConsumption: not in this NVML library (driver too old)";
+  } else if (int rc = api_->total_energy(devices_[static_cast<size_t>(index)], &millijoules);
+             rc != kNvmlSuccess) {
+    reason = api_->error("nvmlDeviceGetTotalEnergyConsumption", rc);
+  } else {
+    return static_cast<double>(millijoules) * 1e-3;
+  }
+  if (why_not != nullptr) *why_not = std::move(reason);
+  return std::nullopt;
 }
 
 }  // namespace infergate

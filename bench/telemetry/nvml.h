@@ -42,6 +42,11 @@ class Nvml {
   // (nvmlDeviceGetComputeRunningProcesses): 0 when it uses none; nullopt when NVML is
   // unavailable or cannot list processes (an old driver, a MIG setup hiding them). Thread-safe.
   std::optional<double> process_gpu_memory_bytes(int pid) const;
+  // Energy device `index` has used since the driver last loaded, in joules (NVML counts
+  // millijoules; Volta and newer). nullopt when the driver lacks the entry point or the device
+  // does not answer (NOT_SUPPORTED before Volta), with the reason in `why_not` if given.
+  // Thread-safe.
+  std::optional<double> total_energy_joules(int index, std::string* why_not = nullptr) const;
 
  private:
   struct Api;

@@ -142,6 +142,10 @@ struct TargetSpec {
   // else the system's CAs).
   bool tls_verify = true;
   std::string tls_ca_file;
+  // openai: a reasoning model's thinking inside the answer's text, between these tags
+  // (target.reasoning_span, e.g. "<think>" and "</think>"); empty: reasoning comes only in its
+  // own field (docs/metrics.md, "Reasoning models").
+  std::string think_open, think_close;
   // router: the model and engine above are each replica's; api and timeout_s as openai's.
   RouterTargetSpec router;
 };

@@ -35,6 +35,9 @@ json target_to_json(const TargetSpec& t) {
       for (const auto& [name, value] : t.headers) headers[name] = value;
       j["headers"] = headers;
     }
+    if (!t.think_close.empty()) {
+      j["reasoning_span"] = {{"open", t.think_open}, {"close", t.think_close}};
+    }
     if (!t.tls_verify || !t.tls_ca_file.empty()) {
       j["tls"] = {{"verify", t.tls_verify}};
       if (!t.tls_ca_file.empty()) j["tls"]["ca_file"] = t.tls_ca_file;

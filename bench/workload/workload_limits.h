@@ -38,6 +38,8 @@ inline constexpr int kMaxPid = 4'194'304;
 inline constexpr size_t kMaxTargetHeaders = 32;
 inline constexpr size_t kMaxHeaderNameBytes = 64;
 inline constexpr size_t kMaxHeaderValueBytes = 4096;
+// An openai target's reasoning_span tags ("<think>", "</think>").
+inline constexpr size_t kMaxThinkTagBytes = 64;
 // A router target's replicas, each a process with its own engine on this machine.
 inline constexpr int kMaxRouterReplicas = 64;
 inline constexpr size_t kMaxFaults = 64;

@@ -116,7 +116,7 @@ void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   r.allow({"model", "engine"});
   r.set_context("with type \"engine\"",
                 {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "router",
-                 "server_metrics", "tokenizer", "headers", "tls"});
+                 "server_metrics", "tokenizer", "headers", "tls", "reasoning_span"});
   r.finish();
   t.model = read_model(r, base_dir);
   JsonObjectReader engine = r.child("engine");
@@ -125,8 +125,9 @@ void read_engine_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
 
 void read_echo_target(JsonObjectReader& r, TargetSpec& t) {
   t.echo_token_delay_us = r.get_double("token_delay_us", t.echo_token_delay_us);
-  r.set_context("with type \"echo\"", {"model", "engine", "url", "api", "timeout_s", "vocab_size",
-                                       "router", "server_metrics", "tokenizer", "headers", "tls"});
+  r.set_context("with type \"echo\"",
+                {"model", "engine", "url", "api", "timeout_s", "vocab_size", "router",
+                 "server_metrics", "tokenizer", "headers", "tls", "reasoning_span"});
   r.finish();
   r.check(t.echo_token_delay_us >= 0 && t.echo_token_delay_us <= kMaxTokenDelayUs, "token_delay_us",
           "must be in [0, " + number_text(kMaxTokenDelayUs) + "] (microseconds per token)");
@@ -177,6 +178,17 @@ ModelSource read_target_tokenizer(JsonObjectReader& r, const std::string& base_d
                       json_quoted(path) + " is not " + rule);
 }
 
+// target.reasoning_span: the tags a reasoning model's thinking sits between in its answer.
+void read_reasoning_span(JsonObjectReader& r, TargetSpec& t) {
+  t.think_open = r.get_string("open", t.think_open);
+  t.think_close = r.get_string("close", t.think_close);
+  r.finish();
+  const std::string rule = "1 to " + std::to_string(kMaxThinkTagBytes) + " bytes";
+  r.check(t.think_open.size() <= kMaxThinkTagBytes, "open", "must be at most " + rule);
+  r.check(!t.think_close.empty() && t.think_close.size() <= kMaxThinkTagBytes, "close",
+          "must be " + rule + ", e.g. \"</think>\"");
+}
+
 // target.tls of an https:// target: whether to verify the server, and the CAs to trust.
 void read_target_tls(JsonObjectReader& r, TargetSpec& t, const std::string& base_dir) {
   t.tls_verify = r.get_bool("verify", t.tls_verify);
@@ -196,6 +208,10 @@ void read_openai_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   JsonObjectReader server_metrics = r.child("server_metrics");
   read_server_metrics(server_metrics, t.server_metrics);
   t.headers = read_target_headers(r);
+  if (r.has("reasoning_span")) {
+    JsonObjectReader span = r.child("reasoning_span");
+    read_reasoning_span(span, t);
+  }
   r.set_context("with type \"openai\"", {"engine", "token_delay_us", "router"});
   r.check(!t.url.empty(), "url", "must be a non-empty URL, e.g. http://localhost:8000");
   bool https = false;
@@ -248,7 +264,7 @@ void read_router_target(JsonObjectReader& r, TargetSpec& t, const std::string& b
   JsonObjectReader router = r.child("router");
   read_router_workers(router, t);
   r.set_context("with type \"router\"", {"token_delay_us", "url", "vocab_size", "server_metrics",
-                                         "tokenizer", "headers", "tls"});
+                                         "tokenizer", "headers", "tls", "reasoning_span"});
   r.finish();
   r.check(t.timeout_s > 0 && t.timeout_s <= kMaxTimeoutS, "timeout_s",
           "must be > 0 and <= " + number_text(kMaxTimeoutS) + " (seconds)");
@@ -300,7 +316,7 @@ void read_simulated_target(JsonObjectReader& r, TargetSpec& t, const std::string
   }
   r.set_context("with type \"simulated\"",
                 {"token_delay_us", "url", "api", "timeout_s", "vocab_size", "server_metrics",
-                 "tokenizer", "headers", "tls"});
+                 "tokenizer", "headers", "tls", "reasoning_span"});
   r.finish();
   r.check(s.memory_utilization >= 0 && s.memory_utilization <= 1, "memory_utilization",
           "must be in [0, 1] (0: the engine config's KV pool)");

@@ -10,12 +10,13 @@ constexpr Improves kLower = Improves::kLower, kHigher = Improves::kHigher,
                    kNeither = Improves::kNeither;
 constexpr MetricShape kCount = MetricShape::kCount, kFraction = MetricShape::kFraction,
                       kNumber = MetricShape::kNumber, kOptional = MetricShape::kOptionalNumber,
-                      kDistribution = MetricShape::kDistribution, kFlag = MetricShape::kFlag;
+                      kDistribution = MetricShape::kDistribution, kFlag = MetricShape::kFlag,
+                      kOptionalDistribution = MetricShape::kOptionalDistribution;
 using S = RunSummary;
 constexpr bool kPacedByArrivals = true, kFree = false;
 
 // name, unit, improves, shape, per_request, member, paced by arrivals
-const std::array<MetricInfo, 44> kRunSummaryMetrics = {{
+const std::array<MetricInfo, 48> kRunSummaryMetrics = {{
     {"num_requests", "", kNeither, kCount, false, &S::num_requests, kFree},
     {"num_completed", "", kNeither, kCount, false, &S::num_completed, kFree},
     {"num_errors", "", kNeither, kCount, false, &S::num_errors, kFree},
@@ -34,9 +35,12 @@ const std::array<MetricInfo, 44> kRunSummaryMetrics = {{
     {"tpot_ms", "ms", kLower, kDistribution, true, &S::tpot_ms, kFree},
     {"itl_ms", "ms", kLower, kDistribution, true, &S::itl_ms, kFree},
     {"e2e_ms", "ms", kLower, kDistribution, true, &S::e2e_ms, kFree},
+    {"ttfot_ms", "ms", kLower, kOptionalDistribution, false, &S::ttfot_ms, kFree},
     {"send_lag_ms", "ms", kLower, kDistribution, false, &S::send_lag_ms, kFree},
     {"input_tokens", "tokens", kNeither, kDistribution, false, &S::input_tokens, kFree},
     {"output_tokens", "tokens", kNeither, kDistribution, false, &S::output_tokens, kFree},
+    {"reasoning_tokens", "tokens", kNeither, kOptionalDistribution, false, &S::reasoning_tokens,
+     kFree},
     {"peak_concurrency", "", kNeither, kNumber, false, &S::peak_concurrency, kFree},
     {"mean_concurrency", "", kNeither, kNumber, false, &S::mean_concurrency, kFree},
     {"peak_memory_bytes", "bytes", kLower, kNumber, false, &S::peak_memory_bytes, kFree},
@@ -68,6 +72,9 @@ const std::array<MetricInfo, 44> kRunSummaryMetrics = {{
     {"capacity_at_slo", "", kHigher, kOptional, false, &S::capacity_at_slo, kFree},
     {"capacity_at_slo_low", "", kHigher, kOptional, false, &S::capacity_at_slo_low, kFree},
     {"capacity_at_slo_high", "", kHigher, kOptional, false, &S::capacity_at_slo_high, kFree},
+    {"energy_j_per_output_token", "J", kLower, kOptional, false, &S::energy_j_per_output_token,
+     kFree},
+    {"energy_j_per_request", "J", kLower, kOptional, false, &S::energy_j_per_request, kFree},
     {"harness_limited", "", kNeither, kFlag, false, &S::harness_limited, kFree},
     {"error_share_exceeded", "", kNeither, kFlag, false, &S::error_share_exceeded, kFree},
 }};

@@ -20,17 +20,18 @@ enum class Improves { kLower, kHigher, kNeither };
 
 // What a value must look like in a results file.
 enum class MetricShape {
-  kCount,           // a whole number (a mean of counts in a point summary)
-  kFraction,        // in 0 .. 1
-  kNumber,          // non-negative, up to the unit's bound
-  kOptionalNumber,  // a number, or null where it was not measured
-  kDistribution,    // an object of count, mean, min, p50, p90, p95, p99, max
-  kFlag,            // a boolean; in a point summary, whether it held in any repetition
+  kCount,                 // a whole number (a mean of counts in a point summary)
+  kFraction,              // in 0 .. 1
+  kNumber,                // non-negative, up to the unit's bound
+  kOptionalNumber,        // a number, or null where it was not measured
+  kDistribution,          // an object of count, mean, min, p50, p90, p95, p99, max
+  kOptionalDistribution,  // such an object, or null where it was not measured
+  kFlag,                  // a boolean; in a point summary, whether it held in any repetition
 };
 
-using SummaryMember =
-    std::variant<int64_t RunSummary::*, double RunSummary::*, std::optional<double> RunSummary::*,
-                 StatSummary RunSummary::*, bool RunSummary::*>;
+using SummaryMember = std::variant<int64_t RunSummary::*, double RunSummary::*,
+                                   std::optional<double> RunSummary::*, StatSummary RunSummary::*,
+                                   std::optional<StatSummary> RunSummary::*, bool RunSummary::*>;
 
 struct MetricInfo {
   std::string_view name;  // the summary key: "tpot_ms"
@@ -43,7 +44,9 @@ struct MetricInfo {
   // rate whatever the code does, so a rule on it cannot see a slowdown there.
   bool paced_by_arrivals = false;
 
-  bool distribution() const { return shape == MetricShape::kDistribution; }
+  bool distribution() const {
+    return shape == MetricShape::kDistribution || shape == MetricShape::kOptionalDistribution;
+  }
   // Far beyond any real measurement in this unit, and small enough that sums and ratios of a
   // few thousand values stay finite (a TPOT of 1e308 ms made the bootstrap interval NaN).
   double upper_bound() const;

@@ -40,6 +40,7 @@ nlohmann::json request_json(const RecordedRequest& r) {
   if (!r.error.empty()) j["error"] = r.error;
   if (r.kv_transfer) j["kv_transfer"] = kv_transfer_json(*r.kv_transfer);
   if (r.output_problem) j["output_problem"] = *r.output_problem;
+  if (r.reasoning_tokens) j["reasoning_tokens"] = *r.reasoning_tokens;
   if (r.session >= 0) {
     j["session"] = r.session;
     j["turn"] = r.turn;
@@ -101,6 +102,9 @@ RecordedRequest request_from(const nlohmann::json& j) {
   r.preemptions = value_of(j, "preemptions", int64_t{0});
   if (const auto k = j.find("kv_transfer"); k != j.end() && k->is_object()) {
     r.kv_transfer = kv_transfer_from(*k);
+  }
+  if (const auto t = j.find("reasoning_tokens"); t != j.end() && t->is_number_integer()) {
+    r.reasoning_tokens = t->get<int64_t>();
   }
   if (const auto p = j.find("output_problem"); p != j.end() && p->is_string()) {
     r.output_problem = p->get<std::string>();

@@ -32,6 +32,9 @@ struct RecordedRequest {
   std::optional<KvTransferRow> kv_transfer;
   // Structured output: "" valid, else the problem the harness found; absent: not asked for.
   std::optional<std::string> output_problem;
+  // A reasoning model's: the leading tokens of token_times_ms that were thinking; absent when
+  // the stream carried no reasoning.
+  std::optional<int64_t> reasoning_tokens;
   int64_t session = -1, turn = 0;  // load.mode "sessions": the dataset's index, 1-based turn
 
   bool measured_ok() const { return !warmup && status == "ok"; }

@@ -102,6 +102,11 @@ void check_record(const nlohmann::json& r, size_t i) {
       (!out->is_number_integer() || out->get<int64_t>() < 0 || out->get<int64_t>() > kMaxTokens)) {
     bad(i, "output_tokens", "expected a count in 0 .. 1e9");
   }
+  const auto thinking = r.find("reasoning_tokens");
+  if (thinking != r.end() && (!thinking->is_number_integer() || thinking->get<int64_t>() < 0 ||
+                              (out != r.end() && thinking->get<int64_t>() > out->get<int64_t>()))) {
+    bad(i, "reasoning_tokens", "expected a count in 0 .. output_tokens");
+  }
   const double scheduled = time_of(r, i, "scheduled_ms");
   const double first = time_of(r, i, "first_token_ms");
   const double finished = time_of(r, i, "finished_ms");

@@ -67,6 +67,7 @@ const char* shape_name(MetricShape shape) {
     case MetricShape::kFraction:
       return "a fraction in 0 .. 1";
     case MetricShape::kDistribution:
+    case MetricShape::kOptionalDistribution:
       return "an object of statistics (count, mean, min, p50, p90, p95, p99, max)";
     case MetricShape::kFlag:
       return "a boolean";
@@ -124,7 +125,10 @@ void check_field(const std::string& key, const nlohmann::json& v, const SummaryC
   using enum MetricShape;
   const MetricShape shape = shape_of(key);
   const std::string where = c.path + "." + key;
-  if (shape == kDistribution || (shape == kNumber && v.is_object())) {
+  if (shape == kOptionalDistribution && v.is_null()) {
+    // not measured (e.g. TTFOT without a reasoning stream): absent for the gates
+  } else if (shape == kDistribution || shape == kOptionalDistribution ||
+             (shape == kNumber && v.is_object())) {
     check_stats(v, key, c);
   } else if (shape == kFlag || (shape == kNumber && v.is_boolean())) {
     if (!v.is_boolean())
@@ -309,6 +313,7 @@ RepetitionResult parse_repetition(const nlohmann::json& j, const std::string& so
   check_against_records(r, source, path);
   if (j.contains("errors")) r.errors = checked_errors(j["errors"], r, source, path + ".errors");
   if (rep.has("cupti")) r.cupti = read_cupti_record(rep.object("cupti"));
+  if (rep.has("energy")) r.energy = read_energy_record(rep.object("energy"));
   if (rep.has("sessions")) r.sessions = read_sessions_record(rep.object("sessions"));
   if (rep.has("server")) r.server = read_server_side_record(rep.object("server"));
   if (rep.has("ramp")) r.ramp = read_ramp_record(rep.object("ramp"));
@@ -349,6 +354,7 @@ nlohmann::json repetition_to_json(const RepetitionResult& r) {
                         {"timeline", timeline_to_json(r.timeline)}};
   if (!r.requests.empty()) rep["requests"] = requests_to_json(r.requests);
   if (r.cupti) rep["cupti"] = to_json(*r.cupti);
+  if (r.energy) rep["energy"] = to_json(*r.energy);
   if (r.sessions) rep["sessions"] = to_json(*r.sessions);
   if (r.server) rep["server"] = to_json(*r.server);
   if (r.ramp) rep["ramp"] = to_json(*r.ramp);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/results/cupti_record.h"
+#include "common/results/energy_record.h"
 #include "common/results/load_rank_record.h"
 #include "common/results/ramp_record.h"
 #include "common/results/recorded_request.h"
@@ -40,6 +41,7 @@ struct RepetitionResult {
   std::vector<TimelineSample> timeline;    // resource samples
   std::vector<RecordedRequest> requests;   // empty unless recorded
   std::optional<CuptiRecord> cupti;        // unless CUPTI tracing was asked for
+  std::optional<EnergyRecord> energy;      // a measured repetition's (not a simulated one's)
   std::optional<SessionsRecord> sessions;  // load.mode "sessions": per-turn figures
   std::optional<ServerSideRecord> server;  // an openai target's server side (/metrics, process)
   std::optional<RampRecord> ramp;          // load.ramp: per-stage figures and the saturation

@@ -11,6 +11,9 @@ nlohmann::json value_json(const int64_t& v) { return v; }
 nlohmann::json value_json(const double& v) { return v; }
 nlohmann::json value_json(const bool& v) { return v; }
 nlohmann::json value_json(const StatSummary& v) { return stat_to_json(v); }
+nlohmann::json value_json(const std::optional<StatSummary>& v) {
+  return v ? stat_to_json(*v) : nlohmann::json(nullptr);
+}
 nlohmann::json value_json(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -20,6 +23,10 @@ void read_value(const SectionReader& r, const char* name, double& v) { v = r.num
 void read_value(const SectionReader& r, const char* name, bool& v) { v = r.flag(name); }
 void read_value(const SectionReader& r, const char* name, StatSummary& v) {
   v = read_stat_summary(r.object(name));
+}
+void read_value(const SectionReader& r, const char* name, std::optional<StatSummary>& v) {
+  v.reset();
+  if (r.has(name) && !r.json().at(name).is_null()) v = read_stat_summary(r.object(name));
 }
 void read_value(const SectionReader& r, const char* name, std::optional<double>& v) {
   v = r.optional_number(name);

@@ -44,6 +44,10 @@ struct RunSummary {
   StatSummary ttft_ms, tpot_ms, itl_ms, e2e_ms;
   StatSummary send_lag_ms;  // actual send - scheduled send
   StatSummary input_tokens, output_tokens;
+  // Reasoning models (docs/metrics.md, "Reasoning models"): time to the first token of the
+  // answer, after the thinking, and the thinking's tokens; absent when no measured request's
+  // stream carried reasoning.
+  std::optional<StatSummary> ttfot_ms, reasoning_tokens;
   double peak_concurrency = 0, mean_concurrency = 0;
   // Filled from telemetry by the driver, not by summarize().
   double peak_memory_bytes = 0;                 // peak process RSS
@@ -80,6 +84,10 @@ struct RunSummary {
   // (req/s or users) at which the SLO holds for the goodput share asked, and its bracket (the
   // highest load probed that held, the lowest that did not); absent without a search.
   std::optional<double> capacity_at_slo, capacity_at_slo_low, capacity_at_slo_high;
+  // The machine's energy (docs/metrics.md, "Energy"): the joules of the CPU packages and GPUs
+  // measured over the repetition, per output token and per request completed in it; absent
+  // where neither is exposed (the repetition's `energy` says why).
+  std::optional<double> energy_j_per_output_token, energy_j_per_request;
   bool harness_limited = false;
   bool error_share_exceeded = false;  // error_share above the run's --max-error-share (driver)
 };

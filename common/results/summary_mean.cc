@@ -6,7 +6,15 @@ namespace {
 
 // Averages numbers; recurses into objects; keeps the first value of anything else.
 nlohmann::json mean_json(const std::vector<const nlohmann::json*>& values) {
-  const nlohmann::json& first = *values.front();
+  // An optional distribution (null where not measured) averages the repetitions that have one.
+  const nlohmann::json* shape = values.front();
+  for (const nlohmann::json* v : values) {
+    if (!v->is_null()) {
+      shape = v;
+      break;
+    }
+  }
+  const nlohmann::json& first = *shape;
   if (first.is_object()) {
     nlohmann::json out = nlohmann::json::object();
     for (const auto& [key, _] : first.items()) {

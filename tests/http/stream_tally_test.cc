@@ -1,6 +1,7 @@
 // Stream events as OpenAI-compatible servers send them, read into chunks, and the token rules
 // of docs/metrics.md ("HTTP targets") applied to them.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,75 @@ TEST_CASE("without token ids, usage is spread evenly over the chunks with text")
   const TallyResult i = impossible.finish(25);
   CHECK(i.mismatch);
   CHECK(i.token_times_ns == Times{20});
+}
+
+}  // namespace
+}  // namespace infergate
+
+namespace infergate {
+namespace {
+
+// A chat chunk with reasoning_content and/or content (and token ids when `ids` > 0).
+std::string chat_chunk(const std::string& reasoning, const std::string& content, int ids = 0) {
+  nlohmann::json delta = nlohmann::json::object();
+  if (!reasoning.empty()) delta["reasoning_content"] = reasoning;
+  if (!content.empty()) delta["content"] = content;
+  nlohmann::json choice = {{"index", 0}, {"delta", delta}, {"finish_reason", nullptr}};
+  if (ids > 0) choice["token_ids"] = std::vector<int>(size_t(ids), 7);
+  return nlohmann::json{{"choices", {choice}}}.dump();
+}
+
+std::string text_chunk(const std::string& text) {
+  return nlohmann::json{{"choices", {{{"index", 0}, {"text", text}}}}}.dump();
+}
+
+TallyResult tally_of(const std::vector<std::string>& events, const ThinkSpan& span = {}) {
+  StreamTally t(span);
+  int64_t at = 100;
+  for (const std::string& e : events) t.add(at += 10, parse_stream_chunk(e));
+  return t.finish(at + 10);
+}
+
+TEST_CASE("reasoning chunks are counted apart from the answer's, by field or by think tags") {
+  // vLLM's and SGLang's field, and vLLM's newer name for it.
+  CHECK(parse_stream_chunk(chat_chunk("hm", "")).reasoning == "hm");
+  CHECK(parse_stream_chunk(R"({"choices":[{"delta":{"reasoning":"hm"}}]})").reasoning == "hm");
+  CHECK(parse_stream_chunk(chat_chunk("hm", "")).has_text);  // thinking is output too
+
+  const TallyResult field =
+      tally_of({chat_chunk("a", "", 2), chat_chunk("b", "", 1), chat_chunk("", "x", 2)});
+  CHECK(field.token_times_ns.size() == 5);
+  CHECK(field.reasoning_tokens == 3);
+
+  // No reasoning at all: absent, not 0.
+  CHECK_FALSE(tally_of({chat_chunk("", "x", 1), chat_chunk("", "y", 1)}).reasoning_tokens);
+
+  // Thinking in the text between tags the workload names; blanks after the close are not yet
+  // the answer.
+  const ThinkSpan think{"<think>", "</think>"};
+  const std::vector<std::string> spanned = {text_chunk("<think>a"),  text_chunk("b"),
+                                            text_chunk("c</think>"), text_chunk("\n\n"),
+                                            text_chunk("Yes"),       text_chunk(".")};
+  CHECK(tally_of(spanned, think).reasoning_tokens == 4);
+  CHECK_FALSE(tally_of(spanned).reasoning_tokens);  // without the span: all answer
+  // A template that opened the span itself: the text holds only the close.
+  CHECK(tally_of({text_chunk("a"), text_chunk("</think>Yes")}, think).reasoning_tokens == 1);
+  // A chunk carrying the end of the thinking and the start of the answer counts as answer.
+  CHECK(tally_of({text_chunk("<think>a"), text_chunk("b</think>Yes")}, think).reasoning_tokens ==
+        1);
+  // Tags named but not in the text: no reasoning.
+  CHECK_FALSE(tally_of({text_chunk("Yes"), text_chunk(".")}, think).reasoning_tokens);
+  // Thinking cut off by max_tokens: every token was thinking.
+  CHECK(tally_of({text_chunk("<think>a"), text_chunk("b")}, think).reasoning_tokens == 2);
+}
+
+TEST_CASE("reasoning tokens follow the usage's spread over text chunks") {
+  // No token ids: usage's 6 tokens over 3 chunks, 2 each; the first chunk was thinking.
+  const std::string usage = R"({"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":6}})";
+  const TallyResult r =
+      tally_of({chat_chunk("a", ""), chat_chunk("", "x"), chat_chunk("", "y"), usage});
+  CHECK(r.token_times_ns.size() == 6);
+  CHECK(r.reasoning_tokens == 2);
 }
 
 }  // namespace

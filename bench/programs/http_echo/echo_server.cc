@@ -145,9 +145,12 @@ class StreamWriter {
   // The event carrying tokens [first, first + n).
   std::string tokens_event(int first, int n) const {
     json choice = {{"index", 0}, {"finish_reason", nullptr}};
-    const std::string text(size_t(n), 'x');
+    std::string thinking, text;
+    for (int t = first; t < first + n; ++t) (in_field(t) ? thinking : text) += token_text(t);
     if (plan_.chat) {
-      choice["delta"] = {{"content", text}};
+      choice["delta"] = json::object();
+      if (!text.empty()) choice["delta"]["content"] = text;
+      if (!thinking.empty()) choice["delta"]["reasoning_content"] = thinking;
       if (first == 0) choice["delta"]["role"] = "assistant";
     } else {
       choice["text"] = text;
@@ -173,6 +176,9 @@ class StreamWriter {
       e["usage"] = {{"prompt_tokens", plan_.prompt_tokens},
                     {"completion_tokens", plan_.max_tokens},
                     {"total_tokens", plan_.prompt_tokens + plan_.max_tokens}};
+      if (thinking() > 0) {
+        e["usage"]["completion_tokens_details"] = {{"reasoning_tokens", thinking()}};
+      }
       out += sse(e);
     }
     return out + "data: [DONE]\n\n";
@@ -184,6 +190,15 @@ class StreamWriter {
             {"object", plan_.chat ? "chat.completion.chunk" : "text_completion"},
             {"created", 0},
             {"model", o_.model}};
+  }
+
+  int thinking() const { return std::min(o_.reasoning_tokens, plan_.max_tokens); }
+  // Token t's thinking goes in delta.reasoning_content (chat, "field"), else in the text.
+  bool in_field(int t) const { return t < thinking() && plan_.chat && o_.reasoning_as == "field"; }
+  // "x" per token; in the text, the thinking's first and last tokens carry the tags.
+  std::string token_text(int t) const {
+    if (t >= thinking() || in_field(t)) return "x";
+    return std::string(t == 0 ? "<think>" : "") + "x" + (t == thinking() - 1 ? "</think>" : "");
   }
 
   const StreamPlan& plan_;

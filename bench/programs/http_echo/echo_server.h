@@ -26,6 +26,11 @@ struct EchoServerOptions {
   int close_after_requests = 0;  // > 0: close a connection after this many answers
   int64_t idle_close_ms = 0;     // > 0: close a connection idle this long between requests
   bool http10 = false;  // answer as HTTP/1.0: no chunked encoding, closed after each answer
+  // As a reasoning model: each answer's first `reasoning_tokens` tokens are thinking, streamed
+  // as delta.reasoning_content (chat, "field") or inside <think>...</think> in the text
+  // ("think", and completions always); usage says how many in completion_tokens_details.
+  int reasoning_tokens = 0;
+  std::string reasoning_as = "field";  // field | think
   // As an auth gateway: every request must carry this header with this value, else 401.
   std::string required_header, required_value;
 };

@@ -3,6 +3,7 @@
 //                       [--vocab-size 32000] [--tokens-per-chunk 1] [--no-token-ids]
 //                       [--token-delay-us 0] [--close-after-requests 0]
 //                       [--idle-close-ms 0] [--http10] [--require-header 'NAME: VALUE']
+//                       [--reasoning-tokens 0] [--reasoning-as field|think]
 // Prints "listening on http://HOST:PORT" once bound; SIGINT/SIGTERM stop it (exit 0).
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -31,6 +32,10 @@ int main(int argc, char** argv) {
       "idle-close-ms", po::value(&o.idle_close_ms)->default_value(o.idle_close_ms),
       "close a connection idle this long between requests (0: never)")(
       "http10", "answer as HTTP/1.0 (no chunked encoding; closed after each answer)")(
+      "reasoning-tokens", po::value(&o.reasoning_tokens)->default_value(o.reasoning_tokens),
+      "as a reasoning model: each answer's first N tokens are thinking")(
+      "reasoning-as", po::value(&o.reasoning_as)->default_value(o.reasoning_as),
+      "field: chat's delta.reasoning_content; think: <think>...</think> in the text")(
       "require-header", po::value<std::string>(),
       "'NAME: VALUE': refuse requests without it with 401, as an auth gateway");
   try {
@@ -52,10 +57,14 @@ int main(int argc, char** argv) {
       o.required_header = h.substr(0, colon);
       o.required_value = h.substr(colon + 2);
     }
-    if (o.num_threads < 1 || o.tokens_per_chunk < 1 || o.vocab_size < 0 || o.token_delay_us < 0 ||
-        o.close_after_requests < 0 || o.idle_close_ms < 0) {
+    if (o.reasoning_as != "field" && o.reasoning_as != "think") {
+      throw std::invalid_argument("--reasoning-as must be field or think");
+    }
+    if (o.reasoning_tokens < 0 || o.num_threads < 1 || o.tokens_per_chunk < 1 || o.vocab_size < 0 ||
+        o.token_delay_us < 0 || o.close_after_requests < 0 || o.idle_close_ms < 0) {
       throw std::invalid_argument(
-          "--threads and --tokens-per-chunk must be >= 1; --vocab-size, --token-delay-us, "
+          "--threads and --tokens-per-chunk must be >= 1; --reasoning-tokens, --vocab-size, "
+          "--token-delay-us, "
           "--close-after-requests and --idle-close-ms >= 0");
     }
     infergate::raise_open_file_limit();

@@ -31,6 +31,9 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
   s.spec_acceptance_rate = 0.35, s.spec_tokens_per_target_pass = 36;
   s.valid_output_rate = 0.39;
   s.capacity_at_slo = 40, s.capacity_at_slo_low = 41, s.capacity_at_slo_high = 42;
+  s.energy_j_per_output_token = 43, s.energy_j_per_request = 44;
+  s.ttfot_ms = StatSummary{45, 0, 0, 0, 0, 46, 0, 0};
+  s.reasoning_tokens = StatSummary{47, 0, 0, 0, 0, 48, 0, 0};
   s.harness_limited = true, s.error_share_exceeded = false;
   s.harness_peak_memory_bytes = 37, s.harness_cpu_utilization_pct = 38;
   const nlohmann::json w = summary_to_json(s);
@@ -67,6 +70,8 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
                                                     {"capacity_at_slo", 40},
                                                     {"capacity_at_slo_low", 41},
                                                     {"capacity_at_slo_high", 42},
+                                                    {"energy_j_per_output_token", 43},
+                                                    {"energy_j_per_request", 44},
                                                     {"harness_peak_memory_bytes", 37},
                                                     {"harness_cpu_utilization_pct", 38}};
   for (const auto& [key, value] : scalars) {
@@ -74,8 +79,9 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
     CHECK(w.at(key) == value);
   }
   const std::pair<const char*, double> distributions[] = {
-      {"ttft_ms", 12},     {"tpot_ms", 13},      {"itl_ms", 14},       {"e2e_ms", 15},
-      {"send_lag_ms", 16}, {"input_tokens", 17}, {"output_tokens", 18}};
+      {"ttft_ms", 12},       {"tpot_ms", 13},     {"itl_ms", 14},
+      {"e2e_ms", 15},        {"send_lag_ms", 16}, {"input_tokens", 17},
+      {"output_tokens", 18}, {"ttfot_ms", 46},    {"reasoning_tokens", 48}};
   for (const auto& [key, p95] : distributions) {
     INFO(key);
     CHECK(w.at(key).at("p95") == p95);
@@ -88,7 +94,8 @@ TEST_CASE("the summary writes every RunSummary field under its own name, with it
         "engine_cpu_ms_per_prefill_token", "engine_cpu_ms_per_single_decode_step",
         "engine_instructions_per_decode_token", "kl_divergence_mean", "kl_divergence_p99",
         "top1_agreement", "perplexity", "valid_output_rate", "capacity_at_slo",
-        "capacity_at_slo_low", "capacity_at_slo_high"}) {
+        "capacity_at_slo_low", "capacity_at_slo_high", "energy_j_per_output_token",
+        "energy_j_per_request", "ttfot_ms", "reasoning_tokens"}) {
     INFO(optional);
     CHECK(summary_to_json(RunSummary{}).at(optional).is_null());  // not measured
   }

@@ -23,6 +23,10 @@ void fill(std::optional<double>& v, double x, bool measured) {
 void fill(StatSummary& v, double x, bool) {
   v = {int64_t(x), x + 0.1, x + 0.2, x + 0.3, x + 0.4, x + 0.5, x + 0.6, x + 0.7};
 }
+void fill(std::optional<StatSummary>& v, double x, bool measured) {
+  if (!measured) return v.reset();
+  fill(v.emplace(), x, measured);
+}
 
 RunSummary summary(bool measured) {
   RunSummary s;
@@ -49,7 +53,8 @@ TEST_CASE("a run summary reads back to the JSON summary_to_json wrote") {
     const RunSummary back = read_back(written);
     CHECK(summary_to_json(back).dump() == written.dump());  // dump: integers stay integers
     CHECK(back.peak_gpu_memory_bytes.has_value() == measured);
-    CHECK(back.error_classes.empty());  // written apart, as the repetition's "errors"
+    CHECK(back.ttfot_ms.has_value() == measured);  // an optional distribution: null when not
+    CHECK(back.error_classes.empty());             // written apart, as the repetition's "errors"
   }
 }
 
