@@ -17,6 +17,7 @@
 #include "cli/export_command.h"
 #include "cli/generate_command.h"
 #include "cli/history_command.h"
+#include "cli/import_command.h"
 #include "cli/logits_command.h"
 #include "cli/plan_command.h"
 #include "cli/quantize_command.h"
@@ -68,6 +69,8 @@ const Command kCommands[] = {
     {"baseline", infergate::baseline_command, "store, show and list the baselines under results/"},
     {"history", infergate::history_command,
      "store every results file in a database (SQLite), list and export it"},
+    {"import", infergate::import_command,
+     "read vllm bench serve, AIPerf, GuideLLM or inference-perf results as infergate results"},
     {"plan", infergate::plan_command,
      "rank the layouts of a model on N simulated devices for a workload (goodput, cost)"},
     {"sim", infergate::sim_command,

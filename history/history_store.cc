@@ -151,6 +151,8 @@ AddOutcome HistoryStore::add(const std::string& results_path) {
   }
   const std::string content_hash = fnv1a64_hex(text);
   const nlohmann::json& git = results.manifest.value("git", nlohmann::json::object());
+  // Unknown (null) for an imported run (infergate import): stored as not dirty.
+  const nlohmann::json dirty = git.value("dirty", nlohmann::json(false));
   const std::vector<StoredMetric> rows = summary_rows(results);
   const std::vector<unsigned char> blob = compressed(text);
 
@@ -166,7 +168,7 @@ AddOutcome HistoryStore::add(const std::string& results_path) {
       .bind(2, results.workload_hash)
       .bind(3, machine_key(results))
       .bind(4, git.value("commit", std::string("unknown")))
-      .bind(5, int64_t(git.value("dirty", false)))
+      .bind(5, int64_t(dirty.is_boolean() && dirty.get<bool>()))
       .bind(6, results.manifest.value("build", nlohmann::json::object()).dump())
       .bind(7, results.created_at)
       .bind(8, utc_now())

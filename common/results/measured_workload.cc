@@ -21,6 +21,11 @@ nlohmann::json measured_workload(nlohmann::json resolved) {
   for (const char* field : {"name", "description", "overrides", "repetitions", "record_requests"}) {
     resolved.erase(field);
   }
+  // An imported file's provenance: which file, which of its runs, and the notes on what it
+  // lacked (infergate import, common/imports/); the tool, its version and its settings stay.
+  if (const auto it = resolved.find("imported"); it != resolved.end() && it->is_object()) {
+    for (const char* field : {"source_file", "run", "notes"}) it->erase(field);
+  }
   return resolved;
 }
 

@@ -9,8 +9,9 @@
 
 namespace infergate {
 
-// `resolved` without its labels (`name`, `description`), provenance (`overrides`) and how often
-// and how much is recorded (`repetitions`, `record_requests`).
+// `resolved` without its labels (`name`, `description`), provenance (`overrides`; an imported
+// file's `imported.source_file`, `run` and `notes`) and how often and how much is recorded
+// (`repetitions`, `record_requests`).
 nlohmann::json measured_workload(nlohmann::json resolved);
 
 // "fnv1a64:" and 16 hex digits (common/util/fnv1a.h) over the compact dump of
