@@ -19,7 +19,16 @@ Latency latency(const ResultsFile& r, const nlohmann::json& summary, const std::
             "missing: diagnose reads the run summary's latency statistics (a results file of "
             "`infergate run`, docs/results-schema.md)");
   }
-  return {it->value("p50", 0.0), it->value("p95", 0.0), it->value("mean", 0.0)};
+  // An imported file's tool may not write every statistic (docs/metrics.md, "Other tools'
+  // results"): a missing one is refused, never read as 0.
+  for (const char* stat : {"p50", "p95", "mean"}) {
+    if (!it->contains(stat) || !(*it)[stat].is_number()) {
+      missing(r, path + "." + key + "." + stat,
+              "missing (the tool that wrote the file did not give it): diagnose reads p50, p95 "
+              "and mean");
+    }
+  }
+  return {(*it)["p50"].get<double>(), (*it)["p95"].get<double>(), (*it)["mean"].get<double>()};
 }
 
 double number(const nlohmann::json& o, const char* key) {

@@ -109,6 +109,6 @@ expect 0 "" -- \
   "$infergate" validate "$src/workloads/rate-sweep.json" --set "sweep.values=[$(seq -s, 1 100)]"
 
 # An unknown command lists every command the dispatcher knows.
-expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, tokenize, eval, compare, ab, diagnose, baseline, history, plan, sim, calibrate, report, bisect, bench-comm\)" -- \
+expect 2 "unknown command 'nope' \(allowed: run, validate, serve, router, generate, export, quantize, logits, tokenize, eval, compare, ab, diagnose, baseline, history, import, plan, sim, calibrate, report, bisect, bench-comm\)" -- \
   "$infergate" nope
 exit $status

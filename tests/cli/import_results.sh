@@ -51,6 +51,15 @@ expect 2 "aiperf_profile_export.json: not a repetition of .*vllm_bench_serve.jso
   --as-repetitions mixed.json
 [ -e mixed.json ] && { echo "FAIL: a refused merge wrote its file"; status=1; }
 
+# diagnose reads an import with every statistic; one whose tool left out p95 (vLLM without
+# --save-detailed writes only the percentiles asked for, here 50/90/99) is refused, not read as 0.
+expect 0 "vllm-bench-serve/.*nothing to fix|vllm-bench-serve/" -- "$infergate" diagnose out/vllm_bench_serve.infergate.json
+$py -c 'import json,sys; d=json.load(open(sys.argv[1])); [d.pop(k) for k in ("ttfts","itls","input_lens","output_lens","errors","generated_texts","latencies","start_times","queue_times")]; json.dump(d,open("summary_only.json","w"))' \
+  "$fixtures/vllm_bench_serve.json"
+expect 0 "summary_only.infergate.json" -- "$infergate" import summary_only.json
+expect 2 'summary\.ttft_ms\.p95: missing \(the tool that wrote the file did not give it\)' -- \
+  "$infergate" diagnose summary_only.infergate.json
+
 # Bad files: refused naming what is wrong; nothing written, nothing stored.
 head -c 700 "$fixtures/vllm_bench_serve.json" >truncated.json
 $py -c 'import json,sys; d=json.load(open(sys.argv[1])); d["ttfts"][1]=-0.1; json.dump(d,open("negative.json","w"))' \

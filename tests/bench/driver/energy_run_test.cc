@@ -54,7 +54,9 @@ TEST_CASE("a run's energy per output token and per request come from the package
   std::atomic<bool> running{true};
   std::thread draw([&] {
     for (uint64_t uj = 1000; running; uj += 1000) {
-      write_text(zone / "energy_uj", std::to_string(uj));
+      // Renamed into place: the meter never reads a half-written counter (sysfs's never is).
+      write_text(zone / "energy_uj.new", std::to_string(uj));
+      std::filesystem::rename(zone / "energy_uj.new", zone / "energy_uj");
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
   });
