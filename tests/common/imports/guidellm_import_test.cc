@@ -12,7 +12,6 @@ using namespace infergate;
 using namespace infergate::testing;
 using nlohmann::json;
 
-
 TEST_CASE("a guidellm report with every request imports with our statistics") {
   const json doc = import_results_file(import_fixture("guidellm_benchmarks.json"));
   const json s = accepted_summary(doc);
