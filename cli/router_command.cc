@@ -19,6 +19,7 @@
 #include "engine/core/kv_pool_plan.h"
 #include "engine/model/model_argument.h"
 #include "engine/model/model_config.h"
+#include "router/gpu_assignment.h"
 #include "router/replica_budget.h"
 #include "router/replica_supervisor.h"
 #include "router/router_server.h"
@@ -68,13 +69,13 @@ void check_supervisor(const SupervisorSettings& s) {
   check_flag_range("restart-delay-s", s.restart_delay_s, 0.0, kMaxSeconds);
 }
 
-// A --backend URL: the router speaks plain HTTP to its replicas (https is a workload's openai
+// An --upstream URL: the router speaks plain HTTP to its replicas (https is a workload's openai
 // target's, for endpoints behind TLS gateways).
-HttpUrl plain_backend_url(const std::string& text) {
+HttpUrl plain_upstream_url(const std::string& text) {
   HttpUrl url = parse_http_url(text);
   if (url.tls) {
     throw std::invalid_argument("\"" + text +
-                                "\": https is not supported for a router's backends (the router "
+                                "\": https is not supported for a router's upstreams (the router "
                                 "speaks plain HTTP to its replicas)");
   }
   return url;
@@ -83,13 +84,13 @@ HttpUrl plain_backend_url(const std::string& text) {
 // How many replicas, from where: checked before the either/or, so that `--replicas 0` is
 // named as out of range rather than taken for "no --replicas".
 void check_replica_counts(const po::variables_map& vm, int replicas, int prefill_replicas,
-                          size_t backends, size_t prefill_backends) {
+                          size_t upstreams, size_t prefill_upstreams) {
   if (vm.count("replicas")) check_flag_range("replicas", replicas, 1, kMaxReplicas);
   if (vm.count("prefill-replicas")) {
     check_flag_range("prefill-replicas", prefill_replicas, 1, kMaxReplicas);
   }
-  check_flag_range("backend", backends, 0, kMaxReplicas);
-  check_flag_range("prefill-backend", prefill_backends, 0, kMaxReplicas);
+  check_flag_range("upstream", upstreams, 0, kMaxReplicas);
+  check_flag_range("prefill-upstream", prefill_upstreams, 0, kMaxReplicas);
 }
 
 std::string self_executable() {
@@ -97,6 +98,29 @@ std::string self_executable() {
   const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) throw std::runtime_error("cannot find the infergate executable: " + ec.message());
   return path.string();
+}
+
+// The router's flags before they were renamed (`--backend URL` clashed with serve's `--backend
+// cpu|cuda`, which now passes to replicas): refused, naming the new spelling.
+void refuse_old_spellings(const std::vector<std::string>& unrecognized) {
+  for (size_t i = 0; i < unrecognized.size(); ++i) {
+    const std::string& a = unrecognized[i];
+    for (const auto& [old, now] : {std::pair{"--prefill-backend", "--prefill-upstream"},
+                                   {"--backend-api-key", "--upstream-api-key"}}) {
+      if (a == old || a.starts_with(std::string(old) + "=")) {
+        throw std::invalid_argument(std::string(old) + " is now " + now);
+      }
+    }
+    const bool backend = a == "--backend" || a.starts_with("--backend=");
+    const std::string value = a.starts_with("--backend=")   ? a.substr(10)
+                              : i + 1 < unrecognized.size() ? unrecognized[i + 1]
+                                                            : "";
+    if (backend && value.find("://") != std::string::npos) {
+      throw std::invalid_argument("--backend " + value +
+                                  ": the router's servers are now --upstream URL...; --backend "
+                                  "cpu|cuda is the replicas' engine backend (with --replicas)");
+    }
+  }
 }
 
 // The serve flags for replicas the router starts; it sets --host, --port and --role itself.
@@ -215,26 +239,26 @@ int router_command(int argc, char** argv) {
                        o.idle_timeout_s};
   int replicas = 0;
   int prefill_replicas = 0;
-  std::vector<std::string> backends, prefill_backends;
+  std::vector<std::string> upstreams, prefill_upstreams;
   std::string policy = to_string(o.replicas.policy);
   SupervisorSettings supervisor;
   po::options_description desc(
-      "infergate router (--replicas N [serve flags] | --backend URL...) [options]");
+      "infergate router (--replicas N [serve flags] | --upstream URL...) [options]");
   desc.add_options()("help,h", "show this help")(
       "replicas", po::value(&replicas),
       "start and supervise N `infergate serve` replicas on loopback; every flag the router does "
       "not know (--model, engine flags) goes to them")(
-      "backend", po::value(&backends)->multitoken(),
+      "upstream", po::value(&upstreams)->multitoken(),
       "URL...: front OpenAI-compatible servers started elsewhere (http://HOST:PORT)")(
       "prefill-replicas", po::value(&prefill_replicas),
       "disaggregate: start N prefill workers besides the --replicas decode workers "
       "(docs/disaggregation.md)")(
-      "prefill-backend", po::value(&prefill_backends)->multitoken(),
+      "prefill-upstream", po::value(&prefill_upstreams)->multitoken(),
       "URL...: disaggregate: prefill workers started elsewhere (`serve --role prefill`); "
-      "--backend then names decode workers (`serve --role decode`)")(
+      "--upstream then names decode workers (`serve --role decode`)")(
       "policy", po::value(&policy)->default_value(policy),
       "round-robin, least-outstanding or prefix-aware")(
-      "backend-api-key", po::value(&o.backend_api_key),
+      "upstream-api-key", po::value(&o.upstream_api_key),
       "send Authorization: Bearer KEY to replicas")(
       "max-outstanding-per-replica",
       po::value(&o.replicas.max_outstanding)->default_value(o.replicas.max_outstanding),
@@ -286,7 +310,10 @@ int router_command(int argc, char** argv) {
       po::value(&supervisor.restart_delay_s)->default_value(supervisor.restart_delay_s),
       "--replicas: a dead replica is restarted after this")(
       "pin-replicas", po::bool_switch(&supervisor.pin_cpus),
-      "--replicas: replica i runs on CPU i (mod the CPUs the router may use)");
+      "--replicas: replica i runs on CPU i (mod the CPUs the router may use)")(
+      "gpus-per-replica", po::value(&supervisor.gpus_per_replica),
+      "--replicas: replica i sees N GPUs through CUDA_VISIBLE_DEVICES, taken round-robin from "
+      "the router's own CUDA_VISIBLE_DEVICES (else every /dev/nvidiaN)");
   add_http_front_options(desc, front);
   const po::parsed_options parsed =
       po::command_line_parser(argc, argv).options(desc).allow_unregistered().run();
@@ -300,15 +327,21 @@ int router_command(int argc, char** argv) {
   const std::vector<std::string> unrecognized =
       po::collect_unrecognized(parsed.options, po::include_positional);
   // Every flag is checked here, before any replica starts.
-  check_replica_counts(vm, replicas, prefill_replicas, backends.size(), prefill_backends.size());
+  refuse_old_spellings(unrecognized);
+  check_replica_counts(vm, replicas, prefill_replicas, upstreams.size(), prefill_upstreams.size());
   if (prefill_replicas > 0 && replicas == 0) {
     throw std::invalid_argument("--prefill-replicas needs --replicas (the decode workers)");
   }
-  if (!prefill_backends.empty() && backends.empty()) {
-    throw std::invalid_argument("--prefill-backend needs --backend (the decode workers)");
+  if (!prefill_upstreams.empty() && upstreams.empty()) {
+    throw std::invalid_argument("--prefill-upstream needs --upstream (the decode workers)");
   }
-  if ((replicas > 0) == !backends.empty()) {
-    throw std::invalid_argument("give either --replicas N or --backend URL... (not both)");
+  if ((replicas > 0) == !upstreams.empty()) {
+    throw std::invalid_argument("give either --replicas N or --upstream URL... (not both)");
+  }
+  if (vm.count("gpus-per-replica")) {
+    if (replicas == 0) throw std::invalid_argument("--gpus-per-replica needs --replicas");
+    supervisor.gpus = visible_gpus();
+    replica_gpus(supervisor.gpus, supervisor.gpus_per_replica, 0);  // names a bad N now
   }
   if (replicas == 0 && !unrecognized.empty()) {
     throw std::invalid_argument("unknown option " + unrecognized.front() +
@@ -338,15 +371,15 @@ int router_command(int argc, char** argv) {
       prefill.replicas = prefill_replicas;
       prefill_children = std::make_unique<ReplicaSupervisor>(prefill);
       prefill_urls = prefill_children->urls();
-      supervisor.first_cpu = prefill_replicas;
+      supervisor.first_replica = prefill_replicas;
     }
     supervisor.serve_args = prefill_replicas > 0 ? with_role(args, "decode") : args;
     supervisor.replicas = replicas;
     children = std::make_unique<ReplicaSupervisor>(supervisor);
     urls = children->urls();
   } else {
-    for (const std::string& b : backends) urls.push_back(plain_backend_url(b));
-    for (const std::string& b : prefill_backends) prefill_urls.push_back(plain_backend_url(b));
+    for (const std::string& u : upstreams) urls.push_back(plain_upstream_url(u));
+    for (const std::string& u : prefill_upstreams) prefill_urls.push_back(plain_upstream_url(u));
   }
   ReplicaSet set(urls, o.replicas);
   std::unique_ptr<ReplicaSet> prefill_set;

@@ -38,7 +38,7 @@ net::awaitable<PrefillAttempt> prefill_at(const HttpUrl& url, std::string_view p
         false, false, "cannot connect to " + url.text() + ": " + ec.message(), {}};
   }
   const std::string text =
-      http_post_json(url, std::string(path), HttpAccess(ctx.options.backend_api_key), body);
+      http_post_json(url, std::string(path), HttpAccess(ctx.options.upstream_api_key), body);
   co_await net::async_write(c.stream, net::buffer(text),
                             net::redirect_error(net::use_awaitable, ec));
   if (ec) co_return PrefillAttempt{false, false, "cannot send to " + url.text(), {}};

@@ -37,8 +37,8 @@ std::string request_text(const HttpRequest& req, const std::string& body, const 
                          const RouterContext& ctx) {
   const std::string path(req.target());
   if (req.method() == http::verb::get)
-    return http_get(url, path, HttpAccess(ctx.options.backend_api_key));
-  return http_post_json(url, path, HttpAccess(ctx.options.backend_api_key), body);
+    return http_get(url, path, HttpAccess(ctx.options.upstream_api_key));
+  return http_post_json(url, path, HttpAccess(ctx.options.upstream_api_key), body);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <iostream>
 #include <stdexcept>
+
 #include "common/util/clock.h"
+#include "router/gpu_assignment.h"
 
 namespace infergate {
 
@@ -34,10 +36,15 @@ std::unique_ptr<ChildServer> ReplicaSupervisor::start_replica(int replica) const
     for (int c = 0; c < CPU_SETSIZE; ++c) {
       if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
     }
-    if (!cpus.empty()) cpu = cpus[size_t(settings_.first_cpu + replica) % cpus.size()];
+    if (!cpus.empty()) cpu = cpus[size_t(settings_.first_replica + replica) % cpus.size()];
+  }
+  std::vector<std::string> env;
+  if (settings_.gpus_per_replica > 0) {
+    env.push_back("CUDA_VISIBLE_DEVICES=" + replica_gpus(settings_.gpus, settings_.gpus_per_replica,
+                                                         settings_.first_replica + replica));
   }
   return std::make_unique<ChildServer>("replica " + std::to_string(replica), argv,
-                                       settings_.start_timeout_s, cpu);
+                                       settings_.start_timeout_s, cpu, env);
 }
 
 std::vector<HttpUrl> ReplicaSupervisor::urls() const {

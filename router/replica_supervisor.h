@@ -23,8 +23,13 @@ struct SupervisorSettings {
   int replicas = 1;
   double start_timeout_s = 300;
   double restart_delay_s = 1;
-  bool pin_cpus = false;  // replica i runs on CPU first_cpu + i mod the CPUs this process may use
-  int first_cpu = 0;      // another supervisor's replicas take the CPUs before
+  bool pin_cpus =
+      false;  // replica i runs on CPU first_replica + i mod the CPUs this process may use
+  int first_replica = 0;  // another supervisor's replicas take the CPUs and GPUs before
+  // With gpus_per_replica > 0, replica i sees GPUs of `gpus` through CUDA_VISIBLE_DEVICES
+  // (router/gpu_assignment.h, as replica first_replica + i).
+  int gpus_per_replica = 0;
+  std::vector<std::string> gpus;
 };
 
 class ReplicaSupervisor {

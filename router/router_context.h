@@ -16,8 +16,8 @@ namespace infergate {
 // The limits on requests from clients (body size, timeouts) come from HttpReadLimits.
 struct RouterOptions : HttpReadLimits {
   ListenOptions listen{"127.0.0.1", 8000, 2, 4096, "router"};
-  std::string api_key;          // what clients must send (empty: none)
-  std::string backend_api_key;  // what the router sends the replicas (empty: none)
+  std::string api_key;           // what clients must send (empty: none)
+  std::string upstream_api_key;  // what the router sends the replicas (empty: none)
   ReplicaSetSettings replicas;
   int prefix_chunk_bytes = 64;  // text prompts are hashed in chunks of this many bytes
   int token_block_size = 16;    // token prompts in blocks of this many (the replicas' KV block)

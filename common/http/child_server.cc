@@ -31,33 +31,57 @@ std::string status_text(int status) {
 
 // Between fork and exec only async-signal-safe calls (the router has threads): `args` is built
 // before the fork.
-[[noreturn]] void exec_child(char* const* args, int out_write, const cpu_set_t* cpus) {
+[[noreturn]] void exec_child(char* const* args, char* const* envp, int out_write,
+                             const cpu_set_t* cpus) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (cpus) sched_setaffinity(0, sizeof(cpu_set_t), cpus);
   dup2(out_write, STDOUT_FILENO);
   const int null = open("/dev/null", O_RDONLY);
   if (null >= 0) dup2(null, STDIN_FILENO);
-  execv(args[0], args);
+  execve(args[0], args, envp);
   _exit(127);
+}
+
+// This process's environment with `overrides` ("NAME=VALUE") added or replacing theirs.
+std::vector<std::string> child_environment(const std::vector<std::string>& overrides) {
+  std::vector<std::string> out;
+  auto overridden = [&](std::string_view entry) {
+    for (const std::string& o : overrides) {
+      const size_t eq = o.find('=');
+      if (entry.substr(0, entry.find('=')) == std::string_view(o).substr(0, eq)) return true;
+    }
+    return false;
+  };
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!overridden(*e)) out.emplace_back(*e);
+  }
+  out.insert(out.end(), overrides.begin(), overrides.end());
+  return out;
+}
+
+std::vector<char*> pointers(const std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (const std::string& s : strings) out.push_back(const_cast<char*>(s.c_str()));
+  out.push_back(nullptr);
+  return out;
 }
 
 }  // namespace
 
 ChildServer::ChildServer(std::string name, const std::vector<std::string>& argv,
-                         double start_timeout_s, int cpu)
+                         double start_timeout_s, int cpu, const std::vector<std::string>& env)
     : name_(std::move(name)) {
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
   if (cpu >= 0) CPU_SET(cpu, &cpus);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
+  const std::vector<std::string> environment = child_environment(env);
+  std::vector<char*> args = pointers(argv), envp = pointers(environment);
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     throw std::runtime_error(name_ + ": cannot make a pipe: " + std::strerror(errno));
   }
   pid_ = fork();
-  if (pid_ == 0) exec_child(args.data(), fds[1], cpu >= 0 ? &cpus : nullptr);
+  if (pid_ == 0) exec_child(args.data(), envp.data(), fds[1], cpu >= 0 ? &cpus : nullptr);
   close(fds[1]);
   if (pid_ < 0) {
     close(fds[0]);

@@ -18,9 +18,10 @@ class ChildServer {
  public:
   // Starts `argv` and waits up to start_timeout_s for its address. Throws std::runtime_error
   // naming `name`, the command and what went wrong (could not start, exited, timed out).
-  // `cpu` >= 0 pins the child (and every thread it starts) to that CPU.
+  // `cpu` >= 0 pins the child (and every thread it starts) to that CPU; `env` ("NAME=VALUE")
+  // adds to or replaces variables of the environment it inherits.
   ChildServer(std::string name, const std::vector<std::string>& argv, double start_timeout_s,
-              int cpu = -1);
+              int cpu = -1, const std::vector<std::string>& env = {});
   ~ChildServer();  // terminate()
   ChildServer(const ChildServer&) = delete;
   ChildServer& operator=(const ChildServer&) = delete;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "engine/core/cuda_limits.h"
 #include "engine/core/engine_config_fields.h"
 
 namespace infergate {
@@ -95,14 +96,9 @@ void EngineConfig::validate() const {
   require(stages_ok, "pipeline_stage_layers",
           std::to_string(pipeline_stage_layers.size()) + " stage(s)",
           "empty (even split) or pipeline_parallel counts, each >= 1");
-  require(!on_cuda() || world_size() == 1, "backend", backend_name(backend),
-          "cpu when more than one rank is asked for (the cuda backend runs on one GPU)");
   require(!cuda_graphs || on_cuda(), "cuda_graphs", "true", "false unless backend is cuda");
   require(prompt_lookup_min <= prompt_lookup_max, "speculative.prompt_lookup_min",
           std::to_string(prompt_lookup_min), "at most speculative.prompt_lookup_max");
-  require(!speculates() || !on_cuda(), "speculative.method",
-          speculative_method_name(speculative_method),
-          "none with backend cuda (the cuda executor samples on the GPU, one row per sequence)");
   const bool named_draft = speculative_method == SpeculativeMethod::kDraftModel;
   require(named_draft == !speculative_draft_model.empty(), "speculative.draft_model",
           "\"" + speculative_draft_model.substr(0, 200) + "\"",
@@ -113,9 +109,7 @@ void EngineConfig::validate() const {
   require(speculative_method == SpeculativeMethod::kSelf || speculative_draft_layers == 0,
           "speculative.draft_layers", std::to_string(speculative_draft_layers),
           "0 unless speculative.method is self");
-  const bool block_weights = weight_dtype >= WeightDtype::kQ8_0;
-  require(!on_cuda() || !block_weights, "weight_dtype", weight_dtype_name(weight_dtype),
-          "auto, f32, f16, bf16 with backend cuda (it has no block-format GEMM)");
+  if (on_cuda()) check_cuda_limits(CudaRun(this));
 }
 
 }  // namespace infergate

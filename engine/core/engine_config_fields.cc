@@ -318,8 +318,8 @@ std::vector<EngineConfigField> build_fields() {
        .doc = "where the forward runs: the CPU, or one GPU (device 0; docs/cuda.md)",
        .choices = backend_names(),
        .schema_note =
-           "`cuda`: one rank, no block-format weights (`q8_0` ... `w8a8`), no `int8` / `fp8_e4m3` "
-           "KV cache, dense models",
+           "`cuda`: what it cannot run yet (more than one rank, block-format weights, `int8` / "
+           "`fp8_e4m3` KV, ...) is refused from one table, docs/cuda.md",
        .written = WrittenWhen::kWhenCuda});
   add({.key = "cuda_gemm",
        .member = "cuda_gemm",

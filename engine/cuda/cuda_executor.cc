@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "engine/core/batch_builder.h"
+#include "engine/core/cuda_limits.h"
 #include "engine/core/executor_registry.h"
 #include "engine/cuda/cuda_transformer.h"
 #include "engine/cuda/device_kv_cache.h"
@@ -79,6 +80,8 @@ class CudaExecutor final : public Executor {
 
 std::unique_ptr<Executor> make_cuda_executor(const ModelWeights& weights,
                                              const EngineConfig& config, int num_kv_blocks) {
+  // A combination the backend cannot run is named first, on any machine.
+  check_cuda_limits(CudaRun(&config, &weights.config, weights.output_weight().dtype()));
   std::string why;
   if (cuda::cuda_device_count(&why) == 0) {
     throw std::runtime_error("backend \"cuda\": no CUDA device is usable here (" + why +

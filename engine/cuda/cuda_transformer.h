@@ -34,8 +34,8 @@ struct CudaGraphSettings {
 
 class CudaTransformer {
  public:
-  // Uploads the weights. Throws std::invalid_argument when `gemm` cannot run these weights, or
-  // graphs are asked for a mixture-of-experts model (its layers wait on the host mid-step).
+  // Uploads the weights. The combinations it cannot run are refused before, by the executor
+  // (engine/core/cuda_limits.h).
   CudaTransformer(const ModelWeights& weights, GemmChoice gemm, cudaStream_t stream,
                   CudaGraphSettings graphs = {});
 

@@ -1,7 +1,5 @@
 #include "engine/cuda/device_gemm.h"
 
-#include <stdexcept>
-
 #include "kernels/cuda/convert.h"
 #include "kernels/cuda/gemm_tensor_core.h"
 
@@ -9,17 +7,9 @@ namespace infergate::cuda {
 
 DeviceGemm::DeviceGemm(GemmChoice choice, cudaStream_t stream) : choice_(choice), stream_(stream) {}
 
-void DeviceGemm::require_supported(const DeviceMatrix& w) const {
-  if (choice_ == GemmChoice::kInfergate && w.dtype == GemmDType::kF32) {
-    throw std::invalid_argument(
-        "engine config: cuda_gemm = infergate (allowed: cublas with f32 weights; our tensor-core "
-        "GEMM needs weight_dtype f16 or bf16)");
-  }
-}
-
 void DeviceGemm::project(const float* x, int64_t m, const DeviceMatrix& w, float* y) {
   if (m == 0) return;
-  if (w.dtype == GemmDType::kF32) {  // fp32 weights: cuBLAS in full fp32 (require_supported)
+  if (w.dtype == GemmDType::kF32) {  // fp32 weights: cuBLAS in full fp32 (cuda_limits.h)
     cublas_.gemm(x, w.data.data(), GemmDType::kF32, y, m, w.rows, w.cols, stream_);
     return;
   }

@@ -23,8 +23,6 @@ class DeviceGemm {
  public:
   DeviceGemm(GemmChoice choice, cudaStream_t stream);
 
-  // Throws std::invalid_argument, naming the setting, when this choice cannot multiply `w`.
-  void require_supported(const DeviceMatrix& w) const;
   // y [m, w.rows] = x [m, w.cols] * w^T (all device memory; fp32 x and y).
   void project(const float* x, int64_t m, const DeviceMatrix& w, float* y);
   cudaStream_t stream() const { return stream_; }

@@ -1,8 +1,8 @@
 #include "engine/cuda/device_model.h"
 
-#include <stdexcept>
 #include <string>
 
+#include "engine/core/cuda_limits.h"
 #include "engine/model/rope_scaling.h"
 #include "kernels/cuda/moe_routing.h"
 
@@ -23,14 +23,7 @@ size_t layer_bytes(const DeviceLayer& l) {
   return total;
 }
 
-void require_routable(const ModelConfig& c) {
-  if (c.is_moe() && c.moe.num_experts > kMoeMaxExperts) {
-    throw std::invalid_argument("backend \"cuda\": the model has " +
-                                std::to_string(c.moe.num_experts) +
-                                " experts; the GPU router handles at most " +
-                                std::to_string(kMoeMaxExperts) + " (use backend \"cpu\")");
-  }
-}
+static_assert(kCudaMaxExperts == kMoeMaxExperts, "the limits table names the router's bound");
 
 DeviceLayer upload_layer(const LayerWeights& l) {
   DeviceLayer d;
@@ -59,7 +52,6 @@ size_t DeviceModel::nbytes() const {
 }
 
 DeviceModel upload_model(const ModelWeights& w) {
-  require_routable(w.config);
   DeviceModel m;
   m.embed = upload_f32(w.embed);
   m.final_norm = upload_f32(w.final_norm);

@@ -31,8 +31,8 @@ struct DeviceModel {
   size_t nbytes() const;
 };
 
-// Throws std::invalid_argument naming what the GPU kernels cannot run (more experts than the
-// router kernel holds).
+// The weights on the device; what the GPU kernels cannot run (more experts than the router
+// kernel holds) is refused before, by the executor (engine/core/cuda_limits.h).
 DeviceModel upload_model(const ModelWeights& weights);
 
 }  // namespace infergate::cuda

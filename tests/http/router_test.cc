@@ -151,7 +151,7 @@ namespace {
 
 TEST_CASE("router: with every replica down, /health and completions answer 503 saying so") {
   const std::string nobody = "http://127.0.0.1:" + std::to_string(unused_local_port());
-  auto router = start_router({"--backend", nobody, "--health-interval-s", "0.1"});
+  auto router = start_router({"--upstream", nobody, "--health-interval-s", "0.1"});
   const std::string health = http_request(router->url(), "GET", "/health");
   CHECK(status_of(health) == 503);
   CHECK(json::parse(body_of(health))["healthy_replicas"] == 0);
@@ -168,7 +168,7 @@ TEST_CASE(
   const auto fault = GENERATE(Fault::kSilent, Fault::kGarbage, Fault::kCrash);
   FaultyReplica bad(fault);
   auto good = start_serve();
-  auto router = start_router({"--backend", bad.url(), good->url(), "--policy", "round-robin",
+  auto router = start_router({"--upstream", bad.url(), good->url(), "--policy", "round-robin",
                               "--first-byte-timeout-s", "1", "--health-interval-s", "0.1",
                               "--breaker-failures", "100"});
   wait_healthy(router->url(), 2);
@@ -190,7 +190,7 @@ TEST_CASE(
   auto good = start_serve();
   const std::vector<std::string> bodies = stream_bodies(60, 11);
   const auto reference = stream_all(good->url(), "/v1/completions", bodies, 60, 120);
-  auto router = start_router({"--backend", faulty->url(), good->url(), "--policy", "round-robin",
+  auto router = start_router({"--upstream", faulty->url(), good->url(), "--policy", "round-robin",
                               "--health-interval-s", "0.1", "--breaker-failures", "1000"});
   wait_healthy(router->url(), 2);
   check_same_answers(stream_all(router->url(), "/v1/completions", bodies, 60, 120), reference,
@@ -207,7 +207,7 @@ TEST_CASE(
 TEST_CASE("router: consecutive failures take a replica out until its health check passes") {
   FaultyReplica bad(Fault::kCrash);
   auto good = start_serve();
-  auto router = start_router({"--backend", bad.url(), good->url(), "--policy", "round-robin",
+  auto router = start_router({"--upstream", bad.url(), good->url(), "--policy", "round-robin",
                               "--health-interval-s", "30", "--breaker-failures", "2"});
   wait_healthy(router->url(), 2);
   for (int i = 0; i < 8; ++i) {
@@ -230,7 +230,7 @@ TEST_CASE("router: a stopped replica's requests and streams move to a healthy on
   auto stopped = start_serve();
   auto good = start_serve();
   const Continue resume{stopped->pid()};
-  auto router = start_router({"--backend", stopped->url(), good->url(), "--policy", "round-robin",
+  auto router = start_router({"--upstream", stopped->url(), good->url(), "--policy", "round-robin",
                               "--health-interval-s", "0.2", "--breaker-failures", "1000"});
   wait_healthy(router->url(), 2);
 
@@ -407,18 +407,18 @@ TEST_CASE("router refuses bad flags with exit 2 naming the flag and what is allo
   };
   const std::string b = "http://127.0.0.1:9";
   const std::vector<BadFlag> table = {
-      {{}, "give either --replicas N or --backend URL"},
-      {{"--replicas", "2", "--backend", b}, "give either --replicas N or --backend URL"},
-      {{"--backend", b, "--model", "tiny"}, "unknown option --model"},
+      {{}, "give either --replicas N or --upstream URL"},
+      {{"--replicas", "2", "--upstream", b}, "give either --replicas N or --upstream URL"},
+      {{"--upstream", b, "--model", "tiny"}, "unknown option --model"},
       {{"--replicas", "2", "--", "--port", "9"}, "--port is the router's own"},
-      {{"--backend", "https://x:1"}, "https"},
-      {{"--backend", b, "--policy", "random"},
+      {{"--upstream", "https://x:1"}, "https"},
+      {{"--upstream", b, "--policy", "random"},
        "allowed: round-robin, least-outstanding, prefix-aware"},
-      {{"--backend", b, "--max-attempts", "0"}, "--max-attempts 0 is out of range (1 to 16)"},
-      {{"--backend", b, "--health-interval-s", "0"}, "--health-interval-s"},
-      {{"--backend", b, "--cache-threshold", "2"}, "--cache-threshold 2 is out of range (0 to 1)"},
-      {{"--backend", b, "--balance-rel", "nan"}, "--balance-rel nan is out of range (1 to"},
-      {{"--backend", b, "--api-key", ""}, "--api-key is empty"},
+      {{"--upstream", b, "--max-attempts", "0"}, "--max-attempts 0 is out of range (1 to 16)"},
+      {{"--upstream", b, "--health-interval-s", "0"}, "--health-interval-s"},
+      {{"--upstream", b, "--cache-threshold", "2"}, "--cache-threshold 2 is out of range (0 to 1)"},
+      {{"--upstream", b, "--balance-rel", "nan"}, "--balance-rel nan is out of range (1 to"},
+      {{"--upstream", b, "--api-key", ""}, "--api-key is empty"},
       {{"--replicas", "2000"}, "--replicas 2000 is out of range (1 to 1024)"},
       {{"--replicas", "0"}, "--replicas 0 is out of range (1 to 1024)"},
       {{"--replicas", "1", "--prefill-replicas", "0"},
@@ -435,6 +435,12 @@ TEST_CASE("router refuses bad flags with exit 2 naming the flag and what is allo
       {{"--replicas", "1024", "--model", "tiny"}, "--replicas 1024"},
       {{"--replicas", "2", "--model", "tiny", "--kv-cache-bytes", "1000000000000"},
        "available (MemAvailable): at most"},
+      // The spellings from before --backend URL was renamed (it clashed with serve's).
+      {{"--backend", b}, "the router's servers are now --upstream URL"},
+      {{"--backend=" + b}, "the router's servers are now --upstream URL"},
+      {{"--prefill-backend", b}, "--prefill-backend is now --prefill-upstream"},
+      {{"--upstream", b, "--backend-api-key", "k"}, "--backend-api-key is now --upstream-api-key"},
+      {{"--upstream", b, "--gpus-per-replica", "1"}, "--gpus-per-replica needs --replicas"},
   };
   for (const BadFlag& bad : table) {
     std::vector<std::string> argv = {INFERGATE_BINARY, "router", "--port", "0"};
@@ -445,6 +451,40 @@ TEST_CASE("router refuses bad flags with exit 2 naming the flag and what is allo
     CHECK_THAT(r.err, Catch::Contains(bad.message));
     CHECK(r.out.find("listening") == std::string::npos);
   }
+}
+
+// The replica's environment as its process has it.
+std::string environment_variable(pid_t pid, const std::string& name) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/environ");
+  for (std::string entry; std::getline(in, entry, '\0');) {
+    if (entry.starts_with(name + "=")) return entry.substr(name.size() + 1);
+  }
+  return "(unset)";
+}
+
+TEST_CASE("router --gpus-per-replica hands each replica its GPUs round-robin") {
+  // The router's own CUDA_VISIBLE_DEVICES is the list it hands out; the cpu backend lets the
+  // replicas start here, and each one's environment is read from /proc.
+  auto router = std::make_unique<ServerProcess>(std::vector<std::string>{
+      "/usr/bin/env", "CUDA_VISIBLE_DEVICES=3,5,GPU-aa", INFERGATE_BINARY, "router", "--port", "0",
+      "--replicas", "2", "--prefill-replicas", "1", "--gpus-per-replica", "2", "--model", "tiny",
+      "--threads", "1"});
+  const json health = wait_healthy(router->url(), 2);
+  // Prefill workers come first: prefill 0 takes 3,5, decode 0 GPU-aa,3, decode 1 5,GPU-aa.
+  CHECK(environment_variable(health["prefill_replicas"][0]["pid"].get<int>(),
+                             "CUDA_VISIBLE_DEVICES") == "3,5");
+  CHECK(environment_variable(health["replicas"][0]["pid"].get<int>(), "CUDA_VISIBLE_DEVICES") ==
+        "GPU-aa,3");
+  CHECK(environment_variable(health["replicas"][1]["pid"].get<int>(), "CUDA_VISIBLE_DEVICES") ==
+        "5,GPU-aa");
+  CHECK(router->terminate() == 0);
+  const CommandResult too_many =
+      run_command({"/usr/bin/env", "CUDA_VISIBLE_DEVICES=0,1", INFERGATE_BINARY, "router", "--port",
+                   "0", "--replicas", "1", "--gpus-per-replica", "3", "--model", "tiny"},
+                  60);
+  CHECK(too_many.status == 2);
+  CHECK_THAT(too_many.err, Catch::Contains("--gpus-per-replica 3 is out of range (1 to 2, the "
+                                           "GPUs visible here)"));
 }
 
 // serve_command_test.cc holds serve's own table; this is the decode worker the router starts.

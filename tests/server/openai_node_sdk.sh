@@ -45,7 +45,7 @@ url=$(listening_url "$log" "the server") || exit 1
 INFERGATE_NODE_MODULES="$cache" node "$here/openai_node_sdk.mjs" "$url/v1" secret-key
 status=$?
 
-"$infergate" router --backend "$url" --backend-api-key secret-key --port 0 \
+"$infergate" router --upstream "$url" --upstream-api-key secret-key --port 0 \
   --api-key router-key >"$router_log" 2>&1 &
 router=$!
 router_url=$(listening_url "$router_log" "the router") || exit 1

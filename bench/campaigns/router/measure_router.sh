@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The router's figures (docs/router.md, "What it costs"), measured on this machine:
 #  A. added latency: bench/campaigns/router/router-overhead.json (200 requests/s of short streams) against
-#     infergate_http_echo straight, and through `infergate router --backend ECHO`; TTFT p50 and
+#     infergate_http_echo straight, and through `infergate router --upstream ECHO`; TTFT p50 and
 #     p99 of each, medians over REPS runs in alternating order, and their difference.
 #  B. the router's highest sustained rate on one HTTP thread: the same workload through the
 #     router, rates swept upward; a rate is sustained when no request failed, the run is not
@@ -73,7 +73,7 @@ run() {  # run URL FILE [--set ...]
 
 start_server "$out/echo.log" "$echo_bin" --port 0
 echo_url=$url
-start_server "$out/router.log" "$infergate" router --backend "$echo_url" --port 0 \
+start_server "$out/router.log" "$infergate" router --upstream "$echo_url" --port 0 \
   --http-threads 1 --policy least-outstanding --health-interval-s 0.5
 router_url=$url
 wait_healthy "$router_url"
