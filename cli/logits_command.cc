@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cli/command_line.h"
+#include "engine/forward/cpu/sequence_logits.h"
 #include "engine/forward/reference_forward.h"
-#include "engine/forward/sequence_logits.h"
 #include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
 #include "engine/model/model_tokenizer.h"

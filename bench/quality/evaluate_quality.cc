@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/forward/sequence_logits.h"
+#include "engine/forward/cpu/sequence_logits.h"
 
 namespace infergate {
 

@@ -12,7 +12,7 @@
 
 #include "engine/core/engine_config.h"
 #include "engine/core/memory_ledger.h"
-#include "engine/forward/transformer.h"
+#include "engine/forward/cpu/cpu_transformer.h"
 #include "engine/kv/kv_cache_manager.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/model/model_weights.h"
@@ -72,7 +72,7 @@ class DraftModel {
   ModelWeights weights_;
   std::unique_ptr<ThreadPool> own_pool_;  // when not given the target's
   KvCacheStorage cache_;
-  Transformer model_;
+  CpuTransformer model_;
   std::unique_ptr<KvCacheManager> kv_;
   std::unordered_map<RequestId, std::unique_ptr<Sequence>> shadows_;
 };

@@ -15,7 +15,7 @@ std::vector<float> LocalExecutor::execute(const SchedulerOutput& out) {
   return model_.forward(build_batch(out, block_size_), cache_);
 }
 
-MemoryLedger memory_of(const Transformer& model, const KvCacheStorage& cache) {
+MemoryLedger memory_of(const CpuTransformer& model, const KvCacheStorage& cache) {
   MemoryLedger m;
   m.weights_bytes = model.weight_bytes();
   m.kv_cache_bytes = cache.nbytes();

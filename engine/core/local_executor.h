@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "engine/core/executor.h"
-#include "engine/forward/transformer.h"
+#include "engine/forward/cpu/cpu_transformer.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/model/model_weights.h"
 #include "kernels/cpu/thread_pool.h"
@@ -12,7 +12,7 @@
 namespace infergate {
 
 // What a forward's weights, its KV cache and its scratch buffers hold (any executor's ledger).
-MemoryLedger memory_of(const Transformer& model, const KvCacheStorage& cache);
+MemoryLedger memory_of(const CpuTransformer& model, const KvCacheStorage& cache);
 
 class LocalExecutor final : public Executor {
  public:
@@ -37,7 +37,7 @@ class LocalExecutor final : public Executor {
   int block_size_;
   ThreadPool pool_;
   KvCacheStorage cache_;
-  Transformer model_;
+  CpuTransformer model_;
 };
 
 }  // namespace infergate

@@ -7,7 +7,7 @@
 #include "engine/core/batch_builder.h"
 #include "engine/core/cuda_limits.h"
 #include "engine/core/executor_registry.h"
-#include "engine/cuda/cuda_transformer.h"
+#include "engine/cuda/cuda_forward.h"
 #include "engine/cuda/device_kv_cache.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/device.h"
@@ -73,7 +73,7 @@ class CudaExecutor final : public Executor {
   bool samples_;
   OwnedStream stream_;
   cuda::DeviceKvCache cache_;
-  cuda::CudaTransformer model_;
+  cuda::CudaForward model_;
 };
 
 }  // namespace

@@ -4,23 +4,15 @@
 
 namespace infergate::cuda {
 
-DeviceFfn upload_ffn(const FfnWeights& f) {
-  DeviceFfn d;
-  if (!f.gate.defined()) return d;
-  d.gate_up = upload_matrix({&f.gate, &f.up});
-  d.down = upload_matrix({&f.down});
-  return d;
-}
-
-void DeviceFfnRunner::run(DeviceGemm& gemm, const DeviceFfn& ffn, const float* in, int64_t rows,
-                          float* out) {
+void DeviceFfnRunner::run(DeviceGemm& gemm, const DeviceMatrix& gate_up_w,
+                          const DeviceMatrix& down_w, const float* in, int64_t rows, float* out) {
   if (rows == 0) return;
-  const int64_t inter = ffn.down.cols;
+  const int64_t inter = down_w.cols;
   float* gate_up = gate_up_.ensure(size_t(rows * 2 * inter));
   float* act = act_.ensure(size_t(rows * inter));
-  gemm.project(in, rows, ffn.gate_up, gate_up);
+  gemm.project(in, rows, gate_up_w, gate_up);
   silu_mul_rows(gate_up, rows, inter, act, gemm.stream());
-  gemm.project(act, rows, ffn.down, out);
+  gemm.project(act, rows, down_w, out);
 }
 
 }  // namespace infergate::cuda

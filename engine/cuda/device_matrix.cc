@@ -13,7 +13,7 @@ namespace infergate::cuda {
 namespace {
 
 // The one dtype every part has, when the GPU reads it; otherwise bf16.
-GemmDType common_dtype(std::initializer_list<const Tensor*> parts) {
+GemmDType common_dtype(const std::vector<const Tensor*>& parts) {
   const std::optional<GemmDType> first = gemm_dtype_of((*parts.begin())->dtype());
   for (const Tensor* t : parts) {
     if (!first || t->dtype() != (*parts.begin())->dtype()) return GemmDType::kBF16;
@@ -36,7 +36,7 @@ void append(const Tensor& t, GemmDType dtype, std::vector<unsigned char>& host) 
 
 }  // namespace
 
-DeviceMatrix upload_matrix(std::initializer_list<const Tensor*> parts) {
+DeviceMatrix upload_matrix(const std::vector<const Tensor*>& parts) {
   DeviceMatrix m;
   if (parts.size() == 0 || !(*parts.begin())->defined()) return m;
   m.dtype = common_dtype(parts);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
+#include <vector>
 
 #include "kernels/cuda/device_buffer.h"
 #include "kernels/cuda/gemm_dtype.h"
@@ -23,7 +23,7 @@ struct DeviceMatrix {
 // The parts stacked by rows (each [rows_i, cols], same cols). f32, f16 and bf16 parts of one
 // dtype are copied as they are; anything else (block formats, mixed dtypes) is converted to bf16 on
 // the host first, since the GPU GEMMs read only these three.
-DeviceMatrix upload_matrix(std::initializer_list<const Tensor*> parts);
+DeviceMatrix upload_matrix(const std::vector<const Tensor*>& parts);
 
 // A vector or table widened to fp32 (norm weights, biases, the embedding table); empty when
 // `t` is undefined.

@@ -1,7 +1,9 @@
-// The optimized forward pass over a flattened batch with a paged KV cache. Built from the
-// kernels/ ops; tested against reference_forward(). Projection matrices are packed once at
-// construction into the GEMM kernels' panel layout, fused where they share an input (q|k|v,
-// gate|up): after that the forward never reads the row-major matrices of `weights`.
+// The transformer, written once: dense and mixture-of-experts decoder layers (Llama, Mistral,
+// Qwen2/3, Mixtral) over a flattened batch with a paged KV cache, as a sequence of backend ops
+// (forward_ops.h). The CPU runs it through engine/forward/cpu/cpu_transformer.h, the GPU through
+// engine/cuda; reference_forward() is the plain oracle it is tested against, kept apart on
+// purpose. Projections are prepared once at construction, fused where they share an input
+// (q|k|v, gate|up).
 // With a ModelShard, `weights` are one rank's part (its layers, heads, FFN width, vocabulary
 // rows or experts) and the forward calls the group's collectives where the parts meet.
 #pragma once
@@ -10,93 +12,61 @@
 #include <vector>
 
 #include "engine/forward/batch_input.h"
-#include "engine/kv/kv_cache_storage.h"
+#include "engine/forward/forward_ops.h"
 #include "engine/model/model_shard.h"
 #include "engine/model/model_weights.h"
-#include "kernels/cpu/packed_weight.h"
-#include "kernels/cpu/thread_pool.h"
 #include "kernels/rope_frequencies.h"
 
 namespace infergate {
 
 class Transformer {
  public:
-  // `shard` and `comm` (both or neither; they must outlive this) make it one rank's part.
-  Transformer(const ModelWeights& weights, ThreadPool& pool, const ModelShard* shard = nullptr,
-              ShardCollectives* comm = nullptr);
+  // `ops` (and `shard`, when given) must outlive this.
+  Transformer(const ModelWeights& weights, ForwardOps& ops, const ModelShard* shard = nullptr);
 
-  // Writes the batch's K/V into `cache` and returns logits [logits_rows.size(), vocab]:
-  // embed(), run_layers(), logits(). Pipeline stages call the parts they hold.
-  std::vector<float> forward(const BatchInput& batch, KvCacheStorage& cache);
-  // The hidden states [num_tokens, hidden] of the batch's tokens, from the embedding table.
-  void embed(const BatchInput& batch);
+  // Binds a step: its inputs, and the cache its layers write (null for a backend that owns
+  // its cache). Then embed(), run_layers(), logits_to(), or the parts a pipeline stage holds.
+  void begin(const BatchInput& batch, KvCacheStorage* cache);
+  // The hidden states [num_tokens, hidden] of the step's tokens, from the embedding table.
+  void embed();
   // The hidden states in and out of a pipeline stage: [num_tokens, hidden], valid for n rows.
   float* hidden(int64_t num_tokens);
-  // This weights' layers over the hidden states, writing their K/V into `cache`.
-  void run_layers(const BatchInput& batch, KvCacheStorage& cache);
-  // Final norm and LM head for the rows to sample: [logits_rows.size(), full vocabulary].
-  std::vector<float> logits(const BatchInput& batch);
-  // Peak bytes of activation scratch buffers so far (the memory ledger's "workspace").
-  size_t workspace_bytes() const;
-  // Bytes of the weights the forward reads: packed projections plus the row-major tensors it
-  // still uses (embeddings, norms, biases, MoE router).
+  // This weights' layers over the hidden states, writing their K/V into the cache.
+  void run_layers();
+  // Final norm and LM head for the rows to sample: [logits_rows.size(), this rank's vocabulary
+  // rows] into `out` (the backend's memory).
+  void logits_to(float* out);
+  // Bytes of the weights the forward reads: prepared projections plus the row-major tensors
+  // it still uses (embeddings, norms, biases, MoE router).
   size_t weight_bytes() const;
-  // Expert parallelism: (token, expert) rows this rank's experts have computed so far.
-  int64_t expert_tokens() const { return expert_tokens_; }
+  const ModelConfig& config() const { return w_.config; }
 
  private:
-  struct PackedFfn {
-    PackedWeight gate_up;  // [gate | up] rows
-    PackedWeight down;
+  struct Layer {
+    std::unique_ptr<OpWeight> qkv;  // [q | k | v] rows
+    std::unique_ptr<OpWeight> o;
+    OpFfn ffn;
+    OpMoe moe;
+    const float *attn_norm, *ffn_norm, *bq, *bk, *bv, *q_norm, *k_norm;
   };
-  struct PackedLayer {
-    PackedWeight qkv;  // [q | k | v] rows
-    PackedWeight o;
-    PackedFfn ffn;
-    std::vector<PackedFfn> experts;
-    PackedFfn shared_expert;
+  struct Buffers {
+    float *x, *h, *qkv, *q, *k, *v, *attn, *tmp;
   };
-  static PackedFfn pack_ffn(const FfnWeights& f);
-
-  struct Scratch {
-    std::vector<float> x, h, qkv, q, k, v, attn, gate_up, act, tmp;
-  };
-  void attention_block(int layer, const BatchInput& batch, KvCacheStorage& cache);
-  void ffn_block(int layer, int64_t num_tokens);
-  void dense_ffn(const PackedFfn& ffn, const float* in, int64_t rows, float* out);
-  struct Routed {
-    int64_t token;  // row of the routed rows
-    int expert;     // global expert id
-    float weight;   // router weight
-  };
-  std::vector<Routed> route(int layer, const float* h, int64_t rows);
-  void run_expert(const PackedFfn& expert, const float* in, const std::vector<int64_t>& pick,
-                  float* out);
-  void add_shared_expert(const PackedLayer& p, const float* in, int64_t rows, float* acc);
-  void moe_ffn(int layer, int64_t num_tokens);
-  // Expert parallelism's exchange: rows per peer each way, and what this rank received.
-  struct ExpertExchange {
-    std::vector<size_t> sent, received;  // rows to / from each rank of the group
-    std::vector<float> rows;             // received rows [sum(received), hidden]
-    std::vector<int32_t> experts;        // each received row's expert, indexed on this rank
-  };
-  ExpertExchange dispatch_to_experts(const std::vector<Routed>& routed, const float* h,
-                                     int64_t per_rank);
-  std::vector<float> run_received(const PackedLayer& p, const ExpertExchange& x);
-  void moe_ffn_expert_parallel(int layer, int64_t num_tokens);
-  void reduce_partial_sums(float* x, int64_t count);  // tensor parallel: all-reduce
+  OpFfn prepare_ffn(const FfnWeights& f);
   void grow(int64_t num_tokens);
+  void attention_block(int layer, int64_t n);
+  void ffn_block(int layer, int64_t n);
+  void reduce_partial_sums(float* x, int64_t count);  // tensor parallel: all-reduce
 
   const ModelWeights& w_;
   const RopeFrequencies rope_;
-  ThreadPool& pool_;
+  ForwardOps& ops_;
   const ModelShard* shard_;
-  ShardCollectives* comm_;
-  std::vector<PackedLayer> layers_;
-  PackedWeight lm_head_;
-  Scratch s_;
-  std::vector<float> expert_in_, shared_out_, gathered_;  // MoE scratch
-  int64_t expert_tokens_ = 0;  // expert parallel: (token, expert) rows this rank computed
+  std::vector<Layer> layers_;
+  std::unique_ptr<OpWeight> lm_head_;
+  const float* final_norm_;
+  const BatchInput* batch_ = nullptr;  // the bound step
+  Buffers b_{};
 };
 
 }  // namespace infergate

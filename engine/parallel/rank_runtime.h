@@ -10,7 +10,7 @@
 #include "common/results/parallel_record.h"
 #include "engine/comm/mpi_communicator.h"
 #include "engine/core/memory_ledger.h"
-#include "engine/forward/transformer.h"
+#include "engine/forward/cpu/cpu_transformer.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/parallel/group_collectives.h"
 #include "engine/parallel/parallel_layout.h"
@@ -48,7 +48,7 @@ class RankRuntime {
   RankWeights part_;
   ThreadPool pool_;
   KvCacheStorage cache_;
-  Transformer model_;
+  CpuTransformer model_;
   // Per rank, summed over steps: seconds computing, seconds in steps, expert rows computed.
   std::vector<double> busy_s_, wall_s_;
   std::vector<int64_t> expert_tokens_;

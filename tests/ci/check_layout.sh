@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ci/check-layout.py must hold the tree to the graph of docs/architecture.md: the real tree
 # passes, and on a copy of it an engine file that includes the server, a gates or bench subfolder
-# that includes one that depends on it, a graph with a cycle and a file outside every unit are
-# each refused by name.
+# that includes one that depends on it, a graph with a cycle, a file outside every unit and a
+# layer kernel outside the model's op units are each refused by name.
 # Usage: check_layout.sh SOURCE_DIR WORK_DIR
 set -uo pipefail
 source_dir=$1 work=$2
@@ -42,6 +42,17 @@ expect 1 "bench/metrics/ramp_summary.cc:1: bench/metrics includes bench/driver/l
 copy
 sed -i 's|^bench/metrics -> bench/load$|bench/metrics -> bench/load bench/driver|' "$work/tree/docs/architecture.md"
 expect 2 "has a cycle: bench/metrics -> bench/driver -> .* -> bench/metrics" \
+  -- "${check[@]}" "$work/tree"
+
+# The model's one home: a forward pass growing in an executor, or the model calling a kernel
+# instead of its backend's op, is refused.
+copy
+sed -i '1i #include "kernels/cpu/ops.h"' "$work/tree/engine/core/local_executor.cc"
+expect 1 "engine/core/local_executor.cc:1: engine/core includes the layer kernel kernels/cpu/ops.h" \
+  -- "${check[@]}" "$work/tree"
+copy
+sed -i '1i #include "kernels/cuda/rms_norm.h"' "$work/tree/engine/forward/transformer.cc"
+expect 1 "engine/forward/transformer.cc:1: the model includes the layer kernel kernels/cuda/rms_norm.h" \
   -- "${check[@]}" "$work/tree"
 
 copy

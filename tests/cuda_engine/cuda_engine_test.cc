@@ -8,8 +8,8 @@
 
 #include "engine/core/engine.h"
 #include "engine/cuda/cuda_executor.h"
-#include "engine/cuda/cuda_transformer.h"
-#include "engine/forward/transformer.h"
+#include "engine/cuda/cuda_forward.h"
+#include "engine/forward/cpu/cpu_transformer.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/model/synthetic_model.h"
 #include "kernels/cuda/cuda_check.h"
@@ -61,10 +61,10 @@ std::vector<int32_t> tokens(int count, int salt) {
 void check_forward(const ModelWeights& weights, DType kv_dtype, cuda::GemmChoice gemm,
                    double tolerance) {
   ThreadPool pool(2);
-  Transformer cpu(weights, pool);
+  CpuTransformer cpu(weights, pool);
   KvCacheStorage cpu_cache(weights.config, kNumBlocks, kBlockSize, kv_dtype);
   testing::TestStream stream;
-  cuda::CudaTransformer gpu(weights, gemm, stream.get());
+  cuda::CudaForward gpu(weights, gemm, stream.get());
   cuda::DeviceKvCache gpu_cache(weights.config, kNumBlocks, kBlockSize, kv_dtype);
 
   // Step 1: two fresh prompts. Step 2: a decode, a chunk over a cached prefix, a new
@@ -143,8 +143,8 @@ TEST_CASE("cuda: greedy tokens of the tiny preset equal the CPU engine's in fp32
 TEST_CASE("cuda: decode steps replayed from CUDA graphs give the eager steps' logits") {
   const ModelWeights w = tiny_weights();
   testing::TestStream stream;
-  cuda::CudaTransformer eager(w, cuda::GemmChoice::kCublas, stream.get());
-  cuda::CudaTransformer graphed(w, cuda::GemmChoice::kCublas, stream.get(), {8, 256});
+  cuda::CudaForward eager(w, cuda::GemmChoice::kCublas, stream.get());
+  cuda::CudaForward graphed(w, cuda::GemmChoice::kCublas, stream.get(), {8, 256});
   cuda::DeviceKvCache eager_cache(w.config, kNumBlocks, kBlockSize, DType::kF32);
   cuda::DeviceKvCache graphed_cache(w.config, kNumBlocks, kBlockSize, DType::kF32);
   std::vector<SeqSpec> seqs = {

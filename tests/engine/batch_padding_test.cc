@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "engine/forward/transformer.h"
+#include "engine/forward/cpu/cpu_transformer.h"
 #include "engine/kv/kv_cache_storage.h"
 #include "engine/model/synthetic_model.h"
 #include "test_models.h"
@@ -45,7 +45,7 @@ struct ThreeDecodes {
 TEST_CASE("a padded decode step gives the real rows the unpadded logits", "[engine]") {
   const ModelWeights w = make_synthetic_model(testing::small_test_config(), 5);
   ThreadPool pool(2);
-  Transformer model(w, pool);
+  CpuTransformer model(w, pool);
   const ThreeDecodes d;
   auto run = [&](int64_t pad_to) {
     KvCacheStorage cache(w.config, 8, kBlockSize, DType::kF32);

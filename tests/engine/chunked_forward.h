@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/forward/transformer.h"
+#include "engine/forward/cpu/cpu_transformer.h"
 
 namespace infergate::testing {
 
@@ -20,7 +20,7 @@ inline std::vector<float> chunked_forward(const ModelWeights& w, const std::vect
   KvCacheStorage cache(w.config, blocks * 2 + 3, block_size, kv_dtype);
   std::vector<int32_t> table;
   for (int i = 0; i < blocks; ++i) table.push_back(2 * blocks + 2 - 2 * i);  // reversed, sparse
-  Transformer model(w, pool);
+  CpuTransformer model(w, pool);
   std::vector<float> all;
   for (size_t start = 0; start < tokens.size(); start += size_t(chunk)) {
     const size_t end = std::min(tokens.size(), start + size_t(chunk));

@@ -1,7 +1,7 @@
-#include "engine/forward/sequence_logits.h"
+#include "engine/forward/cpu/sequence_logits.h"
 
 #include "engine/forward/batch_input.h"
-#include "engine/forward/transformer.h"
+#include "engine/forward/cpu/cpu_transformer.h"
 #include "engine/kv/kv_cache_storage.h"
 
 namespace infergate {
@@ -22,7 +22,7 @@ std::vector<float> sequence_logits(const ModelWeights& weights, const std::vecto
     batch.logits_rows.push_back(p);
   }
   batch.sequences.push_back({0, n, n, block_table.data()});
-  Transformer model(weights, pool);
+  CpuTransformer model(weights, pool);
   return model.forward(batch, cache);
 }
 
