@@ -1,10 +1,14 @@
-"""The table ci/gpu-check.sh prints last: every GPU micro-benchmark as a fraction of the roofline
-measured in the same run, the issue's three targets, and the quickstart on cpu and cuda.
+"""The table ci/gpu-check.sh prints last, and its one JSON summary (OUT_DIR/summary.json): every
+GPU micro-benchmark as a fraction of the roofline measured in the same run, the kernel targets,
+the engine's speed on `small` (decode 1 and 32, prefill 512), the measured roofline as a share of
+the device's datasheet peaks (HBM bandwidth, dense bf16), the GPU tests' counts and the
+quickstart on cpu and cuda.
     python3 ci/gpu-summary.py OUT_DIR
-Reads OUT_DIR/cuda-micro.json (Google Benchmark) and OUT_DIR/quickstart-{cpu,cuda}.json; a
-missing file is reported as missing, never as a pass."""
+Reads OUT_DIR/cuda-micro.json (Google Benchmark), OUT_DIR/ctest-gpu.txt and
+OUT_DIR/quickstart-{cpu,cuda}.json; a missing file is reported as missing, never as a pass."""
 import json
 import os
+import re
 import sys
 
 # (benchmark name prefix, counter, at least): the targets of issue 6 on H100/H200.
@@ -16,6 +20,21 @@ TARGETS = [
     ("BM_AttentionDecode/batch:64/context:4096/", "of_roofline", 0.70,
      "decode attention vs measured copy bandwidth, batch 64, context 4096"),
 ]
+
+
+# Datasheet peaks (dense bf16 tensor TFLOP/s, HBM TB/s), by a name nvidia-smi prints: the
+# denominators of the roofline's shares. An unknown device gets no share.
+DATASHEETS = [
+    ("H200", 989.4, 4.8),
+    ("H100 80GB HBM3", 989.4, 3.35),
+    ("H100 PCIe", 756.0, 2.0),
+    ("A100-SXM4-80GB", 312.0, 2.039),
+    ("A100", 312.0, 1.555),
+]
+
+ENGINE_BENCHES = [("decode_1", "BM_CudaEngineDecode1", "bw_share"),
+                  ("decode_32", "BM_CudaEngineDecode32", "gemm_share"),
+                  ("prefill_512", "BM_CudaEnginePrefill512", "gemm_share")]
 
 
 def load(path):
@@ -45,19 +64,81 @@ def micro_table(doc):
 def target_table(doc):
     print("\ntargets (issue 6):")
     benches = doc.get("benchmarks", []) if doc else []
+    rows = []
     for prefix, counter, floor, label in TARGETS:
         hits = [b for b in benches if b["name"].startswith(prefix) and counter in b]
         if not hits:
             print(f"  NOT MEASURED  {label}")
+            rows.append({"target": label, "verdict": "not measured"})
             continue
         value = max(b[counter] for b in hits)
         verdict = "MET" if value >= floor else "MISSED"
         print(f"  {verdict:12}  {label}: {value:.2f} (target >= {floor:.2f})")
+        rows.append({"target": label, "value": value, "at_least": floor, "verdict": verdict})
+    return rows
+
+
+def roofline_shares(doc):
+    """The measured copy bandwidth and cuBLAS bf16 GEMM as shares of the datasheet's peaks."""
+    ctx = (doc or {}).get("context", {})
+    device = ctx.get("device") or ""
+    out = {"device": device or None}
+    try:
+        copy = float(ctx["roofline_copy_GBps"]) / 1e3
+        gemm = float(ctx["roofline_bf16_gemm_TFLOPs"])
+    except (KeyError, ValueError):
+        print("\nroofline: not measured")
+        return out
+    out.update(copy_TBps=copy, bf16_gemm_TFLOPs=gemm)
+    sheet = next((d for d in DATASHEETS if d[0] in device), None)
+    if sheet is None:
+        print(f"\nroofline: {device!r} is not in the datasheet table; no peak shares")
+        return out
+    out.update(datasheet=sheet[0], hbm_bandwidth_share=copy / sheet[2],
+               cublas_gemm_peak_share=gemm / sheet[1])
+    print(f"\nroofline vs datasheet ({sheet[0]}): HBM {copy:.2f} of {sheet[2]} TB/s "
+          f"({out['hbm_bandwidth_share']:.2f}), cuBLAS bf16 {gemm:.0f} of {sheet[1]} TFLOP/s "
+          f"({out['cublas_gemm_peak_share']:.2f})")
+    return out
+
+
+def engine_speed(doc):
+    print("\nengine on backend cuda, small preset, bf16:")
+    benches = (doc or {}).get("benchmarks", [])
+    out = {}
+    for key, name, share in ENGINE_BENCHES:
+        hit = next((b for b in benches if b["name"].startswith(name)), None)
+        if hit is None:
+            print(f"  {key:12} not measured")
+            continue
+        out[key] = {"tok_per_s": hit.get("tok_per_s"), share: hit.get(share),
+                    "mean_ms": hit.get("mean_ms")}
+        print(f"  {key:12} {hit.get('tok_per_s', 0):10.1f} tok/s  {share} "
+              f"{hit.get(share, float('nan')):.2f}")
+    return out
+
+
+def gpu_tests(out_dir):
+    """Counts from ctest's last line ("N% tests passed, F tests failed out of T")."""
+    try:
+        with open(os.path.join(out_dir, "ctest-gpu.txt")) as f:
+            text = f.read()
+    except OSError:
+        return {"ran": False}
+    m = re.search(r"(\d+)% tests passed, (\d+) tests? failed out of (\d+)", text)
+    if not m:
+        return {"ran": False}
+    failed, total = int(m.group(2)), int(m.group(3))
+    skipped = len(re.findall(r"\*\*\*Skipped|Not Run", text))
+    failures = re.findall(r"^\s*\d+ - (.+?) \(Failed\)", text, re.MULTILINE)
+    return {"ran": True, "total": total, "failed": failed, "skipped": skipped,
+            "failures": failures}
 
 
 def quickstart_table(out):
     print("\nquickstart (40 requests at 8 req/s):")
     rows = {}
+    summary = {}
     for backend in ("cpu", "cuda"):
         doc = load(os.path.join(out, f"quickstart-{backend}.json"))
         if doc and "summary" in doc:
@@ -65,10 +146,48 @@ def quickstart_table(out):
             rows[backend] = (s["ttft_ms"]["p50"], s["tpot_ms"]["p50"], s["output_throughput_tps"])
     for backend, (ttft, tpot, tps) in rows.items():
         print(f"  {backend:5} TTFT p50 {ttft:8.2f} ms  TPOT p50 {tpot:7.3f} ms  {tps:8.1f} tok/s")
+        summary[backend] = {"ttft_p50_ms": ttft, "tpot_p50_ms": tpot, "output_tok_per_s": tps}
     if len(rows) == 2:
         c, g = rows["cpu"], rows["cuda"]
         print(f"  cuda/cpu: TTFT x{g[0] / c[0]:.2f}, TPOT x{g[1] / c[1]:.2f}, "
               f"tokens/s x{g[2] / c[2]:.2f}")
+    return summary
+
+
+def find_key(node, key):
+    """The first value under `key` anywhere in a JSON document (depth first), or None."""
+    if isinstance(node, dict):
+        if key in node:
+            return node[key]
+        node = list(node.values())
+    if isinstance(node, list):
+        for child in node:
+            found = find_key(child, key)
+            if found is not None:
+                return found
+    return None
+
+
+def telemetry(out_dir):
+    """What NVML and CUPTI read during the cuda quickstart (results-schema.md: gpu, cupti)."""
+    doc = load(os.path.join(out_dir, "quickstart-cuda.json"))
+    if not doc:
+        return {}
+    gpu = find_key(doc, "gpu") or {}
+    cupti = find_key(doc, "cupti") or {}
+    kernels = cupti.get("kernels") or []
+    found = {
+        "nvml_driver": gpu.get("driver_version") if isinstance(gpu, dict) else None,
+        "nvml_unavailable": gpu.get("unavailable_reason") if isinstance(gpu, dict) else None,
+        "peak_gpu_memory_bytes": find_key(doc, "peak_gpu_memory_bytes"),
+        "cupti_available": cupti.get("available"),
+        "cupti_unavailable": cupti.get("unavailable_reason"),
+        "cupti_kernels": len(kernels),
+        "gpu_busy_fraction": cupti.get("gpu_busy_fraction"),
+    }
+    print("\nNVML/CUPTI during the cuda quickstart: " +
+          ", ".join(f"{k} {v}" for k, v in found.items()))
+    return found
 
 
 def main():
@@ -76,8 +195,15 @@ def main():
     doc = load(os.path.join(out, "cuda-micro.json"))
     if doc:
         micro_table(doc)
-    target_table(doc)
-    quickstart_table(out)
+    summary = {"tests": gpu_tests(out), "roofline": roofline_shares(doc),
+               "kernel_targets": target_table(doc), "engine_speed": engine_speed(doc),
+               "quickstart": quickstart_table(out), "telemetry": telemetry(out)}
+    # Written whole, then renamed: a reader never sees half a summary.
+    path = os.path.join(out, "summary.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(summary, f, indent=2)
+    os.replace(path + ".tmp", path)
+    print(f"\nsummary: {path}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@
 #include "cli/flag_range.h"
 #include "cli/http_front_flags.h"
 #include "common/kv_transfer/kv_transfer_secret.h"
-#include "engine/core/cuda_limits.h"
 #include "engine/model/model_argument.h"
 #include "engine/model/model_loader.h"
 #include "engine/model/model_tokenizer.h"
@@ -220,7 +219,6 @@ int serve_command(int argc, char** argv) {
     apply_engine_options(*parsed, config);
     source = parse_model_argument(model, model_seed);
   }
-  if (config.on_cuda()) check_cuda_limits(CudaRun(&config, nullptr, std::nullopt, options.role));
   EngineService service(std::make_unique<Engine>(config, load_model(source)));
   if (source.kind != "synthetic") exit_clearly_on_model_file_fault(source.path);
   const ModelTokenizer tokenizer = load_model_tokenizer(source, service.engine().weights().vocab);

@@ -20,14 +20,6 @@ std::vector<CudaLimit> build_limits() {
                [](const CudaRun& r) {
                  return r.engine ? when(r.engine->world_size() > 1, "cuda") : std::nullopt;
                }});
-  t.push_back({"speculative.method", "none",
-               "the cuda executor samples on the GPU, one row per sequence, and verifies no "
-               "drafts",
-               [](const CudaRun& r) {
-                 return r.engine ? when(r.engine->speculates(),
-                                        speculative_method_name(r.engine->speculative_method))
-                                 : std::nullopt;
-               }});
   t.push_back(
       {"weight_dtype", "auto, f32, f16, bf16", "it has no block-format GEMM", [](const CudaRun& r) {
          return r.engine ? when(r.engine->weight_dtype >= WeightDtype::kQ8_0,
@@ -65,12 +57,6 @@ std::vector<CudaLimit> build_limits() {
          return r.engine && r.model ? when(r.engine->cuda_graphs && r.model->is_moe(), "true")
                                     : std::nullopt;
        }});
-  t.push_back({"serve --role", "colocated",
-               "a prefill or decode worker moves KV blocks through host memory; the device "
-               "cache has no export or import yet",
-               [](const CudaRun& r) {
-                 return r.role ? when(*r.role != "colocated", *r.role) : std::nullopt;
-               }});
   return t;
 }
 

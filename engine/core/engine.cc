@@ -227,7 +227,8 @@ std::vector<std::vector<int32_t>> Engine::execute_and_sample(
     const SchedulerOutput& out, const std::vector<const ScheduledSequence*>& sampling,
     int64_t& executed_ns) {
   // A GPU executor samples on the device (its "execute" phase then includes sampling); it
-  // never gets draft tokens (EngineConfig::validate), so one token per sequence.
+  // never does when drafts are verified (the cuda executor then returns logits), so one token
+  // per sequence.
   const bool executor_samples = executor_->samples_itself() && !needs_host_logits(sampling);
   std::vector<float> logits;
   std::vector<std::vector<int32_t>> sampled;
@@ -391,9 +392,8 @@ void Engine::propose_drafts(const std::vector<Sequence*>& seqs) {
 }
 
 void Engine::propose_forced_tokens(const std::vector<Sequence*>& seqs) {
-  // The cuda executor gives one row per sequence, and one that samples on its own device
-  // verifies no drafts (EngineConfig::validate refuses speculation there too).
-  if (!config_.grammar_jump_forward || config_.on_cuda() || executor_->samples_itself()) return;
+  // An executor that samples on its own device gives one token per sequence: no drafts.
+  if (!config_.grammar_jump_forward || executor_->samples_itself()) return;
   constexpr int kMaxForcedDrafts = 16;
   for (Sequence* seq : seqs) {
     if (!seq->grammar_state || !seq->draft_tokens.empty()) continue;

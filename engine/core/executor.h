@@ -68,13 +68,13 @@ class Executor {
   // (a draft model shares them); nullptr otherwise.
   virtual ThreadPool* cpu_thread_pool() { return nullptr; }
   // One KV block as bytes (KvCacheStorage's layout), for handing a prefix to another engine.
-  // Executors whose KV is elsewhere (other ranks, a GPU) do not hand it over yet: 0 and throw.
+  // Executors whose KV is on other ranks do not hand it over yet: 0 and throw.
   virtual size_t kv_block_nbytes() const { return 0; }
   virtual void read_kv_block(int32_t /*block*/, std::span<std::byte> /*out*/) const {
-    throw std::logic_error("this executor cannot hand KV blocks over (local CPU engines only)");
+    throw std::logic_error("this executor cannot hand KV blocks over (single-rank engines only)");
   }
   virtual void write_kv_block(int32_t /*block*/, std::span<const std::byte> /*in*/) {
-    throw std::logic_error("this executor cannot take KV blocks over (local CPU engines only)");
+    throw std::logic_error("this executor cannot take KV blocks over (single-rank engines only)");
   }
 };
 

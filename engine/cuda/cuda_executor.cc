@@ -38,7 +38,8 @@ class CudaExecutor final : public Executor {
  public:
   CudaExecutor(const ModelWeights& weights, const EngineConfig& config, int num_kv_blocks)
       : block_size_(config.block_size),
-        samples_(config.cuda_sampling),
+        // Speculation verifies drafts on the host: every draft row's logits come back.
+        samples_(config.cuda_sampling && !config.speculates()),
         cache_(weights.config, num_kv_blocks, config.block_size, config.kv_cache_dtype),
         model_(weights,
                config.cuda_gemm == CudaGemm::kInfergate ? cuda::GemmChoice::kInfergate
@@ -58,6 +59,15 @@ class CudaExecutor final : public Executor {
       params.push_back({d.temperature, d.top_k, d.top_p, d.uniform});
     }
     return model_.forward_and_sample(build_batch(out, block_size_), cache_, params);
+  }
+
+  // Disaggregation's KV handoff, staged through the host (the transfer reads host memory).
+  size_t kv_block_nbytes() const override { return cache_.block_nbytes(); }
+  void read_kv_block(int32_t block, std::span<std::byte> out) const override {
+    cache_.read_block(block, out, stream_.get());
+  }
+  void write_kv_block(int32_t block, std::span<const std::byte> in) override {
+    cache_.write_block(block, in, stream_.get());
   }
 
   MemoryLedger memory() const override {

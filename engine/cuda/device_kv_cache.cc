@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/write_kv.h"
 
 namespace infergate::cuda {
@@ -76,6 +77,55 @@ size_t DeviceKvCache::nbytes() const {
   for (const DeviceBytes& b : k_) total += b.bytes();
   for (const DeviceBytes& b : v_) total += b.bytes();
   return total;
+}
+
+size_t DeviceKvCache::layer_block_nbytes() const {
+  return dtype_bytes(dtype_, int64_t(block_size_) * num_kv_heads_ * head_dim_);
+}
+
+size_t DeviceKvCache::block_nbytes() const { return 2 * k_.size() * layer_block_nbytes(); }
+
+void DeviceKvCache::check_block(int32_t block, size_t buffer_bytes) const {
+  if (block < 0 || block >= num_blocks_) {
+    throw std::out_of_range("KV block " + std::to_string(block) + " is outside the pool of " +
+                            std::to_string(num_blocks_));
+  }
+  if (buffer_bytes != block_nbytes()) {
+    throw std::out_of_range("a KV block is " + std::to_string(block_nbytes()) +
+                            " bytes here, not " + std::to_string(buffer_bytes) +
+                            " (another model, block size or KV dtype?)");
+  }
+}
+
+void DeviceKvCache::read_block(int32_t block, std::span<std::byte> out, cudaStream_t stream) const {
+  check_block(block, out.size());
+  const size_t n = layer_block_nbytes();
+  std::byte* to = out.data();
+  for (const std::vector<DeviceBytes>* side : {&k_, &v_}) {
+    for (const DeviceBytes& layer : *side) {
+      INFERGATE_CUDA_CHECK(
+          cudaMemcpyAsync(to, static_cast<const std::byte*>(layer.data()) + size_t(block) * n, n,
+                          cudaMemcpyDeviceToHost, stream));
+      to += n;
+    }
+  }
+  INFERGATE_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void DeviceKvCache::write_block(int32_t block, std::span<const std::byte> in, cudaStream_t stream) {
+  check_block(block, in.size());
+  const size_t n = layer_block_nbytes();
+  const std::byte* from = in.data();
+  for (std::vector<DeviceBytes>* side : {&k_, &v_}) {
+    for (DeviceBytes& layer : *side) {
+      INFERGATE_CUDA_CHECK(
+          cudaMemcpyAsync(static_cast<std::byte*>(layer.data()) + size_t(block) * n, from, n,
+                          cudaMemcpyHostToDevice, stream));
+      from += n;
+    }
+  }
+  // `in` may be freed when this returns: the copies must have read it.
+  INFERGATE_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace infergate::cuda

@@ -5,7 +5,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/model/model_config.h"
@@ -26,8 +28,18 @@ class DeviceKvCache {
              int64_t num_tokens, cudaStream_t stream);
   DeviceKvLayer layer(int i) const;
   size_t nbytes() const;
+  // One block as bytes in the host KV cache's layout (engine/kv/kv_cache_storage.h: every
+  // layer's K block, then every layer's V block), for handing a prefix to another engine
+  // (disaggregated prefill and decode). Copied through the host, in order with `stream`'s work.
+  // Throw std::out_of_range for a block outside the pool or a buffer of another size.
+  size_t block_nbytes() const;
+  void read_block(int32_t block, std::span<std::byte> out, cudaStream_t stream) const;
+  void write_block(int32_t block, std::span<const std::byte> in, cudaStream_t stream);
 
  private:
+  size_t layer_block_nbytes() const;
+  void check_block(int32_t block, size_t buffer_bytes) const;
+
   std::vector<DeviceBytes> k_, v_;
   int num_blocks_, block_size_, num_kv_heads_, head_dim_;
   DType dtype_;

@@ -3,7 +3,9 @@
 // compared step by step. Engine level: greedy tokens of the `tiny` preset in fp32 are the same.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/core/engine.h"
@@ -138,6 +140,73 @@ TEST_CASE("cuda: greedy tokens of the tiny preset equal the CPU engine's in fp32
   const auto expected = run("cpu", false);
   CHECK(run("cuda", false) == expected);
   CHECK(run("cuda", true) == expected);  // decode steps replayed from CUDA graphs
+}
+
+TEST_CASE("cuda: speculative decoding gives the CPU engine's greedy tokens") {
+  // The drafts are verified on the GPU's logits (the executor returns every verify row); a
+  // repetitive prompt makes the n-gram proposer draft most steps, self-drafting every step.
+  std::vector<std::vector<int32_t>> prompts;
+  for (int i = 0; i < 6; ++i) {
+    std::vector<int32_t> p;
+    for (int r = 0; r < 4; ++r) {
+      const std::vector<int32_t> motif = tokens(6, i);
+      p.insert(p.end(), motif.begin(), motif.end());
+    }
+    prompts.push_back(p);
+  }
+  SamplingParams greedy;
+  greedy.max_tokens = 16;
+  greedy.ignore_eos = true;
+  register_cuda_executor();
+  auto run = [&](Backend backend, SpeculativeMethod method) {
+    EngineConfig c;
+    c.backend = backend;
+    c.num_threads = 2;
+    c.speculative_method = method;
+    c.speculative_draft_layers = method == SpeculativeMethod::kSelf ? 1 : 0;
+    Engine engine(c, make_synthetic_model(preset_config("tiny"), 3));
+    std::vector<std::vector<int32_t>> out;
+    for (const GenerateResult& r : engine.generate(prompts, greedy)) out.push_back(r.token_ids);
+    if (method != SpeculativeMethod::kNone) CHECK(engine.stats().spec_num_drafts > 0);
+    return out;
+  };
+  const auto expected = run(Backend::kCpu, SpeculativeMethod::kNone);
+  CHECK(run(Backend::kCuda, SpeculativeMethod::kNgram) == expected);
+  CHECK(run(Backend::kCuda, SpeculativeMethod::kSelf) == expected);
+}
+
+TEST_CASE("cuda: a KV block handed over from the device is the CPU cache's, and goes back") {
+  // Disaggregation's handoff: the same prompt through both forwards, each cache's block read
+  // in the host layout (every layer's K, then every layer's V), compared as floats.
+  const ModelWeights w = tiny_weights();
+  ThreadPool pool(2);
+  CpuTransformer cpu(w, pool);
+  KvCacheStorage cpu_cache(w.config, kNumBlocks, kBlockSize, DType::kF32);
+  testing::TestStream stream;
+  cuda::CudaForward gpu(w, cuda::GemmChoice::kCublas, stream.get());
+  cuda::DeviceKvCache gpu_cache(w.config, kNumBlocks, kBlockSize, DType::kF32);
+  const BatchInput batch = batch_of({{tokens(21, 4), 0, {6, 1}}});
+  cpu.forward(batch, cpu_cache);
+  gpu.forward(batch, gpu_cache);
+  REQUIRE(gpu_cache.block_nbytes() == cpu_cache.block_nbytes());
+  for (int32_t block : {6, 1}) {
+    std::vector<float> host(cpu_cache.block_nbytes() / sizeof(float));
+    std::vector<float> device(host.size());
+    cpu_cache.read_block(block, std::as_writable_bytes(std::span(host)));
+    gpu_cache.read_block(block, std::as_writable_bytes(std::span(device)), stream.get());
+    CHECK(testing::relative_error(device, host) < 1e-4);
+    // Written into another device cache and read back: the same bytes.
+    cuda::DeviceKvCache other(w.config, kNumBlocks, kBlockSize, DType::kF32);
+    other.write_block(3, std::as_bytes(std::span(device)), stream.get());
+    std::vector<float> back(device.size());
+    other.read_block(3, std::as_writable_bytes(std::span(back)), stream.get());
+    CHECK(back == device);
+  }
+  std::vector<std::byte> wrong(gpu_cache.block_nbytes() + 4);
+  CHECK_THROWS_WITH(gpu_cache.read_block(0, wrong, stream.get()), Catch::Contains("bytes here"));
+  CHECK_THROWS_WITH(gpu_cache.read_block(
+                        kNumBlocks, std::span(wrong).first(gpu_cache.block_nbytes()), stream.get()),
+                    Catch::Contains("outside the pool"));
 }
 
 TEST_CASE("cuda: decode steps replayed from CUDA graphs give the eager steps' logits") {

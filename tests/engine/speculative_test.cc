@@ -130,8 +130,7 @@ TEST_CASE("speculative settings are checked", "[engine][speculative]") {
                                                   "at most speculative.prompt_lookup_max"));
   c = speculating(EngineConfig());
   c.backend = Backend::kCuda;
-  CHECK_THROWS_WITH(c.validate(), Catch::Contains("speculative.method = ngram (allowed: none with "
-                                                  "backend cuda"));
+  CHECK_NOTHROW(c.validate());  // the cuda executor returns the verify rows' logits
   c = speculating(EngineConfig());
   c.tensor_parallel = 2;
   CHECK_NOTHROW(c.validate());  // ranks verify drafts like any tokens (tests/parallel)

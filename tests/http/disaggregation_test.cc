@@ -579,9 +579,6 @@ TEST_CASE("serve and router refuse bad disaggregation flags with exit 2 naming t
     CHECK(r.err.find(message) != std::string::npos);
   };
   fails({"serve", "--role", "both"}, "--role both is not one of colocated, prefill, decode");
-  // The device cache exports and imports no KV yet: refused before the model loads.
-  fails({"serve", "--role", "prefill", "--backend", "cuda"},
-        "backend cuda: serve --role = prefill (allowed: colocated with backend cuda");
   fails({"serve", "--kv-read-timeout-s", "90"}, "--kv-read-timeout-s 90 must be below");
   fails({"serve", "--kv-max-exported-mb", "0"}, "--kv-max-exported-mb 0 is out of range");
   fails({"serve", "--kv-transfer-secret-file", "/nonexistent/secret"},
