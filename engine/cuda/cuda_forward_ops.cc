@@ -80,6 +80,11 @@ void CudaForwardOps::add(float* x, const float* delta, int64_t count) {
   add_inplace(x, delta, count, stream_);
 }
 
+void CudaForwardOps::add_rms_norm(float* x, float* delta, const float* weight, int64_t rows,
+                                  int64_t dim, float eps) {
+  cuda::add_rms_norm(delta, x, weight, rows, dim, eps, stream_);
+}
+
 void CudaForwardOps::linear(const float* x, int64_t rows, const OpWeight& w, float* y) {
   gemm_.project(x, rows, matrix_of(w), y);
 }

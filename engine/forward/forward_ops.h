@@ -77,6 +77,10 @@ class ForwardOps {
                         float* out) = 0;
   // x += delta (the residual add).
   virtual void add(float* x, const float* delta, int64_t count) = 0;
+  // The residual add and the next pre-norm in one: x += delta, then delta = rms_norm(x) (a
+  // backend may fuse them into one pass, as vLLM's fused_add_rms_norm).
+  virtual void add_rms_norm(float* x, float* delta, const float* weight, int64_t rows, int64_t dim,
+                            float eps) = 0;
   virtual void linear(const float* x, int64_t rows, const OpWeight& w, float* y) = 0;
   // Splits [q | k | v] rows, adding the biases that are not null.
   virtual void split_qkv(const float* qkv, int64_t rows, int64_t q_width, int64_t kv_width,

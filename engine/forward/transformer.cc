@@ -90,8 +90,12 @@ void Transformer::embed() {
 }
 
 void Transformer::run_layers() {
+  const ModelConfig& c = w_.config;
   const int64_t n = batch_->num_tokens();
-  for (int l = 0; l < w_.config.num_layers; ++l) {
+  if (c.num_layers > 0) {
+    ops_.rms_norm(b_.x, layers_[0].attn_norm, n, c.hidden_size, c.rms_norm_eps, b_.h);
+  }
+  for (int l = 0; l < c.num_layers; ++l) {
     attention_block(l, n);
     ffn_block(l, n);
   }
@@ -113,7 +117,6 @@ void Transformer::reduce_partial_sums(float* x, int64_t count) {
 void Transformer::attention_block(int layer, int64_t n) {
   const ModelConfig& c = w_.config;
   const Layer& l = layers_[size_t(layer)];
-  ops_.rms_norm(b_.x, l.attn_norm, n, c.hidden_size, c.rms_norm_eps, b_.h);
   ops_.linear(b_.h, n, *l.qkv, b_.qkv);
   ops_.split_qkv(b_.qkv, n, c.q_size(), c.kv_size(), l.bq, l.bk, l.bv, b_.q, b_.k, b_.v);
   if (l.q_norm) {  // Qwen3: each head's q and k normalized before rotation
@@ -127,24 +130,28 @@ void Transformer::attention_block(int layer, int64_t n) {
                  b_.attn);
   ops_.linear(b_.attn, n, *l.o, b_.tmp);
   reduce_partial_sums(b_.tmp, n * c.hidden_size);  // row-parallel o projection
-  ops_.add(b_.x, b_.tmp, n * c.hidden_size);
+  ops_.add_rms_norm(b_.x, b_.tmp, l.ffn_norm, n, c.hidden_size, c.rms_norm_eps);
 }
 
 void Transformer::ffn_block(int layer, int64_t n) {
   const ModelConfig& c = w_.config;
   const Layer& l = layers_[size_t(layer)];
-  ops_.rms_norm(b_.x, l.ffn_norm, n, c.hidden_size, c.rms_norm_eps, b_.h);
   if (c.is_moe()) {
-    ops_.moe_ffn(l.moe, b_.h, n, b_.tmp);
+    ops_.moe_ffn(l.moe, b_.tmp, n, b_.h);
   } else {
-    ops_.ffn(l.ffn, b_.h, n, b_.tmp);
+    ops_.ffn(l.ffn, b_.tmp, n, b_.h);
   }
   // Row-parallel down projections (dense FFN, or width-split experts) leave partial sums; expert
   // parallelism has already gathered whole results.
   if (!(c.is_moe() && shard_ && shard_->expert_parallel)) {
-    reduce_partial_sums(b_.tmp, n * c.hidden_size);
+    reduce_partial_sums(b_.h, n * c.hidden_size);
   }
-  ops_.add(b_.x, b_.tmp, n * c.hidden_size);
+  if (layer + 1 < c.num_layers) {
+    ops_.add_rms_norm(b_.x, b_.h, layers_[size_t(layer + 1)].attn_norm, n, c.hidden_size,
+                      c.rms_norm_eps);
+  } else {
+    ops_.add(b_.x, b_.h, n * c.hidden_size);
+  }
 }
 
 }  // namespace infergate

@@ -54,7 +54,11 @@ class Transformer {
   };
   OpFfn prepare_ffn(const FfnWeights& f);
   void grow(int64_t num_tokens);
+  // In: h = attn_norm(x). Out: x += attention, tmp = ffn_norm(x).
   void attention_block(int layer, int64_t n);
+  // In: tmp = ffn_norm(x). Out: x += ffn, and h = the next layer's attn_norm(x) unless this is
+  // the last layer these weights hold (a pipeline stage's next stage, or the final norm, starts
+  // from x).
   void ffn_block(int layer, int64_t n);
   void reduce_partial_sums(float* x, int64_t count);  // tensor parallel: all-reduce
 

@@ -78,6 +78,12 @@ void CpuForwardOps::add(float* x, const float* delta, int64_t count) {
   add_inplace(x, delta, count);
 }
 
+void CpuForwardOps::add_rms_norm(float* x, float* delta, const float* weight, int64_t rows,
+                                 int64_t dim, float eps) {
+  add_inplace(x, delta, rows * dim);
+  infergate::rms_norm(x, weight, rows, dim, eps, delta);
+}
+
 void CpuForwardOps::linear(const float* x, int64_t rows, const OpWeight& w, float* y) {
   infergate::linear(x, rows, packed(w), y, pool_);
 }

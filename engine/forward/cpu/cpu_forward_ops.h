@@ -33,6 +33,8 @@ class CpuForwardOps final : public ForwardOps {
   void rms_norm(const float* x, const float* weight, int64_t rows, int64_t dim, float eps,
                 float* out) override;
   void add(float* x, const float* delta, int64_t count) override;
+  void add_rms_norm(float* x, float* delta, const float* weight, int64_t rows, int64_t dim,
+                    float eps) override;
   void linear(const float* x, int64_t rows, const OpWeight& w, float* y) override;
   void split_qkv(const float* qkv, int64_t rows, int64_t q_width, int64_t kv_width, const float* bq,
                  const float* bk, const float* bv, float* q, float* k, float* v) override;
