@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # The checks that need an NVIDIA GPU, in one call (a lent GPU machine's time is short; this is
-# meant to finish within 8 minutes on an H100/H200):
+# meant to finish within 10 minutes on an H100/H200: each step below has its own time limit):
 #   1. configure with CUDA (sm_90 only unless CUDA_ARCHS says otherwise) and build the GPU parts
 #   2. the GPU-labelled tests: every CUDA kernel against its CPU twin, the cuda backend against
 #      the CPU engine, NCCL when MPI is there
-#   3. the kernel micro-benchmarks (Google Benchmark, JSON out) with the roofline measured first
-#   4. the quickstart workload on backend cpu and backend cuda
-#   5. a short table last
+#   3. the kernel micro-benchmarks and the engine's speed on `small` (decode 1 and 32, prefill
+#      512), Google Benchmark JSON, with the roofline measured first
+#   4. the quickstart workload on backend cpu and backend cuda (NVML and CUPTI reading it)
+#   5. a short table last, and one JSON summary: $OUT/summary.json (ci/gpu-summary.py)
 # Results land in ${OUT:-out/gpu-check}. Without a GPU it says so and exits 0. On a machine with
-# no apt or network, run `bash ci/gpu-bundle.sh` here first and carry .gpu-bundle/.
+# no apt or network, run `bash ci/gpu-bundle.sh` here first and carry .gpu-bundle/ (all the
+# libraries configure and the build need beyond a compiler, CMake, make/ninja and CUDA).
 #   bash ci/gpu-check.sh
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-out/gpu-check}
 mkdir -p "$out"
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
@@ -22,35 +24,30 @@ nvidia-smi -L | tee "$out/gpus.txt"
 start=$(date +%s)
 step() { echo "== gpu-check [$(($(date +%s) - start)) s] $*"; }
 
-# The build's libraries: the bundle when carried, else what the machine has (or apt).
-extra=()
-if compgen -G ".gpu-bundle/*.deb" >/dev/null; then
-  prefix=/tmp/infergate-deps
-  for f in .gpu-bundle/*.deb; do dpkg-deb -x "$f" "$prefix"; done
-  export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  extra+=("-DCMAKE_PREFIX_PATH=$prefix/usr" "-DBoost_ROOT=$prefix/usr")
-elif command -v apt-get >/dev/null; then
-  bash ci/install-deps.sh || echo "gpu-check: install-deps failed; trying with what is here"
-fi
-command -v ccache >/dev/null && extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-
+# The libraries (the carried .gpu-bundle/, else apt, else the machine's) and the configure, in
+# ci/gpu-configure.sh: ci/gpu-bundle-check.sh runs the same code in a bare Debian 12 chroot. It
+# exports LD_LIBRARY_PATH for the bundle's libraries, which the tests and programs below need.
 step "configure and build"
 build=build/gpu
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DINFERGATE_WERROR=ON \
-  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" "${extra[@]}" >"$out/configure.txt" 2>&1 ||
-  { tail -30 "$out/configure.txt"; exit 1; }
-targets=(infergate test_cuda_kernels test_cuda_engine infergate_cuda_micro)
-grep -q "NCCL communicator ON" "$out/configure.txt" && targets+=(test_dist_nccl)
+# shellcheck source=ci/gpu-configure.sh
+source ci/gpu-configure.sh
+gpu_configure "$build" "$out/configure.txt" || {
+  echo "gpu-check: configure failed: nothing built (the log: $out/configure.txt)"
+  exit 1
+}
+wanted=(infergate test_cuda_kernels test_cuda_engine infergate_cuda_micro)
+grep -q "NCCL communicator ON" "$out/configure.txt" && wanted+=(test_dist_nccl)
+mapfile -t targets < <(gpu_targets "$build" "${wanted[@]}")
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >"$out/build.txt" 2>&1 ||
   { grep -E "error|Error" "$out/build.txt" | head -40; exit 1; }
 
 step "GPU tests"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 2>&1 | tee "$out/ctest-gpu.txt"
+ctest --test-dir "$build" -L gpu --output-on-failure --timeout 180 2>&1 | tee "$out/ctest-gpu.txt"
 tests_rc=${PIPESTATUS[0]}
 
-step "kernel micro-benchmarks"
-timeout 240 "$build/bench/programs/cuda/infergate_cuda_micro" --benchmark_min_time=0.2s \
+step "kernel micro-benchmarks and the engine's speed"
+timeout 180 "$build/bench/programs/cuda/infergate_cuda_micro" --benchmark_min_time=0.1s \
   --benchmark_counters_tabular=true --benchmark_out="$out/cuda-micro.json" \
   --benchmark_out_format=json 2>&1 | tee "$out/cuda-micro.txt"
 
