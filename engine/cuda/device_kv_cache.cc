@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/kv/kv_cache_storage.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/write_kv.h"
 
@@ -86,15 +87,7 @@ size_t DeviceKvCache::layer_block_nbytes() const {
 size_t DeviceKvCache::block_nbytes() const { return 2 * k_.size() * layer_block_nbytes(); }
 
 void DeviceKvCache::check_block(int32_t block, size_t buffer_bytes) const {
-  if (block < 0 || block >= num_blocks_) {
-    throw std::out_of_range("KV block " + std::to_string(block) + " is outside the pool of " +
-                            std::to_string(num_blocks_));
-  }
-  if (buffer_bytes != block_nbytes()) {
-    throw std::out_of_range("a KV block is " + std::to_string(block_nbytes()) +
-                            " bytes here, not " + std::to_string(buffer_bytes) +
-                            " (another model, block size or KV dtype?)");
-  }
+  check_kv_block(block, num_blocks_, buffer_bytes, block_nbytes());
 }
 
 void DeviceKvCache::read_block(int32_t block, std::span<std::byte> out, cudaStream_t stream) const {

@@ -69,16 +69,20 @@ size_t KvCacheStorage::block_nbytes() const {
   return 2 * k_.size() * (layer_block_nbytes() + layer_block_scale_nbytes());
 }
 
-void KvCacheStorage::check_block(int32_t block, size_t buffer_bytes) const {
-  if (block < 0 || block >= num_blocks_) {
+void check_kv_block(int32_t block, int num_blocks, size_t buffer_bytes, size_t block_nbytes) {
+  if (block < 0 || block >= num_blocks) {
     throw std::out_of_range("KV block " + std::to_string(block) + " is outside the pool of " +
-                            std::to_string(num_blocks_));
+                            std::to_string(num_blocks));
   }
-  if (buffer_bytes != block_nbytes()) {
-    throw std::out_of_range("a KV block is " + std::to_string(block_nbytes()) +
-                            " bytes here, not " + std::to_string(buffer_bytes) +
+  if (buffer_bytes != block_nbytes) {
+    throw std::out_of_range("a KV block is " + std::to_string(block_nbytes) + " bytes here, not " +
+                            std::to_string(buffer_bytes) +
                             " (another model, block size or KV dtype?)");
   }
+}
+
+void KvCacheStorage::check_block(int32_t block, size_t buffer_bytes) const {
+  check_kv_block(block, num_blocks_, buffer_bytes, block_nbytes());
 }
 
 void KvCacheStorage::read_block(int32_t block, std::span<std::byte> out) const {

@@ -15,6 +15,10 @@
 
 namespace infergate {
 
+// Throws std::out_of_range unless `block` is in a pool of `num_blocks` and a buffer of
+// `buffer_bytes` holds exactly one block of `block_nbytes` (a host or a device cache's handoff).
+void check_kv_block(int32_t block, int num_blocks, size_t buffer_bytes, size_t block_nbytes);
+
 class KvCacheStorage {
  public:
   KvCacheStorage(const ModelConfig& model, int num_blocks, int block_size, DType dtype);

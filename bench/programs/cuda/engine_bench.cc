@@ -59,16 +59,6 @@ void report(benchmark::State& state, double seconds, double tokens, const bench:
   state.counters["mean_ms"] = per_iteration * 1e3;
 }
 
-// Steps until every one of `count` requests has its first token (prefill done).
-void finish_prefill(Engine& engine, int count) {
-  int started = 0;
-  while (started < count) {
-    for (const RequestOutput& out : engine.step()) {
-      if (out.num_output_tokens == int(out.token_ids.size()) && !out.token_ids.empty()) ++started;
-    }
-  }
-}
-
 void decode_bench(benchmark::State& state, int seqs) {
   const std::unique_ptr<Engine> owned = make_engine();
   Engine& engine = *owned;
@@ -77,18 +67,12 @@ void decode_bench(benchmark::State& state, int seqs) {
     engine.add_request("r" + std::to_string(s), bench::distinct_prompt(kPrompt, s),
                        bench::fixed_length(steps + 8));
   }
-  finish_prefill(engine, seqs);
+  bench::finish_prefill(engine, seqs);
   const double t0 = now_s();
   for (auto _ : state) engine.step();
   const double seconds = now_s() - t0;
-  bench::StepCost mean;
-  for (int i = 0; i < steps; ++i) {
-    const bench::StepCost one =
-        bench::step_cost(engine.model_config(), DType::kBF16, seqs, 1, kPrompt + 2 + i, seqs);
-    mean.weight_bytes += one.weight_bytes / steps;
-    mean.flops += one.flops / steps;
-  }
-  report(state, seconds, double(seqs), mean);
+  report(state, seconds, double(seqs),
+         bench::mean_decode_step_cost(engine.model_config(), DType::kBF16, seqs, steps, kPrompt));
 }
 
 void BM_CudaEngineDecode1(benchmark::State& state) { decode_bench(state, 1); }

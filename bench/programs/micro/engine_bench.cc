@@ -43,16 +43,6 @@ std::string request_id(char prefix, int n) {
   return id;
 }
 
-// Steps until every one of `count` requests has its first token (prefill done).
-void finish_prefill(Engine& engine, int count) {
-  int started = 0;
-  while (started < count) {
-    for (const RequestOutput& out : engine.step()) {
-      if (out.num_output_tokens == int(out.token_ids.size()) && !out.token_ids.empty()) ++started;
-    }
-  }
-}
-
 void decode_bench(benchmark::State& state, int seqs) {
   Engine engine(bench_config(), small_weights());
   const int steps = int(state.max_iterations);
@@ -66,15 +56,9 @@ void decode_bench(benchmark::State& state, int seqs) {
     engine.step();
     timer.stop();
   }
-  // Step i decodes with context kPrompt + 1 + i: average the per-step cost over the run.
-  const ModelConfig& c = engine.model_config();
-  StepCost sum;
-  for (int i = 0; i < steps; ++i) {
-    const StepCost one = step_cost(c, DType::kBF16, seqs, 1, kPrompt + 2 + i, seqs);
-    sum.weight_bytes += one.weight_bytes;
-    sum.flops += one.flops;
-  }
-  report_rates(state, timer, double(seqs), sum.weight_bytes / steps, sum.flops / steps);
+  const StepCost mean =
+      mean_decode_step_cost(engine.model_config(), DType::kBF16, seqs, steps, kPrompt);
+  report_rates(state, timer, double(seqs), mean.weight_bytes, mean.flops);
   state.counters["avg_context"] = kPrompt + 2 + (steps - 1) / 2.0;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/engine.h"
 #include "engine/request/sampling_params.h"
 
 namespace infergate::bench {
@@ -25,6 +26,16 @@ inline SamplingParams fixed_length(int tokens) {
   s.max_tokens = tokens;
   s.ignore_eos = true;
   return s;
+}
+
+// Steps until every one of `count` requests has its first token (prefill done).
+inline void finish_prefill(Engine& engine, int count) {
+  int started = 0;
+  while (started < count) {
+    for (const RequestOutput& out : engine.step()) {
+      if (out.num_output_tokens == int(out.token_ids.size()) && !out.token_ids.empty()) ++started;
+    }
+  }
 }
 
 }  // namespace infergate::bench

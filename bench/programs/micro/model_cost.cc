@@ -23,4 +23,15 @@ StepCost step_cost(const ModelConfig& c, DType dtype, int64_t seqs, int64_t toke
   return cost;
 }
 
+StepCost mean_decode_step_cost(const ModelConfig& c, DType weight_dtype, int64_t seqs,
+                               int64_t steps, int64_t prompt) {
+  StepCost mean;
+  for (int64_t i = 0; i < steps; ++i) {
+    const StepCost one = step_cost(c, weight_dtype, seqs, 1, prompt + 2 + i, seqs);
+    mean.weight_bytes += one.weight_bytes / double(steps);
+    mean.flops += one.flops / double(steps);
+  }
+  return mean;
+}
+
 }  // namespace infergate::bench

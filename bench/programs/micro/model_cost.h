@@ -20,4 +20,9 @@ struct StepCost {
 StepCost step_cost(const ModelConfig& c, DType weight_dtype, int64_t seqs, int64_t tokens_per_seq,
                    int64_t context_len, int64_t logit_rows);
 
+// The mean cost of `steps` decode steps of `seqs` sequences after a `prompt`-token prefill: step
+// i decodes one token per sequence at context prompt + 2 + i (the first token came with it).
+StepCost mean_decode_step_cost(const ModelConfig& c, DType weight_dtype, int64_t seqs,
+                               int64_t steps, int64_t prompt);
+
 }  // namespace infergate::bench
