@@ -34,6 +34,9 @@
 #ifdef INFERGATE_HAVE_CUDA_BACKEND
 #include "engine/cuda/cuda_executor.h"
 #endif
+#ifdef INFERGATE_HAVE_PARALLEL_CUDA
+#include "engine/parallel/cuda/cuda_rank_model.h"
+#endif
 
 namespace {
 
@@ -112,6 +115,9 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
 #ifdef INFERGATE_HAVE_CUDA_BACKEND
   infergate::register_cuda_executor();  // engines with backend "cuda" (docs/cuda.md)
+#endif
+#ifdef INFERGATE_HAVE_PARALLEL_CUDA
+  infergate::register_cuda_rank_model();  // backend "cuda" with more than one rank
 #endif
 #ifdef INFERGATE_HAVE_PARALLEL
   // Under mpirun, rank 0 runs the command and the other ranks serve its engines' steps

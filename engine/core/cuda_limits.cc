@@ -14,12 +14,6 @@ Refused when(bool refuse, const std::string& value) {
 
 std::vector<CudaLimit> build_limits() {
   std::vector<CudaLimit> t;
-  t.push_back({"backend", "cpu when more than one rank is asked for",
-               "the cuda backend runs on one GPU: tensor, pipeline and expert parallelism are "
-               "CPU/MPI only so far",
-               [](const CudaRun& r) {
-                 return r.engine ? when(r.engine->world_size() > 1, "cuda") : std::nullopt;
-               }});
   t.push_back(
       {"weight_dtype", "auto, f32, f16, bf16", "it has no block-format GEMM", [](const CudaRun& r) {
          return r.engine ? when(r.engine->weight_dtype >= WeightDtype::kQ8_0,
@@ -50,6 +44,12 @@ std::vector<CudaLimit> build_limits() {
                  return r.model ? when(r.model->moe.num_experts > kCudaMaxExperts,
                                        std::to_string(r.model->moe.num_experts))
                                 : std::nullopt;
+               }});
+  t.push_back({"cuda_graphs", "false with more than one rank",
+               "a graph cannot hold the waits of the collectives and of the pipeline's transfers",
+               [](const CudaRun& r) {
+                 return r.engine ? when(r.engine->cuda_graphs && r.engine->world_size() > 1, "true")
+                                 : std::nullopt;
                }});
   t.push_back(
       {"cuda_graphs", "false for mixture-of-experts models",

@@ -9,25 +9,13 @@
 #include "engine/core/executor_registry.h"
 #include "engine/cuda/cuda_forward.h"
 #include "engine/cuda/device_kv_cache.h"
+#include "engine/cuda/owned_stream.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/device.h"
 
 namespace infergate {
 
 namespace {
-
-// The stream every step is queued on; destroyed after the model and cache that use it.
-class OwnedStream {
- public:
-  OwnedStream() { INFERGATE_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~OwnedStream() { cudaStreamDestroy(s_); }
-  OwnedStream(const OwnedStream&) = delete;
-  OwnedStream& operator=(const OwnedStream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
 
 cuda::CudaGraphSettings graph_settings(const ModelConfig& model, const EngineConfig& c) {
   if (!c.cuda_graphs) return {};
@@ -70,18 +58,12 @@ class CudaExecutor final : public Executor {
     cache_.write_block(block, in, stream_.get());
   }
 
-  MemoryLedger memory() const override {
-    MemoryLedger m;
-    m.weights_bytes = model_.weight_bytes();
-    m.kv_cache_bytes = cache_.nbytes();
-    m.workspace_bytes = model_.workspace_bytes();
-    return m;
-  }
+  MemoryLedger memory() const override { return model_.memory(cache_); }
 
  private:
   int block_size_;
   bool samples_;
-  OwnedStream stream_;
+  cuda::OwnedStream stream_;
   cuda::DeviceKvCache cache_;
   cuda::CudaForward model_;
 };

@@ -1,6 +1,7 @@
 #include "engine/cuda/cuda_forward.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "common/util/nvtx_range.h"
 #include "engine/core/batch_padding.h"
@@ -23,19 +24,21 @@ void download(const T* device, std::vector<T>& host, cudaStream_t stream) {
 }  // namespace
 
 CudaForward::CudaForward(const ModelWeights& weights, GemmChoice gemm, cudaStream_t stream,
-                         CudaGraphSettings graphs)
+                         CudaGraphSettings graphs, const ModelShard* shard, ShardCollectives* comm)
     : config_(weights.config),
       stream_(stream),
-      ops_(weights.config, gemm, stream),
-      model_(weights, ops_) {
+      shard_(shard),
+      comm_(comm),
+      ops_(weights.config, gemm, stream, shard, comm),
+      model_(weights, ops_, shard) {
   if (graphs.max_batch <= 0) return;
   graphs_ = std::make_unique<DecodeGraphs>(graphs.max_batch);
   graph_context_bound_ = graphs.max_context_len;
 }
 
 size_t CudaForward::workspace_bytes() const {
-  return ops_.workspace_bytes() + logits_.bytes() + sample_workspace_.bytes() + tokens_.bytes() +
-         sampling_.bytes();
+  return ops_.workspace_bytes() + logits_.bytes() + gathered_logits_.bytes() +
+         sample_workspace_.bytes() + tokens_.bytes() + sampling_.bytes();
 }
 
 // The step's kernels, after its inputs are on the device.
@@ -70,14 +73,58 @@ void CudaForward::compute_logits(const BatchInput& batch, DeviceKvCache& cache) 
 std::vector<float> CudaForward::forward(const BatchInput& batch, DeviceKvCache& cache) {
   NvtxRange range("forward");
   compute_logits(batch, cache);
-  std::vector<float> logits(batch.logits_rows.size() * size_t(config_.vocab_size));
-  download(logits_.data(), logits, stream_);
+  return download_logits(batch);
+}
+
+std::vector<float> CudaForward::download_logits(const BatchInput& batch) {
+  const int64_t rows = int64_t(batch.logits_rows.size()), part = config_.vocab_size;
+  if (!shard_ || !shard_->tensor_parallel) {
+    std::vector<float> logits(size_t(rows * part));
+    download(logits_.data(), logits, stream_);
+    return logits;
+  }
+  const size_t local = size_t(rows * part);
+  float* gathered = gathered_logits_.ensure(local * size_t(shard_->group_size));
+  comm_->all_gather(logits_.data(), local, gathered);
+  std::vector<float> host(local * size_t(shard_->group_size));
+  download(gathered, host, stream_);
+  std::vector<float> logits(size_t(rows * shard_->full_vocab));
+  assemble_vocab_parts(host.data(), rows, part, *shard_, logits.data());
   return logits;
+}
+
+std::vector<float> CudaForward::run_stage(const BatchInput& batch, DeviceKvCache& cache,
+                                          const float* hidden_in, float* hidden_out) {
+  NvtxRange range("forward");
+  ops_.bind_cache(&cache);
+  ops_.set_decode_context_bound(0);
+  logits_.ensure(batch.logits_rows.size() * size_t(config_.vocab_size));
+  model_.begin(batch, nullptr);
+  const int64_t n = batch.num_tokens();
+  const size_t bytes = size_t(n * config_.hidden_size) * sizeof(float);
+  if (hidden_in) {
+    INFERGATE_CUDA_CHECK(
+        cudaMemcpyAsync(model_.hidden(n), hidden_in, bytes, cudaMemcpyHostToDevice, stream_));
+  } else {
+    model_.embed();
+  }
+  model_.run_layers();
+  if (!hidden_out) {
+    model_.logits_to(logits_.data());
+    return download_logits(batch);
+  }
+  INFERGATE_CUDA_CHECK(
+      cudaMemcpyAsync(hidden_out, model_.hidden(n), bytes, cudaMemcpyDeviceToHost, stream_));
+  INFERGATE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return {};
 }
 
 std::vector<int32_t> CudaForward::forward_and_sample(
     const BatchInput& batch, DeviceKvCache& cache,
     const std::vector<DeviceSamplingParams>& params) {
+  if (shard_ && shard_->tensor_parallel) {
+    throw std::logic_error("cuda forward: a tensor-parallel rank holds part of each logits row");
+  }
   NvtxRange range("forward");
   compute_logits(batch, cache);
   const int64_t rows = int64_t(batch.logits_rows.size()), vocab = config_.vocab_size;

@@ -13,8 +13,9 @@
 
 namespace infergate::cuda {
 
-CudaForwardOps::CudaForwardOps(const ModelConfig& config, GemmChoice gemm, cudaStream_t stream)
-    : config_(config), stream_(stream), gemm_(gemm, stream) {
+CudaForwardOps::CudaForwardOps(const ModelConfig& config, GemmChoice gemm, cudaStream_t stream,
+                               const ModelShard* shard, ShardCollectives* comm)
+    : config_(config), stream_(stream), gemm_(gemm, stream), shard_(shard), comm_(comm) {
   const RopeFrequencies rope = rope_frequencies(config);
   rope_inv_freq_ = DeviceBuffer<float>(rope.inv_freq);
   rope_scale_ = rope.scale;
@@ -129,7 +130,11 @@ void CudaForwardOps::ffn(const OpFfn& f, const float* x, int64_t rows, float* ou
 }
 
 void CudaForwardOps::moe_ffn(const OpMoe& moe, const float* x, int64_t rows, float* out) {
-  moe_.run(gemm_, ffn_, moe, config_, x, rows, out);
+  if (shard_ && shard_->expert_parallel) {
+    moe_.run_expert_parallel(gemm_, ffn_, moe, config_, *shard_, *comm_, x, rows, out);
+  } else {
+    moe_.run(gemm_, ffn_, moe, config_, x, rows, out);
+  }
 }
 
 // The gather of an embedding lookup over a table of the step's rows is exactly this.
@@ -137,12 +142,14 @@ void CudaForwardOps::gather_logits_rows(const float* x, int64_t width, float* ou
   embedding_lookup(x, num_tokens_, width, 0, inputs_.logits_rows(), num_logits_rows_, out, stream_);
 }
 
-void CudaForwardOps::all_reduce(float*, size_t) {
-  throw std::logic_error("cuda forward: no collectives (one GPU per engine; cuda_limits.h)");
+void CudaForwardOps::all_reduce(float* x, size_t count) {
+  if (!comm_) throw std::logic_error("cuda forward: a collective without a tensor-parallel group");
+  comm_->all_reduce(x, count);
 }
 
-void CudaForwardOps::all_gather(const float*, size_t, float*) {
-  throw std::logic_error("cuda forward: no collectives (one GPU per engine; cuda_limits.h)");
+void CudaForwardOps::all_gather(const float* local, size_t count, float* out) {
+  if (!comm_) throw std::logic_error("cuda forward: a collective without a tensor-parallel group");
+  comm_->all_gather(local, count, out);
 }
 
 }  // namespace infergate::cuda

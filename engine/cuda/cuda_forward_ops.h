@@ -22,13 +22,18 @@
 #include "engine/cuda/growable_device_buffer.h"
 #include "engine/forward/forward_ops.h"
 #include "engine/model/model_config.h"
+#include "engine/model/model_shard.h"
 
 namespace infergate::cuda {
 
 class CudaForwardOps final : public ForwardOps {
  public:
-  // The model's RoPE frequencies are uploaded here, once (rope() ignores its host copy).
-  CudaForwardOps(const ModelConfig& config, GemmChoice gemm, cudaStream_t stream);
+  // The model's RoPE frequencies are uploaded here, once (rope() ignores its host copy). With
+  // `shard` and `comm` (both or neither; they must outlive this) the ops are one rank's part of
+  // a tensor/expert-parallel group: `comm` takes device buffers and runs its collectives after
+  // this stream's work (NCCL on this very stream).
+  CudaForwardOps(const ModelConfig& config, GemmChoice gemm, cudaStream_t stream,
+                 const ModelShard* shard = nullptr, ShardCollectives* comm = nullptr);
 
   // The device cache the step's layers write and read; must outlive its steps.
   void bind_cache(DeviceKvCache* cache) { cache_ = cache; }
@@ -37,6 +42,8 @@ class CudaForwardOps final : public ForwardOps {
   // Bytes of every weight and table uploaded (the memory ledger's "weights").
   size_t weight_bytes() const { return weight_bytes_; }
   const int32_t* step_logits_rows() const { return inputs_.logits_rows(); }
+  // Expert parallelism: (token, expert) rows this rank's experts have computed so far.
+  int64_t expert_tokens() const { return moe_.expert_tokens(); }
 
   std::unique_ptr<OpWeight> prepare_linear(const std::vector<const Tensor*>& fused) override;
   std::unique_ptr<OpWeight> prepare_router(const Tensor& router) override;
@@ -74,6 +81,8 @@ class CudaForwardOps final : public ForwardOps {
   DeviceFfnRunner ffn_;
   DeviceMoe moe_;
   DeviceStepInputs inputs_;
+  const ModelShard* shard_;
+  ShardCollectives* comm_;
   DeviceKvCache* cache_ = nullptr;
   int64_t num_tokens_ = 0, num_logits_rows_ = 0, decode_context_bound_ = 0;
   std::unordered_map<const Tensor*, DeviceBuffer<float>> vectors_;  // uploaded once each

@@ -20,9 +20,9 @@ void GroupCollectives::all_gather(const float* local, size_t count, float* out) 
                     CommSpan(out, count * size_t(group_.size()), CommDType::kF32));
 }
 
-void GroupCollectives::exchange_counts(const int64_t* send, int64_t* recv) {
-  const size_t n = size_t(group_.size());
-  group_.all_to_all(ConstCommSpan(send, n, CommDType::kI64), CommSpan(recv, n, CommDType::kI64));
+void GroupCollectives::exchange_counts(const int64_t* send, int64_t* recv, size_t per_peer) {
+  const size_t n = size_t(counts_.size()) * per_peer;
+  counts_.all_to_all(ConstCommSpan(send, n, CommDType::kI64), CommSpan(recv, n, CommDType::kI64));
 }
 
 void GroupCollectives::all_to_all_v(const float* send, const size_t* send_counts, float* recv,

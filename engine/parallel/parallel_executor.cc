@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "engine/core/batch_builder.h"
+#include "engine/core/cuda_limits.h"
 #include "engine/parallel/batch_plan_codec.h"
 #include "engine/parallel/parallel_job.h"
 
@@ -16,6 +17,10 @@ ParallelExecutor::ParallelExecutor(const ModelWeights& weights, const EngineConf
         "a multi-rank engine needs weights from load_model(): the other ranks load the same "
         "model source themselves");
   }
+  if (config.on_cuda()) {
+    check_cuda_limits(CudaRun(&config, &weights.config, weights.output_weight().dtype()));
+  }
+  check_rank_model(weights, config);
   const ParallelLayout layout = make_parallel_layout(config, parallel_job().world_size(), 0);
   RankWeights part = shard_weights(weights, layout);  // throws here, before the workers start
   control_ = &parallel_job().control();

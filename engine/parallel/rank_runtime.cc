@@ -6,7 +6,6 @@
 
 #include "common/util/clock.h"
 #include "common/util/nvtx_range.h"
-#include "engine/core/local_executor.h"
 #include "engine/parallel/micro_batches.h"
 
 namespace infergate {
@@ -30,20 +29,16 @@ RankRuntime::RankRuntime(RankWeights part, const ParallelLayout& layout, const R
       group_comm_(split_group(layout)),
       group_(
           std::make_unique<MpiCommunicator>(CommOptions{setup.config.comm_timeout_s}, group_comm_)),
-      collectives_(std::make_unique<GroupCollectives>(*group_)),
-      part_(std::move(part)),
-      pool_(setup.config.num_threads),
-      cache_(part_.weights.config, setup.num_kv_blocks, setup.config.block_size,
-             setup.config.kv_cache_dtype),
-      model_(part_.weights, pool_, &part_.shard, collectives_.get()),
+      hidden_size_(part.weights.config.hidden_size),
+      full_vocab_(part.shard.full_vocab),
       busy_s_(size_t(layout.world_size), 0.0),
       wall_s_(size_t(layout.world_size), 0.0),
       expert_tokens_(size_t(layout.world_size), 0) {
-  // The packed copies are what the forward reads.
-  part_.weights.drop_projection_matrices();
+  model_ = make_rank_model(part, layout, setup, world_, *group_);
 }
 
 RankRuntime::~RankRuntime() {
+  model_.reset();  // its communicators and device memory go before the MPI group they use
   group_.reset();
   if (group_comm_ != MPI_COMM_NULL) MPI_Comm_free(&group_comm_);
 }
@@ -61,32 +56,28 @@ std::vector<float> RankRuntime::run_step(const BatchInput& batch) {
 // rank 0 mid-step.
 std::vector<float> RankRuntime::run_pipeline(const BatchInput& batch) {
   NvtxRange range("pipeline_stage");
-  const int64_t hidden = part_.weights.config.hidden_size;
   const int group = layout_.group_size;
   double busy = 0;
   std::vector<float> logits;
   for (const BatchInput& mb : split_micro_batches(batch, layout_.micro_batches)) {
-    const int64_t n = mb.num_tokens();
+    const size_t count = size_t(mb.num_tokens() * hidden_size_);
     if (!layout_.first_stage()) {
-      world_.recv(CommSpan(model_.hidden(n), size_t(n * hidden), CommDType::kF32),
+      world_.recv(CommSpan(model_->stage_hidden(mb.num_tokens()), count, CommDType::kF32),
                   layout_.world_rank - group);
     }
     const int64_t start = now_ns();
-    if (layout_.first_stage()) model_.embed(mb);
-    model_.run_layers(mb, cache_);
-    if (layout_.last_stage()) {
-      const std::vector<float> part = model_.logits(mb);
-      logits.insert(logits.end(), part.begin(), part.end());
-    }
+    const std::vector<float> part =
+        model_->run_stage(mb, layout_.first_stage(), layout_.last_stage());
+    logits.insert(logits.end(), part.begin(), part.end());
     busy += seconds_since(start);
     if (!layout_.last_stage()) {
-      world_.send(ConstCommSpan(model_.hidden(n), size_t(n * hidden), CommDType::kF32),
+      world_.send(ConstCommSpan(model_->stage_hidden(mb.num_tokens()), count, CommDType::kF32),
                   layout_.world_rank + group);
     }
   }
   const int last_stage_root = (layout_.stages - 1) * group;
   if (last_stage_root != 0) {
-    const size_t count = batch.logits_rows.size() * size_t(part_.shard.full_vocab);
+    const size_t count = batch.logits_rows.size() * size_t(full_vocab_);
     if (layout_.world_rank == last_stage_root) world_.send(logits, 0);
     if (layout_.world_rank == 0) {
       logits.assign(count, 0.0f);
@@ -108,7 +99,7 @@ void RankRuntime::gather_step_figures(double wall_s) {
     wall_s_[me] += wall_s;
     return;
   }
-  const std::array<double, 3> mine = {step_busy_s_, wall_s, double(model_.expert_tokens())};
+  const std::array<double, 3> mine = {step_busy_s_, wall_s, double(model_->expert_tokens())};
   std::vector<double> all(3 * size_t(layout_.world_size));
   world_.all_gather(mine, all);
   for (size_t r = 0; r < size_t(layout_.world_size); ++r) {
@@ -118,7 +109,7 @@ void RankRuntime::gather_step_figures(double wall_s) {
   }
 }
 
-MemoryLedger RankRuntime::memory() const { return memory_of(model_, cache_); }
+MemoryLedger RankRuntime::memory() const { return model_->memory(); }
 
 namespace {
 
@@ -141,8 +132,9 @@ ParallelRecord RankRuntime::stats() const {
   p.expert_parallel = layout_.expert_parallel ? layout_.group_size : 1;
   p.micro_batches = layout_.micro_batches;
   p.steps = steps_;
-  p.ranks = ParallelRecord::Ranks{layout_.world_size, layout_.group_size,
-                                  scope_record(world_.stats()), scope_record(group_->stats())};
+  p.ranks =
+      ParallelRecord::Ranks{layout_.world_size, layout_.group_size, scope_record(world_.stats()),
+                            scope_record(model_->group().stats())};
   if (layout_.stages > 1) {
     // Per stage, the share of step time its first rank spent not computing (waiting for the
     // pipeline to fill or drain, or for transfers).

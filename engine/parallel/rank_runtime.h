@@ -1,6 +1,7 @@
 // What each rank of a multi-rank engine holds (its communicators, its part of the model and of
-// the KV cache) and its share of one step: the pipeline over the step's micro-batches, with
-// hidden states passed stage to stage and the logits returned to rank 0 (docs/distributed.md).
+// the KV cache, on the CPU or a GPU: rank_model.h) and its share of one step: the pipeline over the
+// step's micro-batches, with hidden states passed stage to stage and the logits returned to rank 0
+// (docs/distributed.md).
 #pragma once
 
 #include <memory>
@@ -10,13 +11,10 @@
 #include "common/results/parallel_record.h"
 #include "engine/comm/mpi_communicator.h"
 #include "engine/core/memory_ledger.h"
-#include "engine/forward/cpu/cpu_transformer.h"
-#include "engine/kv/kv_cache_storage.h"
-#include "engine/parallel/group_collectives.h"
 #include "engine/parallel/parallel_layout.h"
+#include "engine/parallel/rank_model.h"
 #include "engine/parallel/rank_setup.h"
 #include "engine/parallel/weight_sharding.h"
-#include "kernels/cpu/thread_pool.h"
 
 namespace infergate {
 
@@ -44,11 +42,9 @@ class RankRuntime {
   MpiCommunicator world_;
   MPI_Comm group_comm_ = MPI_COMM_NULL;
   std::unique_ptr<MpiCommunicator> group_;
-  std::unique_ptr<GroupCollectives> collectives_;
-  RankWeights part_;
-  ThreadPool pool_;
-  KvCacheStorage cache_;
-  CpuTransformer model_;
+  std::unique_ptr<RankModel> model_;
+  int64_t hidden_size_;
+  int64_t full_vocab_;
   // Per rank, summed over steps: seconds computing, seconds in steps, expert rows computed.
   std::vector<double> busy_s_, wall_s_;
   std::vector<int64_t> expert_tokens_;

@@ -12,6 +12,8 @@ std::string encode_rank_setup(const RankSetup& s) {
                               {"preset", s.source.preset},
                               {"seed", s.source.seed},
                               {"path", s.source.path}}},
+                            {"backend", backend_name(c.backend)},
+                            {"cuda_gemm", cuda_gemm_name(c.cuda_gemm)},
                             {"weight_dtype", weight_dtype_name(c.weight_dtype)},
                             {"kv_cache_dtype", dtype_name(c.kv_cache_dtype)},
                             {"block_size", c.block_size},
@@ -33,6 +35,8 @@ RankSetup decode_rank_setup(const std::string& text) {
     const nlohmann::json& src = j.at("source");
     s.source = {src.at("kind"), src.at("preset"), src.at("seed"), src.at("path")};
     EngineConfig& c = s.config;
+    c.backend = parse_backend(j.at("backend"));
+    c.cuda_gemm = parse_cuda_gemm(j.at("cuda_gemm"));
     c.weight_dtype = parse_weight_dtype(j.at("weight_dtype"));
     c.kv_cache_dtype = parse_dtype(j.at("kv_cache_dtype"));
     c.block_size = j.at("block_size");

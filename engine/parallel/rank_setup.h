@@ -16,8 +16,8 @@ struct RankSetup {
   int num_kv_blocks = 0;
 };
 
-// JSON text with the source and the config fields a worker needs (dtypes, block size,
-// threads, parallel layout, timeout); decode throws std::runtime_error on anything else.
+// JSON text with the source and the config fields a worker needs (backend, GEMM, dtypes, block
+// size, threads, parallel layout, timeout); decode throws std::runtime_error on anything else.
 std::string encode_rank_setup(const RankSetup& setup);
 RankSetup decode_rank_setup(const std::string& text);
 

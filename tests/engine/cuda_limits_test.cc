@@ -37,8 +37,14 @@ TEST_CASE("a cuda run inside every limit passes") {
 TEST_CASE("every engine setting the cuda backend cannot run is refused when the config is read") {
   EngineConfig c = on_cuda();
   c.tensor_parallel = 2;
-  CHECK_THROWS_WITH(c.validate(), Catch::Contains("engine config: backend = cuda (allowed: cpu "
-                                                  "when more than one rank is asked for"));
+  c.pipeline_parallel = 2;
+  CHECK_NOTHROW(c.validate());  // NCCL within a stage, MPI between stages
+  c.cuda_graphs = true;
+  CHECK_THROWS_WITH(c.validate(), Catch::Contains("engine config: cuda_graphs = true (allowed: "
+                                                  "false with more than one rank"));
+  c = on_cuda();
+  c.expert_parallel = 2;
+  CHECK_NOTHROW(c.validate());  // rows over NCCL, counts over MPI
   c = on_cuda();
   c.speculative_method = SpeculativeMethod::kNgram;
   CHECK_NOTHROW(c.validate());  // drafts are verified on the host's logits

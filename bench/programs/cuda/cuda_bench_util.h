@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/programs/cuda/roofline.h"
+#include "engine/cuda/owned_stream.h"
 #include "kernels/cpu/convert.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/device_buffer.h"
@@ -19,17 +20,7 @@
 namespace infergate::cuda_bench {
 
 // A stream of the benchmark's own.
-class Stream {
- public:
-  Stream() { INFERGATE_CUDA_CHECK(cudaStreamCreate(&stream_)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
+using Stream = cuda::OwnedStream;
 
 // Two events bracketing the work queued on one stream.
 class EventTimer {

@@ -115,7 +115,7 @@ CpuMoe::ExpertExchange CpuMoe::dispatch_to_experts(const std::vector<Routed>& ro
     std::copy_n(h + routed[i].token * d, d, send_rows.data() + i * size_t(d));
     send_experts[i] = int32_t(routed[i].expert % per_rank);  // its index on that rank
   }
-  comm_->exchange_counts(send_counts.data(), recv_counts.data());
+  comm_->exchange_counts(send_counts.data(), recv_counts.data(), 1);
   ExpertExchange x;
   x.sent.assign(send_counts.begin(), send_counts.end());
   x.received.assign(recv_counts.begin(), recv_counts.end());

@@ -1,7 +1,5 @@
 #include "engine/forward/cpu/cpu_transformer.h"
 
-#include <algorithm>
-
 #include "common/util/nvtx_range.h"
 
 namespace infergate {
@@ -35,16 +33,10 @@ std::vector<float> CpuTransformer::logits(const BatchInput& batch) {
   model_.logits_to(local.data());
   if (!shard_ || !shard_->tensor_parallel) return local;
   // Vocabulary parallel: every rank's columns, then rows of the full vocabulary (less padding).
-  const int64_t group = shard_->group_size, full = shard_->full_vocab;
-  std::vector<float> gathered(local.size() * size_t(group));
+  std::vector<float> gathered(local.size() * size_t(shard_->group_size));
   ops_.all_gather(local.data(), local.size(), gathered.data());
-  std::vector<float> out(size_t(rows * full));
-  for (int64_t g = 0; g < group; ++g) {
-    const int64_t width = std::min(part, full - g * part);
-    for (int64_t r = 0; width > 0 && r < rows; ++r) {
-      std::copy_n(gathered.data() + (g * rows + r) * part, width, out.data() + r * full + g * part);
-    }
-  }
+  std::vector<float> out(size_t(rows * shard_->full_vocab));
+  assemble_vocab_parts(gathered.data(), rows, part, *shard_, out.data());
   return out;
 }
 
