@@ -3,7 +3,7 @@
 # meant to finish within 10 minutes on an H100/H200: each step below has its own time limit):
 #   1. configure with CUDA (sm_90 only unless CUDA_ARCHS says otherwise) and build the GPU parts
 #   2. the GPU-labelled tests: every CUDA kernel against its CPU twin, the cuda backend against
-#      the CPU engine, NCCL when MPI is there
+#      the CPU engine; when MPI is there, NCCL (on every GPU) and the multi-rank engine on GPUs
 #   3. the kernel micro-benchmarks and the engine's speed on `small` (decode 1 and 32, prefill
 #      512), Google Benchmark JSON, with the roofline measured first
 #   4. the quickstart workload on backend cpu and backend cuda (NVML and CUPTI reading it)
@@ -35,7 +35,7 @@ gpu_configure "$build" "$out/configure.txt" || {
   echo "gpu-check: configure failed: nothing built (the log: $out/configure.txt)"
   exit 1
 }
-wanted=(infergate test_cuda_kernels test_cuda_engine infergate_cuda_micro)
+wanted=(infergate test_cuda_kernels test_cuda_engine infergate_cuda_micro test_parallel_cuda)
 grep -q "NCCL communicator ON" "$out/configure.txt" && wanted+=(test_dist_nccl)
 mapfile -t targets < <(gpu_targets "$build" "${wanted[@]}")
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >"$out/build.txt" 2>&1 ||
@@ -45,6 +45,14 @@ step "GPU tests"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 180 2>&1 | tee "$out/ctest-gpu.txt"
 tests_rc=${PIPESTATUS[0]}
+# The NCCL test again over every GPU (one rank each), where there are several and MPI.
+gpus=$(grep -c "^GPU " "$out/gpus.txt")
+if ((gpus > 1)) && [[ -x $build/tests/dist/test_dist_nccl ]] && command -v mpirun >/dev/null; then
+  step "NCCL over all $gpus GPUs"
+  timeout 120 mpirun --oversubscribe -np "$gpus" "$build/tests/dist/test_dist_nccl" 2>&1 |
+    tail -20 | tee "$out/nccl-all-gpus.txt"
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || tests_rc=1
+fi
 
 step "kernel micro-benchmarks and the engine's speed"
 timeout 180 "$build/bench/programs/cuda/infergate_cuda_micro" --benchmark_min_time=0.1s \

@@ -245,12 +245,17 @@ gpu_configure() {
   grep -E "infergate: |Could NOT find|not found|built without" "$log" |
     sed 's/^-- /  /' | tee -a "$IG_LOG"
   # NCCL from pip (nvidia-nccl-cu13) is not where engine/comm looks (beside the CUDA toolkit),
-  # and its lib/ has libnccl.so.2 but no libnccl.so for find_library: say so when it is there.
+  # and its lib/ has libnccl.so.2 but no libnccl.so for find_library: point configure at it.
   if grep -q "NCCL communicator OFF" "$log" && command -v python3 >/dev/null; then
     local nccl
     nccl=$(timeout 30 python3 -c 'import nvidia.nccl as n; print(list(n.__path__)[0])' 2>/dev/null)
-    [[ -n $nccl ]] && gpu_log "NCCL LEFT OUT: pip's nvidia-nccl is at $nccl, but configure" \
-      "looks only beside the CUDA toolkit, for libnccl.so (the wheel has libnccl.so.2)"
+    if [[ -n $nccl && -f $nccl/include/nccl.h && -f $nccl/lib/libnccl.so.2 ]]; then
+      gpu_log "NCCL from pip's nvidia-nccl at $nccl: configuring again with it"
+      cmake "${args[@]}" -DINFERGATE_WERROR="$werror" -DINFERGATE_NCCL_INCLUDE="$nccl/include" \
+        -DINFERGATE_NCCL_LIBRARY="$nccl/lib/libnccl.so.2" >>"$log" 2>&1 || return 1
+      export LD_LIBRARY_PATH="$nccl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      grep -E "infergate: distributed" "$log" | tail -1 | sed 's/^-- /  /' | tee -a "$IG_LOG"
+    fi
   fi
   return 0
 }
