@@ -34,11 +34,6 @@ std::vector<CudaLimit> build_limits() {
                                                      "infergate")
                                               : std::nullopt;
                }});
-  t.push_back(
-      {"model sliding_window", "0", "its attention kernels take no window", [](const CudaRun& r) {
-         return r.model ? when(r.model->sliding_window > 0, std::to_string(r.model->sliding_window))
-                        : std::nullopt;
-       }});
   t.push_back({"model moe.num_experts", "at most " + std::to_string(kCudaMaxExperts),
                "the GPU router keeps a token's expert logits in one warp", [](const CudaRun& r) {
                  return r.model ? when(r.model->moe.num_experts > kCudaMaxExperts,

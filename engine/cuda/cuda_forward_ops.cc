@@ -110,18 +110,15 @@ void CudaForwardOps::write_kv(int layer, const float* k, const float* v, int64_t
 // decodes, the FlashAttention-2-style kernel for prefills and chunks over a cached prefix.
 void CudaForwardOps::attention(int layer, const float* q, int num_heads, float scale,
                                int sliding_window, float* out) {
-  if (sliding_window > 0) {  // refused at start (engine/core/cuda_limits.h)
-    throw std::logic_error("cuda forward: a sliding window reached attention");
-  }
   const DeviceKvLayer kv = cache_->layer(layer);
   const DeviceAttentionBatch& decodes = inputs_.decodes();
   if (decodes.num_seqs > 0) {
     void* workspace = decode_workspace_.ensure(attention_decode_workspace_bytes(
         decodes.num_seqs, num_heads, config_.head_dim, decodes.max_context_len));
-    attention_decode(q, decodes, kv, num_heads, scale, out, workspace, stream_);
+    attention_decode(q, decodes, kv, num_heads, scale, out, workspace, stream_, sliding_window);
   }
   if (inputs_.prefills().num_seqs > 0) {
-    attention_prefill(q, inputs_.prefills(), kv, num_heads, scale, out, stream_);
+    attention_prefill(q, inputs_.prefills(), kv, num_heads, scale, out, stream_, sliding_window);
   }
 }
 

@@ -1,4 +1,5 @@
 #include <stdexcept>
+#include <string>
 
 #include "kernels/cuda/attention_decode.h"
 #include "kernels/cuda/attention_kv.cuh"
@@ -28,6 +29,7 @@ struct DecodeArgs {
   const void* v;
   int block_size, num_kv_heads, head_dim, num_heads, group;
   float scale;
+  int64_t window;  // > 0: the query sees the last `window` positions only
   int64_t max_splits;
   // Workspace: per (sequence, head, split) an unnormalized output row, the max and the sum.
   float* part_out;  // [num_seqs, num_heads, max_splits, head_dim]
@@ -251,9 +253,9 @@ __device__ __forceinline__ void store_output(const DecodeArgs& a, int64_t part, 
   }
 }
 
-// An empty split (past the sequence's context) is neutral: max -inf and sum 0. The combine
-// skips it without reading its output row, which therefore is not written (a batch with one long
-// context has many empty splits).
+// An empty split (past the sequence's context, or wholly before its window) is neutral: max -inf
+// and sum 0. The combine skips it without reading its output row, which therefore is not written (a
+// batch with one long context has many empty splits).
 template <int kSub>
 __device__ void write_empty(const DecodeArgs& a, int64_t part) {
   if (threadIdx.x < kSub) {
@@ -272,8 +274,11 @@ __global__ void __launch_bounds__(kThreads) decode_split_kernel(DecodeArgs a) {
 
   const DeviceAttentionSequence seq = a.seqs[blockIdx.z];
   const int h0 = blockIdx.y * kSub, kv_head = h0 / a.group, D = a.head_dim;
-  const int64_t start = int64_t(blockIdx.x) * kSplit;
-  const int n = int(min(int64_t(kSplit), seq.context_len - start));
+  // The split's positions within the context and, with a window, within the query's window:
+  // none before it is read (its blocks may have been released).
+  const int64_t lowest = a.window > 0 ? max(int64_t(0), seq.context_len - a.window) : 0;
+  const int64_t start = max(int64_t(blockIdx.x) * kSplit, lowest);
+  const int n = int(min(int64_t(blockIdx.x + 1) * kSplit, seq.context_len) - start);
   // Head h0 + s's partial is part + s * max_splits.
   const int64_t part = (int64_t(blockIdx.z) * a.num_heads + h0) * a.max_splits + blockIdx.x;
   if (n <= 0) return write_empty<kSub>(a, part);
@@ -324,7 +329,8 @@ __device__ float block_max(float v) {
 
 // One block per (sequence, head): rescales the splits' partials to the overall max and sums
 // them. Empty splits (max -inf) are skipped: no exp(-inf - -inf) = NaN, no read of their
-// unwritten output rows. Split 0 is never empty (context_len >= 1), so m is finite and l >= 1.
+// unwritten output rows. The split holding the query's own position is never empty
+// (context_len >= 1), so m is finite and l >= 1.
 __global__ void __launch_bounds__(kThreads)
     decode_combine_kernel(const DeviceAttentionSequence* seqs, int num_heads, int head_dim,
                           int64_t max_splits, const float* part_out, const float* part_max,
@@ -395,9 +401,13 @@ size_t attention_decode_workspace_bytes(int64_t num_seqs, int num_heads, int hea
 }
 
 void attention_decode(const float* q, const DeviceAttentionBatch& batch, const DeviceKvLayer& cache,
-                      int num_heads, float scale, float* out, void* workspace,
-                      cudaStream_t stream) {
+                      int num_heads, float scale, float* out, void* workspace, cudaStream_t stream,
+                      int64_t sliding_window) {
   detail::check_attention_args(batch, cache, num_heads, "attention_decode");
+  if (sliding_window < 0) {
+    throw std::invalid_argument("attention_decode: sliding_window " +
+                                std::to_string(sliding_window) + " (allowed: 0, none, or > 0)");
+  }
   if (batch.num_seqs <= 0) return;
   if (workspace == nullptr) throw std::invalid_argument("attention_decode: no workspace");
   const int64_t splits = num_splits(batch.max_context_len);
@@ -414,6 +424,7 @@ void attention_decode(const float* q, const DeviceAttentionBatch& batch, const D
                      num_heads,
                      num_heads / cache.num_kv_heads,
                      scale,
+                     sliding_window,
                      splits,
                      part_out,
                      part_out + parts * cache.head_dim,

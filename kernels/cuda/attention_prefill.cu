@@ -1,3 +1,6 @@
+#include <stdexcept>
+#include <string>
+
 #include "kernels/cuda/attention_kv.cuh"
 #include "kernels/cuda/attention_prefill.h"
 #include "kernels/cuda/launch.cuh"
@@ -22,6 +25,7 @@ struct PrefillArgs {
   const void* v;
   int block_size, num_kv_heads, head_dim, num_heads, group;
   float scale;
+  int64_t window;  // > 0: a query at p sees (p - window, p] only
 };
 
 // Dynamic shared memory: tile row offsets, then Q [kBr][D+1], K or V [kBc][D+1], P [kBr][kBc+1].
@@ -87,28 +91,32 @@ __device__ __forceinline__ void tile_scores(const float* qs, const float* ks, in
 }
 
 // Masks and scales the scores, rescales the running state to the new row maxima and writes
-// P = exp(S - max) to shared memory. Tile 0 always holds position 0 <= pos, so a row's max is
-// finite from the first tile on and masked positions give exp(-inf - max) = 0, never NaN.
+// P = exp(S - max) to shared memory. Without a window tile 0 holds position 0 <= pos, so a row's
+// max is finite from the first tile on; with one, a row may see nothing of the first tiles: its
+// max stays -inf there, and its P and correction are taken as 0 and 1, never exp(NaN).
 template <int kDCols>
 __device__ __forceinline__ void online_softmax(float (&s)[kRowsPerThread][kColsPerThread],
-                                               int64_t p0, float scale, RowState<kDCols>& st,
-                                               float* ps) {
+                                               int64_t p0, float scale, int64_t window,
+                                               RowState<kDCols>& st, float* ps) {
   const int ty = threadIdx.x / kSide, tx = threadIdx.x % kSide;
 #pragma unroll
   for (int i = 0; i < kRowsPerThread; ++i) {
     float tile_max = detail::kNegInf;
 #pragma unroll
     for (int j = 0; j < kColsPerThread; ++j) {
-      s[i][j] = p0 + tx + kSide * j <= st.pos[i] ? s[i][j] * scale : detail::kNegInf;
+      const int64_t p = p0 + tx + kSide * j;
+      const bool seen = p <= st.pos[i] && (window <= 0 || p > st.pos[i] - window);
+      s[i][j] = seen ? s[i][j] * scale : detail::kNegInf;
       tile_max = fmaxf(tile_max, s[i][j]);
     }
     const float m_new = fmaxf(st.m[i], half_warp_max(tile_max));
-    const float correction = expf(st.m[i] - m_new);
+    const bool none_yet = m_new == detail::kNegInf;  // windowed: nothing seen so far
+    const float correction = none_yet ? 1.0f : expf(st.m[i] - m_new);
     st.m[i] = m_new;
     float sum = 0.0f;
 #pragma unroll
     for (int j = 0; j < kColsPerThread; ++j) {
-      const float e = expf(s[i][j] - m_new);
+      const float e = none_yet ? 0.0f : expf(s[i][j] - m_new);
       ps[(ty + kSide * i) * (kBc + 1) + tx + kSide * j] = e;
       sum += e;
     }
@@ -174,13 +182,16 @@ __global__ void __launch_bounds__(kThreads) prefill_kernel(PrefillArgs a) {
     for (int k = 0; k < kDCols; ++k) st.o[i][k] = 0.0f;
   }
 
-  // Causal: the last tile is the one holding the block's last query position.
+  // Causal: the last tile is the one holding the block's last query position. With a window
+  // the first is the one holding the first position the block's first row sees; positions
+  // before it are never read (their blocks may have been released).
   const int64_t num_tiles = last_pos / kBc + 1;
-  for (int64_t tile = 0; tile < num_tiles; ++tile) {
+  const int64_t lowest = a.window > 0 ? max(int64_t(0), first_pos - a.window + 1) : 0;
+  for (int64_t tile = lowest / kBc; tile < num_tiles; ++tile) {
     const int64_t p0 = tile * kBc;
     if (tid < kBc) {
       const int64_t p = p0 + tid;
-      row_offset[tid] = p <= last_pos
+      row_offset[tid] = p <= last_pos && p >= lowest
                             ? detail::kv_row_offset(table[p / a.block_size], p, a.block_size,
                                                     a.num_kv_heads, kv_head, D)
                             : -1;
@@ -192,7 +203,7 @@ __global__ void __launch_bounds__(kThreads) prefill_kernel(PrefillArgs a) {
     tile_scores(qs, kvs, D, s);
     __syncthreads();  // every thread is done with K
     load_kv_tile<kD>(a.v, row_offset, D, kvs);
-    online_softmax(s, p0, a.scale, st, ps);
+    online_softmax(s, p0, a.scale, a.window, st, ps);
     __syncthreads();  // P and V visible
     accumulate_pv(ps, kvs, D, int(min(int64_t(kBc), last_pos - p0 + 1)), st);
   }
@@ -236,8 +247,12 @@ void launch_for_head_dim(const PrefillArgs& a, dim3 grid, cudaStream_t stream) {
 
 void attention_prefill(const float* q, const DeviceAttentionBatch& batch,
                        const DeviceKvLayer& cache, int num_heads, float scale, float* out,
-                       cudaStream_t stream) {
+                       cudaStream_t stream, int64_t sliding_window) {
   detail::check_attention_args(batch, cache, num_heads, "attention_prefill");
+  if (sliding_window < 0) {
+    throw std::invalid_argument("attention_prefill: sliding_window " +
+                                std::to_string(sliding_window) + " (allowed: 0, none, or > 0)");
+  }
   if (batch.num_seqs <= 0 || batch.max_query_len <= 0) return;
   const PrefillArgs a{q,
                       out,
@@ -250,7 +265,8 @@ void attention_prefill(const float* q, const DeviceAttentionBatch& batch,
                       cache.head_dim,
                       num_heads,
                       num_heads / cache.num_kv_heads,
-                      scale};
+                      scale,
+                      sliding_window};
   const dim3 grid(unsigned((batch.max_query_len + kBr - 1) / kBr), unsigned(num_heads),
                   unsigned(batch.num_seqs));
   switch (cache.dtype) {

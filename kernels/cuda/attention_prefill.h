@@ -5,6 +5,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 #include "kernels/cuda/attention_batch.h"
 
 namespace infergate::cuda {
@@ -16,9 +18,12 @@ namespace infergate::cuda {
 // Query head h reads KV head h / (num_heads / num_kv_heads). Any query_len >= 1 and context_len
 // >= query_len per sequence (device-side, unchecked); batch.max_query_len must be their maximum.
 // head_dim: even, at most 256 (above 128 a block needs 145 KB of shared memory: A100, H100).
-// Throws std::invalid_argument on arguments the host can check.
+// sliding_window > 0: the query at position p attends to (p - sliding_window, p] only, as the
+// CPU's; no position before its block's first row's window is read, so blocks wholly behind it
+// may have been released (any table entry). Throws std::invalid_argument on arguments the host
+// can check.
 void attention_prefill(const float* q, const DeviceAttentionBatch& batch,
                        const DeviceKvLayer& cache, int num_heads, float scale, float* out,
-                       cudaStream_t stream);
+                       cudaStream_t stream, int64_t sliding_window = 0);
 
 }  // namespace infergate::cuda

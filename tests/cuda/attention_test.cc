@@ -102,12 +102,27 @@ PagedBatch make_batch(DType dtype, const Shape& shape, const Lengths& lengths, u
 
 float scale_for(const Shape& s) { return 1.0f / std::sqrt(float(s.head_dim)); }
 
-std::vector<float> cpu_attention(PagedBatch& b) {
+std::vector<float> cpu_attention(PagedBatch& b, int64_t window = 0) {
   static ThreadPool pool(2);
   std::vector<float> out(b.q.size(), 777.0f);
   paged_attention(b.q.data(), b.cpu_seqs.data(), int64_t(b.cpu_seqs.size()), b.view(),
-                  b.shape.num_heads, scale_for(b.shape), out.data(), pool);
+                  b.shape.num_heads, scale_for(b.shape), out.data(), pool, window);
   return out;
+}
+
+// What the KV manager does behind a sliding window: every block wholly before the window of a
+// sequence's first query row is given back. Here its table entry points at an unused block
+// (every slot 1e4), so a kernel reading behind the window gets results far off.
+void release_behind_window(PagedBatch& b, int64_t window) {
+  std::vector<bool> owned(size_t(b.num_blocks), false);
+  for (int32_t id : b.tables) owned[size_t(id)] = true;
+  const int32_t unused = int32_t(std::find(owned.begin(), owned.end(), false) - owned.begin());
+  for (const cuda::DeviceAttentionSequence& s : b.gpu_seqs) {
+    const int64_t lowest = s.context_len - s.query_len - window + 1;
+    for (int64_t j = 0; (j + 1) * b.shape.block_size <= lowest; ++j) {
+      b.tables[size_t(s.block_table_offset + j)] = unused;
+    }
+  }
 }
 
 cuda::KvDType kv_dtype(DType d) {
@@ -136,16 +151,16 @@ struct DeviceBatch {
   }
 };
 
-std::vector<float> gpu_prefill(const PagedBatch& b) {
+std::vector<float> gpu_prefill(const PagedBatch& b, int64_t window = 0) {
   testing::TestStream stream;
   DeviceBatch d(b);
   cuda::attention_prefill(d.q.data(), d.batch, d.layer, b.shape.num_heads, scale_for(b.shape),
-                          d.out.data(), stream.get());
+                          d.out.data(), stream.get(), window);
   stream.sync();
   return d.out.to_host();
 }
 
-std::vector<float> gpu_decode(const PagedBatch& b) {
+std::vector<float> gpu_decode(const PagedBatch& b, int64_t window = 0) {
   testing::TestStream stream;
   DeviceBatch d(b);
   // Poisoned too: every split, empty or not, must write its partial before the combine reads it.
@@ -153,7 +168,7 @@ std::vector<float> gpu_decode(const PagedBatch& b) {
       d.batch.num_seqs, b.shape.num_heads, b.shape.head_dim, b.max_context_len));
   workspace.fill_bytes(testing::kPoison);
   cuda::attention_decode(d.q.data(), d.batch, d.layer, b.shape.num_heads, scale_for(b.shape),
-                         d.out.data(), workspace.data(), stream.get());
+                         d.out.data(), workspace.data(), stream.get(), window);
   stream.sync();
   return d.out.to_host();
 }
@@ -163,8 +178,9 @@ std::vector<float> gpu_decode(const PagedBatch& b) {
 // misread.
 double tolerance(DType d) { return d == DType::kF32 ? testing::kF32Tolerance : 1e-4; }
 
+// With a window (> 0), the blocks behind it are released first (release_behind_window).
 template <typename Gpu>
-void check_against_cpu(const Lengths& lengths, Gpu gpu) {
+void check_against_cpu(const Lengths& lengths, Gpu gpu, int64_t window = 0) {
   for (const Shape& shape : kShapes) {
     for (DType dtype : kDTypes) {
       const uint32_t seed = testing::fresh_seed();
@@ -172,8 +188,9 @@ void check_against_cpu(const Lengths& lengths, Gpu gpu) {
                    << ", heads " << shape.num_heads << "/" << shape.num_kv_heads << ", block_size "
                    << shape.block_size);
       PagedBatch b = make_batch(dtype, shape, lengths, seed);
-      const std::vector<float> expected = cpu_attention(b);
-      CHECK(testing::relative_error(gpu(b), expected) <= tolerance(dtype));
+      const std::vector<float> expected = cpu_attention(b, window);
+      if (window > 0) release_behind_window(b, window);
+      CHECK(testing::relative_error(gpu(b, window), expected) <= tolerance(dtype));
     }
   }
 }
@@ -201,6 +218,18 @@ TEST_CASE("cuda: attention_decode matches paged_attention, empty splits and spli
   check_against_cpu(decode, gpu_prefill);  // prefill must handle a decode batch as well
 }
 
+TEST_CASE("cuda: sliding windows match paged_attention and read nothing behind the window") {
+  // Windows shorter than a tile (rows of one tile see disjoint spans), across tile and split
+  // edges, and longer than every context (no effect); the blocks behind each are released.
+  const Lengths prefill = {{65, 300}, {17, 81}, {300, 300}, {1, 513}, {64, 128}};
+  const Lengths decode = {{1, 5}, {1, 511}, {1, 513}, {1, 2000}};
+  for (const int64_t window : {1, 7, 64, 100, 300, 4096}) {
+    INFO("window " << window);
+    check_against_cpu(prefill, gpu_prefill, window);
+    check_against_cpu(decode, gpu_decode, window);
+  }
+}
+
 TEST_CASE("cuda: attention launchers reject shapes they cannot run") {
   cuda::DeviceAttentionBatch batch;
   cuda::DeviceKvLayer layer;
@@ -216,9 +245,14 @@ TEST_CASE("cuda: attention launchers reject shapes they cannot run") {
   layer.head_dim = 64;
   CHECK_THROWS_AS(cuda::attention_prefill(nullptr, batch, layer, 3, 1.0f, nullptr, nullptr),
                   std::invalid_argument);
+  CHECK_THROWS_WITH(cuda::attention_prefill(nullptr, batch, layer, 4, 1.0f, nullptr, nullptr, -1),
+                    Catch::Contains("sliding_window -1"));
   batch.num_seqs = 1;
   CHECK_THROWS_AS(cuda::attention_decode(nullptr, batch, layer, 4, 1.0f, nullptr, nullptr, nullptr),
                   std::invalid_argument);  // no workspace
+  CHECK_THROWS_WITH(
+      cuda::attention_decode(nullptr, batch, layer, 4, 1.0f, nullptr, nullptr, nullptr, -1),
+      Catch::Contains("sliding_window -1"));
 }
 
 TEST_CASE("cuda: the decode workspace grows with every size and is empty for no sequences") {

@@ -1,6 +1,7 @@
 // The cuda backend against the CPU one. Forward level: the same batches (fresh prefills, a
 // chunk over a cached prefix, decodes; blocks out of order) through both forwards, logits
-// compared step by step. Engine level: greedy tokens of the `tiny` preset in fp32 are the same.
+// compared step by step. Engine level: greedy tokens of the `tiny` preset in fp32 are the same
+// (sliding windows, speculation and graphs included).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
@@ -173,6 +174,30 @@ TEST_CASE("cuda: speculative decoding gives the CPU engine's greedy tokens") {
   const auto expected = run(Backend::kCpu, SpeculativeMethod::kNone);
   CHECK(run(Backend::kCuda, SpeculativeMethod::kNgram) == expected);
   CHECK(run(Backend::kCuda, SpeculativeMethod::kSelf) == expected);
+}
+
+TEST_CASE("cuda: a sliding-window model gives the CPU engine's greedy tokens") {
+  // Prompts several windows long, chunked, so prefill chunks and decodes both start past
+  // released blocks (the KV manager gives back every block behind a window).
+  ModelConfig config = preset_config("tiny");
+  config.sliding_window = 20;
+  std::vector<std::vector<int32_t>> prompts;
+  for (int i = 0; i < 5; ++i) prompts.push_back(tokens(40 + 17 * i, i));
+  SamplingParams greedy;
+  greedy.max_tokens = 24;
+  greedy.ignore_eos = true;
+  register_cuda_executor();
+  auto run = [&](Backend backend) {
+    EngineConfig c;
+    c.backend = backend;
+    c.num_threads = 2;
+    c.max_num_batched_tokens = 32;
+    Engine engine(c, make_synthetic_model(config, 3));
+    std::vector<std::vector<int32_t>> out;
+    for (const GenerateResult& r : engine.generate(prompts, greedy)) out.push_back(r.token_ids);
+    return out;
+  };
+  CHECK(run(Backend::kCuda) == run(Backend::kCpu));
 }
 
 TEST_CASE("cuda: a KV block handed over from the device is the CPU cache's, and goes back") {
