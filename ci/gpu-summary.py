@@ -1,11 +1,12 @@
 """The table ci/gpu-check.sh prints last, and its one JSON summary (OUT_DIR/summary.json): every
 GPU micro-benchmark as a fraction of the roofline measured in the same run, the kernel targets,
 the engine's speed on `small` (decode 1 and 32, prefill 512), the measured roofline as a share of
-the device's datasheet peaks (HBM bandwidth, dense bf16), the GPU tests' counts and the
-quickstart on cpu and cuda.
+the device's datasheet peaks (HBM bandwidth, dense bf16), the GPU tests' counts (and the NCCL
+test over every GPU), and the quickstart on cpu and cuda.
     python3 ci/gpu-summary.py OUT_DIR
 Reads OUT_DIR/cuda-micro.json (Google Benchmark), OUT_DIR/ctest-gpu.txt and
-OUT_DIR/quickstart-{cpu,cuda}.json; a missing file is reported as missing, never as a pass."""
+OUT_DIR/quickstart-{cpu,cuda}.json and OUT_DIR/nccl-all-gpus.txt; a missing file is reported
+as missing, never as a pass."""
 import json
 import os
 import re
@@ -135,6 +136,16 @@ def gpu_tests(out_dir):
             "failures": failures}
 
 
+def nccl_all_gpus(out_dir):
+    """The NCCL test over every GPU (gpu-check runs it only with several GPUs and MPI)."""
+    try:
+        with open(os.path.join(out_dir, "nccl-all-gpus.txt")) as f:
+            text = f.read()
+    except OSError:
+        return {"ran": False}
+    return {"ran": True, "passed": "All tests passed" in text}
+
+
 def quickstart_table(out):
     print("\nquickstart (40 requests at 8 req/s):")
     rows = {}
@@ -195,7 +206,8 @@ def main():
     doc = load(os.path.join(out, "cuda-micro.json"))
     if doc:
         micro_table(doc)
-    summary = {"tests": gpu_tests(out), "roofline": roofline_shares(doc),
+    summary = {"tests": gpu_tests(out), "nccl_all_gpus": nccl_all_gpus(out),
+               "roofline": roofline_shares(doc),
                "kernel_targets": target_table(doc), "engine_speed": engine_speed(doc),
                "quickstart": quickstart_table(out), "telemetry": telemetry(out)}
     # Written whole, then renamed: a reader never sees half a summary.

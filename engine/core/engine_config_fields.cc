@@ -315,11 +315,12 @@ std::vector<EngineConfigField> build_fields() {
        .access = ChoiceAccess{[](const C& c) { return backend_name(c.backend); },
                               [](C& c, const std::string& n) { c.backend = parse_backend(n); }},
        .flag = "backend",
-       .doc = "where the forward runs: the CPU, or one GPU (device 0; docs/cuda.md)",
+       .doc = "where the forward runs: the CPU, or a GPU (device 0, or one per rank under "
+              "mpirun; docs/cuda.md)",
        .choices = backend_names(),
        .schema_note =
-           "`cuda`: what it cannot run yet (more than one rank, block-format weights, `int8` / "
-           "`fp8_e4m3` KV, ...) is refused from one table, docs/cuda.md",
+           "`cuda`: what it cannot run yet (block-format weights, `int8` / `fp8_e4m3` KV, CUDA "
+           "graphs with more than one rank, ...) is refused from one table, docs/cuda.md",
        .written = WrittenWhen::kWhenCuda});
   add({.key = "cuda_gemm",
        .member = "cuda_gemm",
