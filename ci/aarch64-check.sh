@@ -28,3 +28,9 @@ cmake --build "$build" -j 2 >/dev/null
 filter=('~when the system refuses a thread the pool throws and joins the threads it started')
 echo "aarch64-check: $build/test_kernels under qemu-aarch64"
 qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/test_kernels" "${filter[@]}"
+# qemu's default CPU has the dot-product extension, so the neon level above ran the sdot
+# kernels (quant_dotprod.cc); a Cortex-A53 has none, so there the same level must fall back to
+# the portable integer kernels.
+echo "aarch64-check: the quantized kernels on a CPU without dotprod (qemu -cpu cortex-a53)"
+qemu-aarch64 -cpu cortex-a53 -L /usr/aarch64-linux-gnu "$build/test_kernels" \
+  'quantized linear*,every ISA quantizes*'

@@ -168,19 +168,6 @@ void encode_iq4_xs(const BlockCodes& c, uint8_t* b) {
 
 }  // namespace
 
-int block_code_zero(DType dtype) {
-  switch (dtype) {
-    case DType::kQ5_0:
-      return 16;
-    case DType::kQ3_K:
-      return 4;
-    case DType::kQ6_K:
-      return 32;
-    default:
-      return 0;
-  }
-}
-
 void decode_block_codes(DType dtype, const uint8_t* block, BlockCodes& codes) {
   codes = BlockCodes{};
   switch (dtype) {

@@ -27,7 +27,18 @@ struct BlockCodes {
 };
 
 // The code subtracted from q before scaling: 16 (Q5_0), 4 (Q3_K), 32 (Q6_K), else 0.
-int block_code_zero(DType dtype);
+inline constexpr int block_code_zero(DType dtype) {
+  switch (dtype) {
+    case DType::kQ5_0:
+      return 16;
+    case DType::kQ3_K:
+      return 4;
+    case DType::kQ6_K:
+      return 32;
+    default:
+      return 0;
+  }
+}
 // One file block to its codes, and back (bit for bit: encode(decode(b)) == b for every b whose
 // unused bits are zero, as llama.cpp writes them).
 void decode_block_codes(DType dtype, const uint8_t* block, BlockCodes& codes);

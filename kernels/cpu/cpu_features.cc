@@ -9,6 +9,9 @@
 #include <cpuid.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#elif defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
 #endif
 
 namespace infergate {
@@ -119,6 +122,15 @@ bool cpu_has_avx512_vbmi() {
     return __builtin_cpu_supports("avx512vbmi") != 0;
   }();
   return has && detected_isa() >= IsaLevel::kAvx512;
+#else
+  return false;
+#endif
+}
+
+bool cpu_has_neon_dotprod() {
+#if defined(__aarch64__)
+  static const bool has = (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
+  return has;
 #else
   return false;
 #endif

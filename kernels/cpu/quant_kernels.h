@@ -33,8 +33,11 @@ const QuantKernels& generic_quant_kernels();
 const QuantKernels& avx2_quant_kernels();
 // AVX-512 VNNI (vpdpbusd on 256-bit vectors); the AVX2 table on AVX-512 CPUs without it.
 const QuantKernels& vnni_quant_kernels();
+// aarch64's dot-product extension (sdot on 128-bit vectors); the generic table elsewhere.
+const QuantKernels& dotprod_quant_kernels();
 const QuantKernels& quant_kernels_for(IsaLevel level);
-// The name of the table quant_kernels_for(level) returns ("generic", "avx2", "avx512-vnni").
+// The name of the table quant_kernels_for(level) returns ("generic", "avx2", "avx512-vnni",
+// "neon-dotprod").
 const char* quant_kernels_name(IsaLevel level);
 
 }  // namespace infergate::detail

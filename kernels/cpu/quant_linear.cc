@@ -15,13 +15,26 @@ namespace infergate {
 
 namespace detail {
 
+namespace {
+bool uses_dotprod(IsaLevel level) {
+#if defined(__aarch64__)
+  return level == IsaLevel::kNeon && cpu_has_neon_dotprod();
+#else
+  (void)level;
+  return false;
+#endif
+}
+}  // namespace
+
 const QuantKernels& quant_kernels_for(IsaLevel level) {
+  if (uses_dotprod(level)) return dotprod_quant_kernels();
   if (level >= IsaLevel::kAvx512 && cpu_has_avx512_vnni()) return vnni_quant_kernels();
   if (level >= IsaLevel::kAvx2) return avx2_quant_kernels();
   return generic_quant_kernels();
 }
 
 const char* quant_kernels_name(IsaLevel level) {
+  if (uses_dotprod(level)) return "neon-dotprod";
   if (level >= IsaLevel::kAvx512 && cpu_has_avx512_vnni()) return "avx512-vnni";
   return level >= IsaLevel::kAvx2 ? "avx2" : "generic";
 }
