@@ -25,11 +25,12 @@ constexpr int kMaxMr = 3;  // rows that stream the weights; more take the widene
 // at 2-8 KiB ahead, 1.1x without).
 constexpr int kPrefetchBytes = 4096;
 
-// The eight rows' scales of a group block, times `factor`, spread to lanes 4r + u: rows 0-3 in
-// lo, 4-7 in hi.
+// The eight rows' scales of a group block (their magnitudes: the sign is a flag, fp8_layout.h),
+// times `factor`, spread to lanes 4r + u: rows 0-3 in lo, 4-7 in hi.
 inline void spread_scales(const uint8_t* gb, float factor, __m512& lo, __m512& hi) {
-  const __m512 s = _mm512_castps256_ps512(
-      _mm256_mul_ps(_mm256_loadu_ps(reinterpret_cast<const float*>(gb)), _mm256_set1_ps(factor)));
+  const __m256 magnitude = _mm256_and_ps(_mm256_loadu_ps(reinterpret_cast<const float*>(gb)),
+                                         _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+  const __m512 s = _mm512_castps256_ps512(_mm256_mul_ps(magnitude, _mm256_set1_ps(factor)));
   lo = _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3), s);
   hi = _mm512_permutexvar_ps(_mm512_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7), s);
 }

@@ -2,6 +2,7 @@
 // loops over the grouped layout (fp8_layout.h), each code widened through a 256-entry table.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 
 #include "kernels/cpu/fp8_e4m3.h"
@@ -42,7 +43,7 @@ void dot_groups(const float* x, int64_t m, int64_t k, const uint8_t* w, int64_t 
           for (int j = 0; j < kFp8Block; ++j) {
             acc += value[codes[((j / 4) * kRows + r) * 4 + j % 4]] * xb[j];
           }
-          total += scale * acc;
+          total += std::fabs(scale) * acc;  // the sign is a flag (fp8_layout.h)
         }
         c[i * ldc + g * kRows + r] = total;
       }

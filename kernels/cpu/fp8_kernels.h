@@ -1,9 +1,10 @@
 // Internal: the per-ISA kernels of fp8 `linear` (weights in fp8_layout.h's groups), one table
 // per instruction-set level, each in its own translation unit as linear_kernels.h explains.
 //
-// No CPU here has FP8 arithmetic, so the kernels widen the codes in registers (through fp16:
-// fp8_e4m3_as_f16_bits) and multiply them by the fp32 activations with fp32 FMAs: every
-// product is exact, the results differ from the reference only by fp32 summation order.
+// No CPU here has FP8 arithmetic, so the kernels widen the codes in registers (through fp16,
+// fp8_e4m3_as_f16_bits, or byte tables that give the fp32 bits) and multiply them by the fp32
+// activations with fp32 FMAs: every product is exact, the results differ from the reference
+// only by fp32 summation order.
 #pragma once
 
 #include <cstdint>

@@ -29,14 +29,24 @@ void for_each_block(int64_t n, int64_t k, F&& f) {
 void pack_fp8_groups(const uint8_t* src, int64_t n, int64_t k, uint8_t* dst) {
   std::memset(dst, 0, size_t(fp8_groups(n) * fp8_group_bytes(k)));
   for_each_block(n, k, [&](int64_t r, int64_t file, int64_t group) {
-    std::memcpy(dst + group + scale_offset(r), src + file, 4);
-    for (int64_t j = 0; j < kFp8Block; ++j) dst[group + code_offset(r, j)] = src[file + 4 + j];
+    uint32_t scale;
+    std::memcpy(&scale, src + file, 4);
+    scale &= ~kFp8ExponentZeroFlag;  // -0.0, the one negative scale a loader lets through
+    for (int64_t j = 0; j < kFp8Block; ++j) {
+      const uint8_t code = src[file + 4 + j];
+      dst[group + code_offset(r, j)] = code;
+      if (fp8_exponent_is_zero(code)) scale |= kFp8ExponentZeroFlag;
+    }
+    std::memcpy(dst + group + scale_offset(r), &scale, 4);
   });
 }
 
 void unpack_fp8_groups(const uint8_t* src, int64_t n, int64_t k, uint8_t* dst) {
   for_each_block(n, k, [&](int64_t r, int64_t file, int64_t group) {
-    std::memcpy(dst + file, src + group + scale_offset(r), 4);
+    uint32_t scale;
+    std::memcpy(&scale, src + group + scale_offset(r), 4);
+    scale &= ~kFp8ExponentZeroFlag;
+    std::memcpy(dst + file, &scale, 4);
     for (int64_t j = 0; j < kFp8Block; ++j) dst[file + 4 + j] = src[group + code_offset(r, j)];
   });
 }

@@ -1,5 +1,6 @@
 // FP8 weights (DType::kFP8): the block format, the 128x128 tile quantizer, the grouped layout
 // and the fp8 linear kernels at every ISA level against the plain reference.
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "kernels/cpu/fp8_blocks.h"
 #include "kernels/cpu/fp8_e4m3.h"
 #include "kernels/cpu/fp8_kernels.h"
+#include "kernels/cpu/fp8_layout.h"
 #include "kernels/cpu/linear.h"
 #include "kernels/cpu/packed_weight.h"
 #include "test_util.h"
@@ -148,9 +150,9 @@ TEST_CASE("every fp8 kernel table this CPU runs matches the plain reference") {
   }
 }
 
-TEST_CASE("fp8 linear widens subnormal and negative codes exactly") {
-  // One row holding every finite code once (subnormals, both signs, 448), scale 2^-4: the
-  // kernels' fp16 route must give each its value.
+// A row of 256 codes, scale 2^-4: code j is `code_at(j)`.
+template <typename CodeAt>
+Tensor one_row_of_codes(CodeAt code_at) {
   const int64_t k = 256;
   Tensor w = Tensor::zeros(DType::kFP8, {1, k});
   uint8_t* p = w.mutable_data<uint8_t>();
@@ -158,24 +160,95 @@ TEST_CASE("fp8 linear widens subnormal and negative codes exactly") {
     uint8_t* block = p + b * int64_t(kFp8BlockBytes);
     const float scale = 0.0625f;
     std::memcpy(block, &scale, 4);
-    for (int64_t j = 0; j < kFp8Block; ++j) {
-      const int code = int(b * kFp8Block + j);
-      block[4 + j] = uint8_t(is_fp8_e4m3_nan(uint8_t(code)) ? 0 : code);
-    }
+    for (int64_t j = 0; j < kFp8Block; ++j) block[4 + j] = code_at(b * kFp8Block + j);
   }
+  return w;
+}
+
+// Every level's linear of x = e_j gives exactly 2^-4 times code j's value, for every j.
+void require_exact_codes(const Tensor& w) {
+  const int64_t k = w.dim(1);
   IsaLevels isa;
   ThreadPool pool(1);
+  const PackedWeight packed = prepare_weight(w);
   std::vector<float> x(size_t(k), 0.0f);
   for (int64_t j = 0; j < k; ++j) {
     x.assign(size_t(k), 0.0f);
     x[size_t(j)] = 1.0f;
-    const float want = is_fp8_e4m3_nan(uint8_t(j)) ? 0.0f : 0.0625f * fp8_e4m3_to_f32(uint8_t(j));
+    const uint8_t code =
+        w.data<uint8_t>()[(j / kFp8Block) * int64_t(kFp8BlockBytes) + 4 + j % kFp8Block];
+    const float want = 0.0625f * fp8_e4m3_to_f32(code);
     for (IsaLevel level : isa.levels()) {
       set_isa_level(level);
       float got = -1;
-      linear(x.data(), 1, w, &got, pool);
-      INFO("code " << j << " at " << isa_name(level));
+      linear(x.data(), 1, packed, &got, pool);
+      INFO("code " << int(code) << " at " << isa_name(level));
       REQUIRE(got == want);
+    }
+  }
+}
+
+TEST_CASE("fp8 linear widens subnormal and negative codes exactly") {
+  // Every finite code once (zeros, subnormals, both signs, 448): blocks the AVX2 GEMV takes
+  // through fp16.
+  require_exact_codes(
+      one_row_of_codes([](int64_t j) { return uint8_t(is_fp8_e4m3_nan(uint8_t(j)) ? 0 : j); }));
+}
+
+TEST_CASE("fp8 linear widens every code with a nonzero exponent exactly") {
+  // No zero or subnormal code: the AVX2 GEMV's nibble tables take these blocks, every entry of
+  // both (the codes with exponent field 1-15, both signs, cycled).
+  std::vector<uint8_t> normal;
+  for (int c = 0; c < 256; ++c) {
+    if (!detail::fp8_exponent_is_zero(uint8_t(c)) && !is_fp8_e4m3_nan(uint8_t(c))) {
+      normal.push_back(uint8_t(c));
+    }
+  }
+  require_exact_codes(
+      one_row_of_codes([&](int64_t j) { return normal[size_t(j) % normal.size()]; }));
+}
+
+TEST_CASE("a packed fp8 scale's sign flags a block with a zero or subnormal code") {
+  // 13 rows (a full row group and a partial one), two blocks each; (row, block) pairs in
+  // `flagged` get one zero or subnormal code. Unpacking clears the flags: the file's bytes come
+  // back.
+  const int64_t n = 13;
+  Tensor w = random_tensor(DType::kFP8, {n, 256}, 77);
+  uint8_t* p = w.mutable_data<uint8_t>();
+  const auto code = [&](int64_t row, int64_t j) -> uint8_t& {
+    return p[(row * 2 + j / kFp8Block) * int64_t(kFp8BlockBytes) + 4 + j % kFp8Block];
+  };
+  const std::vector<std::array<int64_t, 2>> flagged = {{1, 1}, {2, 0}, {5, 1}, {6, 1}, {12, 0}};
+  for (const auto& [row, b] : flagged) {
+    code(row, b * kFp8Block + 7 * row) = row % 2 ? 0x00 : 0x83;  // zero, -3/8 * 2^-6
+  }
+  const PackedWeight packed = prepare_weight(w);
+  const uint8_t* groups = packed.storage().data<uint8_t>();
+  for (int64_t row = 0; row < n; ++row) {
+    for (int64_t b = 0; b < 2; ++b) {
+      float scale;
+      std::memcpy(&scale,
+                  groups + ((row / 8) * 2 + b) * detail::kFp8GroupBlockBytes + 4 * (row % 8), 4);
+      INFO("row " << row << " block " << b);
+      CHECK(std::signbit(scale) == (std::find(flagged.begin(), flagged.end(),
+                                              std::array<int64_t, 2>{row, b}) != flagged.end()));
+    }
+  }
+  const Tensor back = packed.unpack();
+  CHECK(std::memcmp(back.raw(), w.raw(), w.nbytes()) == 0);
+  // Flagged and unflagged blocks of one row group (both routes into the same sums), for the
+  // GEMV and the several-row kernels.
+  IsaLevels isa;
+  ThreadPool pool(1);
+  for (int64_t m : {1, 2, 3}) {
+    const std::vector<float> x = random_values(m * 256, uint32_t(78 + m));
+    std::vector<float> want(size_t(m * n)), got(want.size(), 12345.0f);
+    linear_reference(x.data(), m, w, want.data());
+    for (IsaLevel level : isa.levels()) {
+      set_isa_level(level);
+      linear(x.data(), m, packed, got.data(), pool);
+      check_close(x, w, m, got, want,
+                  std::string("mixed blocks at ") + isa_name(level) + " m=" + std::to_string(m));
     }
   }
 }
