@@ -31,9 +31,11 @@ void pack_fp8_groups(const uint8_t* src, int64_t n, int64_t k, uint8_t* dst) {
   for_each_block(n, k, [&](int64_t r, int64_t file, int64_t group) {
     uint32_t scale;
     std::memcpy(&scale, src + file, 4);
-    scale &= ~kFp8ExponentZeroFlag;  // -0.0, the one negative scale a loader lets through
+    // Loaders refuse negative scales; one that comes anyway goes into its codes' signs.
+    const uint8_t sign = (scale & kFp8ExponentZeroFlag) ? 0x80 : 0;
+    scale &= ~kFp8ExponentZeroFlag;
     for (int64_t j = 0; j < kFp8Block; ++j) {
-      const uint8_t code = src[file + 4 + j];
+      const uint8_t code = src[file + 4 + j] ^ sign;
       dst[group + code_offset(r, j)] = code;
       if (fp8_exponent_is_zero(code)) scale |= kFp8ExponentZeroFlag;
     }

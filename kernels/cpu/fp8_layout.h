@@ -6,10 +6,10 @@
 // Group g, block b (128 values) is at byte offset (g * blocks + b) * kFp8GroupBlockBytes: the
 // eight rows' fp32 scales (32 bytes), then for quad t < 32, row r < 8: the row's codes
 // 4t .. 4t + 3 of the block (1024 bytes). The file's codes and scales, moved: 132 bytes per row
-// and block, as in the file. Scales are never negative (the loaders refuse that), so a scale's
-// sign bit is free: it says whether the row's block holds a zero or subnormal code (exponent
-// field 0), which the AVX2 GEMV's nibble tables cannot widen (fp8_avx2.cc). Kernels read the
-// scale's magnitude; unpack_fp8_groups clears the bit.
+// and block, as in the file. Scales are never negative (the loaders refuse that; one that comes
+// anyway is folded into its codes' signs), so a scale's sign bit is free: it says whether the row's
+// block holds a zero or subnormal code (exponent field 0), which the AVX2 GEMV's nibble tables
+// cannot widen (fp8_avx2.cc). Kernels read the scale's magnitude; unpack_fp8_groups clears the bit.
 #pragma once
 
 #include <cstdint>

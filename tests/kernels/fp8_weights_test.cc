@@ -253,5 +253,24 @@ TEST_CASE("a packed fp8 scale's sign flags a block with a zero or subnormal code
   }
 }
 
+TEST_CASE("a negative fp8 scale is folded into its codes' signs, not read as a flag") {
+  // Loaders refuse negative scales; a tensor that holds one anyway still computes its values.
+  Tensor w = random_tensor(DType::kFP8, {3, 256}, 90);
+  uint8_t* p = w.mutable_data<uint8_t>();
+  const float negative = -0.01f;
+  std::memcpy(p + 3 * int64_t(kFp8BlockBytes), &negative, 4);  // row 1, block 1
+  const std::vector<float> x = random_values(256, 91);
+  std::vector<float> want(3), got(3, 12345.0f);
+  linear_reference(x.data(), 1, w, want.data());
+  IsaLevels isa;
+  ThreadPool pool(1);
+  const PackedWeight packed = prepare_weight(w);
+  for (IsaLevel level : isa.levels()) {
+    set_isa_level(level);
+    linear(x.data(), 1, packed, got.data(), pool);
+    check_close(x, w, 1, got, want, std::string("negative scale at ") + isa_name(level));
+  }
+}
+
 }  // namespace
 }  // namespace infergate
