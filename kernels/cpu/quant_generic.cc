@@ -1,5 +1,6 @@
-// The portable kernels of quantized `linear`: the fallback on any CPU (and aarch64's for now).
-// Plain loops with int32 block sums over the grouped layout (quant_layout.h).
+// The portable kernels of quantized `linear`: the fallback on any CPU (on aarch64, where the CPU
+// lacks the dot-product extension). Plain loops with int32 block sums over the grouped layout
+// (quant_layout.h).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
