@@ -1,4 +1,4 @@
-// The portable kernels of fp8 `linear`: the fallback on any CPU (and aarch64's for now). Plain
+// The portable kernels of fp8 `linear`: the fallback on any CPU. Plain
 // loops over the grouped layout (fp8_layout.h), each code widened through a 256-entry table.
 #include <algorithm>
 #include <array>

@@ -25,9 +25,11 @@ const Fp8Kernels& avx2_fp8_kernels();
 const Fp8Kernels& avx512_fp8_kernels();
 // AVX-512 VBMI (byte-table widening); the AVX-512 table on CPUs without it.
 const Fp8Kernels& vbmi_fp8_kernels();
+// aarch64's NEON (fp16 widening, fcvtl); the generic table elsewhere.
+const Fp8Kernels& neon_fp8_kernels();
 const Fp8Kernels& fp8_kernels_for(IsaLevel level);
 // The name of the table fp8_kernels_for(level) returns ("generic", "avx2", "avx512",
-// "avx512-vbmi").
+// "avx512-vbmi", "neon").
 const char* fp8_kernels_name(IsaLevel level);
 
 }  // namespace infergate::detail

@@ -14,6 +14,9 @@ namespace infergate {
 namespace detail {
 
 const Fp8Kernels& fp8_kernels_for(IsaLevel level) {
+#if defined(__aarch64__)
+  if (level == IsaLevel::kNeon) return neon_fp8_kernels();
+#endif
   if (level >= IsaLevel::kAvx512 && cpu_has_avx512_vbmi()) return vbmi_fp8_kernels();
   if (level >= IsaLevel::kAvx512) return avx512_fp8_kernels();
   if (level >= IsaLevel::kAvx2) return avx2_fp8_kernels();
@@ -21,6 +24,9 @@ const Fp8Kernels& fp8_kernels_for(IsaLevel level) {
 }
 
 const char* fp8_kernels_name(IsaLevel level) {
+#if defined(__aarch64__)
+  if (level == IsaLevel::kNeon) return "neon";
+#endif
   if (level >= IsaLevel::kAvx512) return cpu_has_avx512_vbmi() ? "avx512-vbmi" : "avx512";
   return level >= IsaLevel::kAvx2 ? "avx2" : "generic";
 }

@@ -132,6 +132,9 @@ TEST_CASE("every fp8 kernel table this CPU runs matches the plain reference") {
   if (detected_isa() >= IsaLevel::kAvx512)
     tables.emplace_back("avx512", &detail::avx512_fp8_kernels());
   if (cpu_has_avx512_vbmi()) tables.emplace_back("avx512-vbmi", &detail::vbmi_fp8_kernels());
+#if defined(__aarch64__)
+  tables.emplace_back("neon", &detail::neon_fp8_kernels());
+#endif
   uint32_t seed = 500;
   for (const auto& [name, kernels] : tables) {
     for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{
