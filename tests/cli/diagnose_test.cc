@@ -103,35 +103,36 @@ void check_verified(const std::string& workload, const std::string& rule) {
 
 }  // namespace
 
-TEST_CASE("diagnose names compute-bound prefill first for long prompts") {
+TEST_CASE("diagnose names compute-bound prefill first for long prompts", "[timed]") {
   check_dominant("long-prompt", "long-prompt");
 }
 
-TEST_CASE("diagnose names the shared prefix with the prefix cache off first") {
+TEST_CASE("diagnose names the shared prefix with the prefix cache off first", "[timed]") {
   check_dominant("shared-prefix", "shared-prefix-cache-off");
 }
 
-TEST_CASE("diagnose names the KV memory wall first when the pool forces preemption") {
+TEST_CASE("diagnose names the KV memory wall first when the pool forces preemption", "[timed]") {
   check_dominant("kv-preemption", "kv-memory-wall");
 }
 
-TEST_CASE("diagnose names prefill interference first when long prefills run among decodes") {
+TEST_CASE("diagnose names prefill interference first when long prefills run among decodes",
+          "[timed]") {
   check_dominant("prefill-interference", "prefill-interference");
 }
 
-TEST_CASE("diagnose names the harness first when the echo run outpaces it") {
+TEST_CASE("diagnose names the harness first when the echo run outpaces it", "[timed]") {
   check_dominant("harness-limited", "harness-limited");
 }
 
-TEST_CASE("diagnose names the batch limit first when requests queue with KV to spare") {
+TEST_CASE("diagnose names the batch limit first when requests queue with KV to spare", "[timed]") {
   check_dominant("batch-limit", "batch-limit");
 }
 
-TEST_CASE("diagnose proposes speculation when TPOT is at its batch-1 floor") {
+TEST_CASE("diagnose proposes speculation when TPOT is at its batch-1 floor", "[timed]") {
   check_dominant("repetitive", "speculation-floor");
 }
 
-TEST_CASE("diagnose finds nothing to fix in a healthy run and says so") {
+TEST_CASE("diagnose finds nothing to fix in a healthy run and says so", "[timed]") {
   const std::string results = run_workload("healthy");
   const nlohmann::json d = diagnose(results);
   INFO(d.dump(2));
@@ -151,11 +152,13 @@ TEST_CASE("diagnose finds nothing to fix in a healthy run and says so") {
 
 // Each remedy's effect as measured on a 2-core EPYC VM (docs/diagnose.md): every one is a cut of
 // 30% or more, so six pairs decide it on a quiet machine.
-TEST_CASE("diagnose --verify confirms prefix caching on the shared-prefix workload", "[verify]") {
+TEST_CASE("diagnose --verify confirms prefix caching on the shared-prefix workload",
+          "[timed][verify]") {
   check_verified("shared-prefix", "shared-prefix-cache-off");
 }
 
-TEST_CASE("diagnose --verify confirms the KV remedy on the kv-preemption workload", "[verify]") {
+TEST_CASE("diagnose --verify confirms the KV remedy on the kv-preemption workload",
+          "[timed][verify]") {
   check_verified("kv-preemption", "kv-memory-wall");
 }
 
@@ -164,7 +167,8 @@ TEST_CASE("diagnose --verify confirms the KV remedy on the kv-preemption workloa
 // are full width) to 1.05-1.07x, right at the 5% threshold, which 1.5 minutes of pairs decide
 // as worse or leave undecided. What holds on every CPU: --verify runs the remedy in paired runs
 // and reports its measured ratio with an interval; the other planted remedies are confirmed.
-TEST_CASE("diagnose --verify measures 8-bit weights on the long-prompt workload", "[verify]") {
+TEST_CASE("diagnose --verify measures 8-bit weights on the long-prompt workload",
+          "[timed][verify]") {
   const std::string results = run_workload("long-prompt");
   const nlohmann::json d = diagnose(results, "--verify --remedies 1 --budget 1.5 --out-dir " +
                                                  (scratch() / "verify-long-prompt").string());
@@ -183,20 +187,22 @@ TEST_CASE("diagnose --verify measures 8-bit weights on the long-prompt workload"
 }
 
 TEST_CASE("diagnose --verify confirms chunked prefill on the prefill-interference workload",
-          "[verify]") {
+          "[timed][verify]") {
   check_verified("prefill-interference", "prefill-interference");
 }
 
 TEST_CASE("diagnose --verify confirms a sustainable rate on the harness-limited workload",
-          "[verify]") {
+          "[timed][verify]") {
   check_verified("harness-limited", "harness-limited");
 }
 
-TEST_CASE("diagnose --verify confirms a larger batch on the batch-limit workload", "[verify]") {
+TEST_CASE("diagnose --verify confirms a larger batch on the batch-limit workload",
+          "[timed][verify]") {
   check_verified("batch-limit", "batch-limit");
 }
 
-TEST_CASE("diagnose --verify confirms n-gram speculation on the repetitive workload", "[verify]") {
+TEST_CASE("diagnose --verify confirms n-gram speculation on the repetitive workload",
+          "[timed][verify]") {
   check_verified("repetitive", "speculation-floor");
 }
 
