@@ -103,29 +103,19 @@ IsaLevel detected_isa() {
   return level;
 }
 
-bool cpu_has_avx512_vnni() {
+// An AVX-512 extension is usable where the avx512 level is (the OS saves the zmm state).
+// __builtin_cpu_supports takes a string literal, so each caller names its feature.
 #if defined(__x86_64__)
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512vnni") != 0;
-  }();
-  return has && detected_isa() >= IsaLevel::kAvx512;
+#define INFERGATE_AVX512_EXTENSION(feature)                                             \
+  static const bool has = (__builtin_cpu_init(), __builtin_cpu_supports(feature) != 0); \
+  return has && detected_isa() >= IsaLevel::kAvx512
 #else
-  return false;
+#define INFERGATE_AVX512_EXTENSION(feature) return false
 #endif
-}
 
-bool cpu_has_avx512_vbmi() {
-#if defined(__x86_64__)
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512vbmi") != 0;
-  }();
-  return has && detected_isa() >= IsaLevel::kAvx512;
-#else
-  return false;
-#endif
-}
+bool cpu_has_avx512_vnni() { INFERGATE_AVX512_EXTENSION("avx512vnni"); }
+bool cpu_has_avx512_vbmi() { INFERGATE_AVX512_EXTENSION("avx512vbmi"); }
+bool cpu_has_avx512_bf16() { INFERGATE_AVX512_EXTENSION("avx512bf16"); }
 
 bool cpu_has_neon_dotprod() {
 #if defined(__aarch64__)

@@ -32,6 +32,9 @@ bool cpu_has_avx512_vnni();
 // Whether the CPU has AVX512_VBMI (vpermi2b), which the fp8 kernels use at the avx512 and amx
 // levels when present (Ice Lake, Sapphire Rapids, Zen 4 and later).
 bool cpu_has_avx512_vbmi();
+// Whether the CPU has AVX512_BF16 (vdpbf16ps), which the fp8 kernels use with VBMI at the
+// avx512 and amx levels when present (Cooper Lake, Sapphire Rapids, Zen 4 and later).
+bool cpu_has_avx512_bf16();
 // Whether the CPU has aarch64's dot-product extension (sdot; HWCAP_ASIMDDP), which the quantized
 // kernels use at the neon level when present (Cortex-A55/A75, Neoverse, Apple M1 and later).
 bool cpu_has_neon_dotprod();

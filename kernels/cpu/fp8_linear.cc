@@ -17,6 +17,9 @@ const Fp8Kernels& fp8_kernels_for(IsaLevel level) {
 #if defined(__aarch64__)
   if (level == IsaLevel::kNeon) return neon_fp8_kernels();
 #endif
+  if (level >= IsaLevel::kAvx512 && cpu_has_avx512_vbmi() && cpu_has_avx512_bf16()) {
+    return bf16_fp8_kernels();
+  }
   if (level >= IsaLevel::kAvx512 && cpu_has_avx512_vbmi()) return vbmi_fp8_kernels();
   if (level >= IsaLevel::kAvx512) return avx512_fp8_kernels();
   if (level >= IsaLevel::kAvx2) return avx2_fp8_kernels();
@@ -27,7 +30,10 @@ const char* fp8_kernels_name(IsaLevel level) {
 #if defined(__aarch64__)
   if (level == IsaLevel::kNeon) return "neon";
 #endif
-  if (level >= IsaLevel::kAvx512) return cpu_has_avx512_vbmi() ? "avx512-vbmi" : "avx512";
+  if (level >= IsaLevel::kAvx512 && cpu_has_avx512_vbmi()) {
+    return cpu_has_avx512_bf16() ? "avx512-bf16" : "avx512-vbmi";
+  }
+  if (level >= IsaLevel::kAvx512) return "avx512";
   return level >= IsaLevel::kAvx2 ? "avx2" : "generic";
 }
 

@@ -2,6 +2,7 @@
 // loads with the file's codes and scales as they are, the writer's checkpoint reads back byte for
 // byte, the optimized forward agrees with the reference on fp8 weights, and bad files are
 // refused by tensor or field.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include "engine/model/synthetic_model.h"
 #include "kernels/cpu/convert.h"
 #include "kernels/cpu/fp8_e4m3.h"
+#include "kernels/cpu/fp8_kernels.h"
 #include "model_formats_util.h"
 
 using namespace infergate;
@@ -229,6 +231,20 @@ TEST_CASE("quantize --to fp8's checkpoint reads back byte for byte", "[model][sa
   REQUIRE(reference_forward(back, kPrompt) == reference_forward(w, kPrompt));
 }
 
+// How far the optimized forward's logits may be from the reference's. The fp8 kernels' products
+// are exact, so only summation order differs (6e-6 here at avx2); where the active level's
+// kernels round the activations to bf16 (fp8_bf16.cc), the logits move by up to 1% of the
+// largest (0.06 and 0.1 of 12.9 and 10.3 on Zen 5), so that level is held to 2%. The engine
+// suite's run at avx2 holds the exact kernels to the tight bound.
+namespace {
+double fp8_forward_tolerance(const std::vector<float>& ref) {
+  if (!detail::fp8_kernels_for(active_isa()).bf16_activations) return 1e-3;
+  double largest = 0;
+  for (float v : ref) largest = std::max(largest, double(std::fabs(v)));
+  return 0.02 * largest;
+}
+}  // namespace
+
 TEST_CASE("the optimized forward on fp8 weights matches the reference forward", "[model][fp8]") {
   for (bool moe : {false, true}) {
     ModelWeights w = make_synthetic_model(fp8_config(moe), 23);
@@ -237,8 +253,8 @@ TEST_CASE("the optimized forward on fp8 weights matches the reference forward", 
     const std::vector<float> ref = reference_forward(w, kPrompt);
     for (int chunk : {10, 3, 1}) {
       INFO("moe " << moe << " chunk " << chunk);
-      // fp32 products of the same values; what differs is summation order.
-      REQUIRE(max_abs_difference(chunked_forward(w, kPrompt, chunk), ref) < 1e-3);
+      REQUIRE(max_abs_difference(chunked_forward(w, kPrompt, chunk), ref) <
+              fp8_forward_tolerance(ref));
     }
   }
 }

@@ -84,12 +84,35 @@ TEST_CASE("the grouped fp8 layout holds the file's bytes") {
   }
 }
 
-// |y - reference| <= 1e-5 of sum_j |x_j w_j|: every product is exact in fp32, what remains is
-// fp32 rounding of the sums over each block's quads and over blocks.
-void check_close(const std::vector<float>& x, const Tensor& w, int64_t m,
-                 const std::vector<float>& got, const std::vector<float>& want,
-                 const std::string& what) {
-  testing::require_close(x.data(), w, m, got, want, what, 1e-5);
+// A random fp8 matrix whose rows' blocks all have different scales (random_tensor gives each
+// 128x128 tile one scale, so a kernel that applied a neighbour row's would pass unseen).
+Tensor random_fp8(int64_t n, int64_t k, uint32_t seed) {
+  Tensor w = random_tensor(DType::kFP8, {n, k}, seed);
+  uint8_t* block = w.mutable_data<uint8_t>();
+  for (int64_t i = 0; i < n * (k / kFp8Block); ++i, block += kFp8BlockBytes) {
+    const float scale = block_scale(block) * (1.0f + 0.125f * float(i % 13));
+    std::memcpy(block, &scale, 4);
+  }
+  return w;
+}
+
+// x as `kernels` multiply it: rounded to bf16 where they round it (fp8_bf16.cc).
+std::vector<float> activations_for(const detail::Fp8Kernels& kernels, std::vector<float> x) {
+  if (kernels.bf16_activations) {
+    for (float& v : x) v = bf16_to_f32(f32_to_bf16(v));
+  }
+  return x;
+}
+
+// The fp8 linear of `level` on x's m rows against the plain reference on the activations that
+// level multiplies: |y - reference| <= 1e-5 of sum_j |x_j w_j|. Every product is exact in fp32,
+// what remains is fp32 rounding of the sums over each block's quads and over blocks.
+void check_close(IsaLevel level, const std::vector<float>& x, const Tensor& w, int64_t m,
+                 const std::vector<float>& got, const std::string& what) {
+  const std::vector<float> seen = activations_for(detail::fp8_kernels_for(level), x);
+  std::vector<float> want(got.size());
+  linear_reference(seen.data(), m, w, want.data());
+  testing::require_close(seen.data(), w, m, got, want, what, 1e-5);
 }
 
 TEST_CASE("fp8 linear matches the plain reference at every shape and ISA") {
@@ -102,21 +125,19 @@ TEST_CASE("fp8 linear matches the plain reference at every shape and ISA") {
                                                       {2, 9, 256},  {3, 40, 128},  {5, 7, 1024},
                                                       {7, 16, 256}, {13, 33, 384}, {65, 11, 128}};
   for (auto [m, n, k] : shapes) {
-    const Tensor w = random_tensor(DType::kFP8, {n, k}, seed++);
+    const Tensor w = random_fp8(n, k, seed++);
     const std::vector<float> x = random_values(m * k, seed++);
-    std::vector<float> want(static_cast<size_t>(m * n));
-    linear_reference(x.data(), m, w, want.data());
     const PackedWeight packed = prepare_weight(w);
     for (IsaLevel level : isa.levels()) {
       set_isa_level(level);
       const std::string what = std::string(isa_name(level)) + " m=" + std::to_string(m) +
                                " n=" + std::to_string(n) + " k=" + std::to_string(k);
-      std::vector<float> got(want.size(), 12345.0f);
+      std::vector<float> got(static_cast<size_t>(m * n), 12345.0f);
       linear(x.data(), m, packed, got.data(), pool);
-      check_close(x, w, m, got, want, what + " packed");
+      check_close(level, x, w, m, got, what + " packed");
       std::fill(got.begin(), got.end(), 12345.0f);
       linear(x.data(), m, w, got.data(), pool);  // row-major, repacked per call
-      check_close(x, w, m, got, want, what + " row-major");
+      check_close(level, x, w, m, got, what + " row-major");
     }
   }
 }
@@ -132,23 +153,28 @@ TEST_CASE("every fp8 kernel table this CPU runs matches the plain reference") {
   if (detected_isa() >= IsaLevel::kAvx512)
     tables.emplace_back("avx512", &detail::avx512_fp8_kernels());
   if (cpu_has_avx512_vbmi()) tables.emplace_back("avx512-vbmi", &detail::vbmi_fp8_kernels());
+  if (cpu_has_avx512_vbmi() && cpu_has_avx512_bf16()) {
+    tables.emplace_back("avx512-bf16", &detail::bf16_fp8_kernels());
+  }
 #if defined(__aarch64__)
   tables.emplace_back("neon", &detail::neon_fp8_kernels());
 #endif
   uint32_t seed = 500;
   for (const auto& [name, kernels] : tables) {
     for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{
-             {1, 9, 256}, {2, 16, 128}, {3, 7, 384}, {8, 13, 640}}) {
-      const Tensor w = random_tensor(DType::kFP8, {n, k}, seed++);
+             {1, 9, 256}, {2, 16, 128}, {3, 7, 384}, {8, 13, 640}, {9, 5, 256}}) {
+      const Tensor w = random_fp8(n, k, seed++);
       const std::vector<float> x = random_values(m * k, seed++);
+      const std::vector<float> seen = activations_for(*kernels, x);
       std::vector<float> want(static_cast<size_t>(m * n)), got(want.size(), 12345.0f);
-      linear_reference(x.data(), m, w, want.data());
+      linear_reference(seen.data(), m, w, want.data());
       const PackedWeight packed = prepare_weight(w);
       kernels->dot_groups(x.data(), m, k, packed.storage().data<uint8_t>(), (n + 7) / 8, n,
                           got.data(), n);
-      check_close(x, w, m, got, want,
-                  std::string(name) + " m=" + std::to_string(m) + " n=" + std::to_string(n) +
-                      " k=" + std::to_string(k));
+      testing::require_close(seen.data(), w, m, got, want,
+                             std::string(name) + " m=" + std::to_string(m) +
+                                 " n=" + std::to_string(n) + " k=" + std::to_string(k),
+                             1e-5);
     }
   }
 }
@@ -245,12 +271,11 @@ TEST_CASE("a packed fp8 scale's sign flags a block with a zero or subnormal code
   ThreadPool pool(1);
   for (int64_t m : {1, 2, 3}) {
     const std::vector<float> x = random_values(m * 256, uint32_t(78 + m));
-    std::vector<float> want(size_t(m * n)), got(want.size(), 12345.0f);
-    linear_reference(x.data(), m, w, want.data());
+    std::vector<float> got(size_t(m * n), 12345.0f);
     for (IsaLevel level : isa.levels()) {
       set_isa_level(level);
       linear(x.data(), m, packed, got.data(), pool);
-      check_close(x, w, m, got, want,
+      check_close(level, x, w, m, got,
                   std::string("mixed blocks at ") + isa_name(level) + " m=" + std::to_string(m));
     }
   }
@@ -263,15 +288,14 @@ TEST_CASE("a negative fp8 scale is folded into its codes' signs, not read as a f
   const float negative = -0.01f;
   std::memcpy(p + 3 * int64_t(kFp8BlockBytes), &negative, 4);  // row 1, block 1
   const std::vector<float> x = random_values(256, 91);
-  std::vector<float> want(3), got(3, 12345.0f);
-  linear_reference(x.data(), 1, w, want.data());
+  std::vector<float> got(3, 12345.0f);
   IsaLevels isa;
   ThreadPool pool(1);
   const PackedWeight packed = prepare_weight(w);
   for (IsaLevel level : isa.levels()) {
     set_isa_level(level);
     linear(x.data(), 1, packed, got.data(), pool);
-    check_close(x, w, 1, got, want, std::string("negative scale at ") + isa_name(level));
+    check_close(level, x, w, 1, got, std::string("negative scale at ") + isa_name(level));
   }
 }
 
