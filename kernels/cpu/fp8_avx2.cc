@@ -16,8 +16,6 @@
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #include <immintrin.h>
 
-#include <algorithm>
-
 #include "kernels/cpu/fp8_e4m3.h"
 #include "kernels/cpu/fp8_layout.h"
 
@@ -27,7 +25,6 @@ namespace {
 
 constexpr int kRows = static_cast<int>(kFp8GroupRows);
 constexpr int kQuads = static_cast<int>(kFp8Block / 4);
-constexpr int kMaxMr = 2;
 
 // Both wideners give a quad of eight rows as four vectors, w[p] holding rows p (lanes 0-3) and
 // p + 4 (lanes 4-7), times 1 / kFactor.
@@ -206,19 +203,14 @@ void dot_group(const float* x, int64_t k, const uint8_t* group, int valid, float
 
 void dot_groups(const float* x, int64_t m, int64_t k, const uint8_t* w, int64_t groups,
                 int64_t rows, float* c, int64_t ldc) {
-  const int64_t group_bytes = fp8_group_bytes(k);
-  for (int64_t g = 0; g < groups; ++g) {
-    const int valid = static_cast<int>(std::min<int64_t>(kRows, rows - g * kRows));
-    const uint8_t* group = w + g * group_bytes;
-    for (int64_t i = 0; i < m; i += kMaxMr) {
-      float* ci = c + i * ldc + g * kRows;
-      if (m - i >= 2) {
-        dot_group<2>(x + i * k, k, group, valid, ci, ldc);
-      } else {
-        dot_row(x + i * k, k, group, valid, ci);
-      }
-    }
-  }
+  for_row_groups_in_pairs(
+      x, m, k, w, groups, rows, c, ldc,
+      [&](const float* xi, const uint8_t* group, int valid, float* ci) {
+        dot_group<2>(xi, k, group, valid, ci, ldc);
+      },
+      [&](const float* xi, const uint8_t* group, int valid, float* ci) {
+        dot_row(xi, k, group, valid, ci);
+      });
 }
 
 constexpr Fp8Kernels kAvx2Fp8Kernels = {&dot_groups};

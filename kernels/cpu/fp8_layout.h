@@ -31,6 +31,29 @@ inline constexpr int64_t fp8_groups(int64_t rows) {
 // Bytes of one group of eight rows of k values (k whole blocks).
 inline constexpr int64_t fp8_group_bytes(int64_t k) { return k / kFp8Block * kFp8GroupBlockBytes; }
 
+// Fp8Kernels::dot_groups's walk for kernels that take activation rows two at a time: for each
+// row group, pair(x_i, group, valid, c_i) on rows i and i + 1, one(...) on a last odd row (x_i:
+// row i of x; c_i: row i of c at the group's first column; valid: the group's real rows).
+template <typename Pair, typename One>
+inline void for_row_groups_in_pairs(const float* x, int64_t m, int64_t k, const uint8_t* w,
+                                    int64_t groups, int64_t rows, float* c, int64_t ldc, Pair pair,
+                                    One one) {
+  const int64_t group_bytes = fp8_group_bytes(k);
+  for (int64_t g = 0; g < groups; ++g) {
+    const int64_t left = rows - g * kFp8GroupRows;
+    const int valid = static_cast<int>(left < kFp8GroupRows ? left : kFp8GroupRows);
+    const uint8_t* group = w + g * group_bytes;
+    for (int64_t i = 0; i < m; i += 2) {
+      float* ci = c + i * ldc + g * kFp8GroupRows;
+      if (m - i >= 2) {
+        pair(x + i * k, group, valid, ci);
+      } else {
+        one(x + i * k, group, valid, ci);
+      }
+    }
+  }
+}
+
 // src: row-major [n, k] fp8 blocks; dst: fp8_groups(n) * fp8_group_bytes(k) bytes.
 void pack_fp8_groups(const uint8_t* src, int64_t n, int64_t k, uint8_t* dst);
 // The inverse, for rows [0, n).

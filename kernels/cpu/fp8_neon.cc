@@ -22,7 +22,6 @@ namespace {
 
 constexpr int kRows = static_cast<int>(kFp8GroupRows);
 constexpr int kQuads = static_cast<int>(kFp8Block / 4);
-constexpr int kMaxMr = 2;  // 16 accumulators of the 32 registers
 
 // Eight codes (two rows' four k) as the fp16 bits of their values / 256.
 inline uint16x8_t f16_bits(int8x8_t codes) {
@@ -68,21 +67,17 @@ void dot_group(const float* x, int64_t k, const uint8_t* group, int valid, float
   for (int i = 0; i < MR; ++i) std::copy(total[i], total[i] + valid, c + i * ldc);
 }
 
+// Two activation rows at a time: 16 accumulators of the 32 registers.
 void dot_groups(const float* x, int64_t m, int64_t k, const uint8_t* w, int64_t groups,
                 int64_t rows, float* c, int64_t ldc) {
-  const int64_t group_bytes = fp8_group_bytes(k);
-  for (int64_t g = 0; g < groups; ++g) {
-    const int valid = static_cast<int>(std::min<int64_t>(kRows, rows - g * kRows));
-    const uint8_t* group = w + g * group_bytes;
-    for (int64_t i = 0; i < m; i += kMaxMr) {
-      float* ci = c + i * ldc + g * kRows;
-      if (m - i >= kMaxMr) {
-        dot_group<kMaxMr>(x + i * k, k, group, valid, ci, ldc);
-      } else {
-        dot_group<1>(x + i * k, k, group, valid, ci, ldc);
-      }
-    }
-  }
+  for_row_groups_in_pairs(
+      x, m, k, w, groups, rows, c, ldc,
+      [&](const float* xi, const uint8_t* group, int valid, float* ci) {
+        dot_group<2>(xi, k, group, valid, ci, ldc);
+      },
+      [&](const float* xi, const uint8_t* group, int valid, float* ci) {
+        dot_group<1>(xi, k, group, valid, ci, ldc);
+      });
 }
 
 constexpr Fp8Kernels kNeonFp8Kernels = {&dot_groups};

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #include "kernels/cpu/block_codes.h"
 #include "kernels/cpu/iq4_blocks.h"
@@ -212,16 +211,7 @@ template <DType D>
 void dot_groups_typed(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m,
                       const uint8_t* w, int64_t blocks, int64_t groups, int64_t rows, float* c,
                       int64_t ldc) {
-  thread_local std::vector<int32_t> half_sums;  // the two-sum formats' activation sums
-  if constexpr (kHalves<D>) {
-    half_sums.resize(size_t(m * blocks * 2));
-    for (int64_t i = 0; i < m * blocks * 2; ++i) {
-      int32_t sum = 0;
-      for (int j = 0; j < 16; ++j) sum += xq[16 * i + j];
-      half_sums[size_t(i)] = sum;
-    }
-    xs = half_sums.data();
-  }
+  if constexpr (kHalves<D>) xs = quant_half_sums(xq, m * blocks * 2);
   const int64_t lda = blocks * kBlock, xs_per_row = kHalves<D> ? 2 * blocks : blocks;
   const int64_t stride = blocks / activation_blocks<D>() * quant_group_block_bytes(D);
   int64_t i = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "kernels/cpu/convert.h"
 #include "kernels/cpu/quant_kernels.h"
@@ -139,6 +140,17 @@ void dot_groups(const int8_t* xq, const float* xd, const int32_t* xs, int64_t m,
 constexpr QuantKernels kGenericQuantKernels = {&quantize_row, &dot_groups};
 
 }  // namespace
+
+const int32_t* quant_half_sums(const int8_t* q, int64_t halves) {
+  thread_local std::vector<int32_t> sums;
+  sums.resize(size_t(halves));
+  for (int64_t i = 0; i < halves; ++i) {
+    int32_t sum = 0;
+    for (int j = 0; j < 16; ++j) sum += q[16 * i + j];
+    sums[size_t(i)] = sum;
+  }
+  return sums.data();
+}
 
 const QuantKernels& generic_quant_kernels() { return kGenericQuantKernels; }
 

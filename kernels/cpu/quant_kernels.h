@@ -29,6 +29,11 @@ struct QuantKernels {
                      float* c, int64_t ldc);
 };
 
+// The sums of q per 16 values, for `halves` runs of 16 int8: the s that the formats with 16-value
+// sub-blocks (Q2_K, Q3_K, Q6_K) take instead of the per-32 sums. In a buffer of the calling
+// thread, valid until its next call.
+const int32_t* quant_half_sums(const int8_t* q, int64_t halves);
+
 const QuantKernels& generic_quant_kernels();
 const QuantKernels& avx2_quant_kernels();
 // AVX-512 VNNI (vpdpbusd on 256-bit vectors); the AVX2 table on AVX-512 CPUs without it.

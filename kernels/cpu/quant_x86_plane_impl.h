@@ -164,16 +164,7 @@ void plane_dot_groups(const int8_t* xq, const float* xd, const int32_t* xs, int6
                       const uint8_t* w, int64_t blocks, int64_t groups, int64_t rows, float* c,
                       int64_t ldc) {
   // The two-sum formats take the activations' sums per 16 values, computed here once.
-  thread_local std::vector<int32_t> half_sums;
-  if constexpr (kHalves<D>) {
-    half_sums.resize(size_t(m * blocks * 2));
-    for (int64_t i = 0; i < m * blocks * 2; ++i) {
-      int32_t sum = 0;
-      for (int k = 0; k < 16; ++k) sum += xq[16 * i + k];
-      half_sums[size_t(i)] = sum;
-    }
-    xs = half_sums.data();
-  }
+  if constexpr (kHalves<D>) xs = quant_half_sums(xq, m * blocks * 2);
   const int64_t lda = blocks * kBlock, xs_per_row = kHalves<D> ? 2 * blocks : blocks;
   constexpr int kM = kPlaneTileM<D>, kN = kPlaneTileN<D>;
   if (m == 1) return plane_tile_groups<D, 1, 1>(xq, xd, xs, w, blocks, groups, rows, c, ldc);
