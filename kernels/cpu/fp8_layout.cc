@@ -32,12 +32,15 @@ void pack_fp8_groups(const uint8_t* src, int64_t n, int64_t k, uint8_t* dst) {
     uint32_t scale;
     std::memcpy(&scale, src + file, 4);
     // Loaders refuse negative scales; one that comes anyway goes into its codes' signs.
-    const uint8_t sign = (scale & kFp8ExponentZeroFlag) ? 0x80 : 0;
-    scale &= ~kFp8ExponentZeroFlag;
+    const uint8_t sign = (scale & kFp8F16RouteFlag) ? 0x80 : 0;
+    scale &= ~kFp8F16RouteFlag;
+    float magnitude;
+    std::memcpy(&magnitude, &scale, 4);
+    if (!(magnitude < kFp8ShiftedScaleLimit)) scale |= kFp8F16RouteFlag;
     for (int64_t j = 0; j < kFp8Block; ++j) {
       const uint8_t code = src[file + 4 + j] ^ sign;
       dst[group + code_offset(r, j)] = code;
-      if (fp8_exponent_is_zero(code)) scale |= kFp8ExponentZeroFlag;
+      if (fp8_is_subnormal(code)) scale |= kFp8F16RouteFlag;
     }
     std::memcpy(dst + group + scale_offset(r), &scale, 4);
   });
@@ -47,7 +50,7 @@ void unpack_fp8_groups(const uint8_t* src, int64_t n, int64_t k, uint8_t* dst) {
   for_each_block(n, k, [&](int64_t r, int64_t file, int64_t group) {
     uint32_t scale;
     std::memcpy(&scale, src + group + scale_offset(r), 4);
-    scale &= ~kFp8ExponentZeroFlag;
+    scale &= ~kFp8F16RouteFlag;
     std::memcpy(dst + file, &scale, 4);
     for (int64_t j = 0; j < kFp8Block; ++j) dst[file + 4 + j] = src[group + code_offset(r, j)];
   });

@@ -7,9 +7,10 @@
 // eight rows' fp32 scales (32 bytes), then for quad t < 32, row r < 8: the row's codes
 // 4t .. 4t + 3 of the block (1024 bytes). The file's codes and scales, moved: 132 bytes per row
 // and block, as in the file. Scales are never negative (the loaders refuse that; one that comes
-// anyway is folded into its codes' signs), so a scale's sign bit is free: it says whether the row's
-// block holds a zero or subnormal code (exponent field 0), which the AVX2 GEMV's nibble tables
-// cannot widen (fp8_avx2.cc). Kernels read the scale's magnitude; unpack_fp8_groups clears the bit.
+// anyway is folded into its codes' signs), so a scale's sign bit is free: it flags a row block
+// that the AVX2 kernels' shifts should not take (fp8_avx2.cc): one with a subnormal code
+// (exponent field 0, mantissa not), which they would widen to a subnormal fp32, or with a scale
+// of 2^8 or more. Kernels read the scale's magnitude; unpack_fp8_groups clears the bit.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +23,11 @@ inline constexpr int64_t kFp8GroupRows = 8;
 inline constexpr int64_t kFp8GroupScaleBytes = 4 * kFp8GroupRows;
 inline constexpr int64_t kFp8GroupBlockBytes = kFp8GroupScaleBytes + kFp8GroupRows * kFp8Block;
 
-inline constexpr uint32_t kFp8ExponentZeroFlag = 0x80000000u;  // in a packed scale's bits
-inline constexpr bool fp8_exponent_is_zero(uint8_t code) { return (code & 0x78u) == 0; }
+inline constexpr uint32_t kFp8F16RouteFlag = 0x80000000u;  // in a packed scale's bits
+inline constexpr float kFp8ShiftedScaleLimit = 256.0f;     // scales from here take the fp16 route
+inline constexpr bool fp8_is_subnormal(uint8_t code) {
+  return (code & 0x78u) == 0 && (code & 0x07u) != 0;
+}
 
 inline constexpr int64_t fp8_groups(int64_t rows) {
   return (rows + kFp8GroupRows - 1) / kFp8GroupRows;

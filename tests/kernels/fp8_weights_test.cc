@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -218,18 +219,18 @@ void require_exact_codes(const Tensor& w) {
 }
 
 TEST_CASE("fp8 linear widens subnormal and negative codes exactly") {
-  // Every finite code once (zeros, subnormals, both signs, 448): blocks the AVX2 GEMV takes
+  // Every finite code once (zeros, subnormals, both signs, 448): blocks the AVX2 kernels take
   // through fp16.
   require_exact_codes(
       one_row_of_codes([](int64_t j) { return uint8_t(is_fp8_e4m3_nan(uint8_t(j)) ? 0 : j); }));
 }
 
-TEST_CASE("fp8 linear widens every code with a nonzero exponent exactly") {
-  // No zero or subnormal code: the AVX2 GEMV's nibble tables take these blocks, every entry of
-  // both (the codes with exponent field 1-15, both signs, cycled).
+TEST_CASE("fp8 linear widens every code but the subnormals exactly") {
+  // No subnormal code: the AVX2 kernels' shifts take these blocks (every finite code with a
+  // nonzero exponent field, and both zeros, cycled).
   std::vector<uint8_t> normal;
   for (int c = 0; c < 256; ++c) {
-    if (!detail::fp8_exponent_is_zero(uint8_t(c)) && !is_fp8_e4m3_nan(uint8_t(c))) {
+    if (!detail::fp8_is_subnormal(uint8_t(c)) && !is_fp8_e4m3_nan(uint8_t(c))) {
       normal.push_back(uint8_t(c));
     }
   }
@@ -237,20 +238,28 @@ TEST_CASE("fp8 linear widens every code with a nonzero exponent exactly") {
       one_row_of_codes([&](int64_t j) { return normal[size_t(j) % normal.size()]; }));
 }
 
-TEST_CASE("a packed fp8 scale's sign flags a block with a zero or subnormal code") {
+TEST_CASE("a packed fp8 scale's sign flags a block with a subnormal code or a large scale") {
   // 13 rows (a full row group and a partial one), two blocks each; (row, block) pairs in
-  // `flagged` get one zero or subnormal code. Unpacking clears the flags: the file's bytes come
-  // back.
+  // `flagged` get one subnormal code, or a scale of 2^8 or more; zero codes flag nothing.
+  // Unpacking clears the flags: the file's bytes come back.
   const int64_t n = 13;
   Tensor w = random_tensor(DType::kFP8, {n, 256}, 77);
   uint8_t* p = w.mutable_data<uint8_t>();
   const auto code = [&](int64_t row, int64_t j) -> uint8_t& {
     return p[(row * 2 + j / kFp8Block) * int64_t(kFp8BlockBytes) + 4 + j % kFp8Block];
   };
-  const std::vector<std::array<int64_t, 2>> flagged = {{1, 1}, {2, 0}, {5, 1}, {6, 1}, {12, 0}};
+  const std::vector<std::array<int64_t, 2>> flagged = {{1, 1}, {2, 0}, {5, 1},
+                                                       {6, 1}, {9, 0}, {12, 0}};
   for (const auto& [row, b] : flagged) {
-    code(row, b * kFp8Block + 7 * row) = row % 2 ? 0x00 : 0x83;  // zero, -3/8 * 2^-6
+    if (row == 9) {
+      const float large = detail::kFp8ShiftedScaleLimit;
+      std::memcpy(p + (row * 2 + b) * int64_t(kFp8BlockBytes), &large, 4);
+    } else {
+      code(row, b * kFp8Block + 7 * row) = row % 2 ? 0x01 : 0x83;  // 2^-9, -3/8 * 2^-6
+    }
   }
+  code(3, 5) = 0x00;  // zeros take the shifts
+  code(4, 200) = 0x80;
   const PackedWeight packed = prepare_weight(w);
   const uint8_t* groups = packed.storage().data<uint8_t>();
   for (int64_t row = 0; row < n; ++row) {
@@ -296,6 +305,30 @@ TEST_CASE("a negative fp8 scale is folded into its codes' signs, not read as a f
     set_isa_level(level);
     linear(x.data(), 1, packed, got.data(), pool);
     check_close(level, x, w, 1, got, std::string("negative scale at ") + isa_name(level));
+  }
+}
+
+TEST_CASE("the fp8 GEMV keeps its precision on activation rows of any magnitude") {
+  // The AVX2 GEMV scales its row to just under 2^62 for the shifts (fp8_avx2.cc): rows far
+  // below and far above that keep every product normal. One row alone (the GEMV) and the last,
+  // odd row of three.
+  const Tensor w = random_fp8(11, 384, 95);
+  const PackedWeight packed = prepare_weight(w);
+  IsaLevels isa;
+  ThreadPool pool(1);
+  for (const float magnitude : {0x1p-100f, 0x1p-30f, 1.0f, 0x1p70f, 0x1p100f}) {
+    for (int64_t m : {1, 3}) {
+      std::vector<float> x = random_values(m * 384, 96);
+      for (float& v : x) v *= magnitude;
+      std::vector<float> got(size_t(m * 11), 12345.0f);
+      for (IsaLevel level : isa.levels()) {
+        set_isa_level(level);
+        linear(x.data(), m, packed, got.data(), pool);
+        std::ostringstream what;
+        what << "activations of " << magnitude << " at " << isa_name(level) << " m=" << m;
+        check_close(level, x, w, m, got, what.str());
+      }
+    }
   }
 }
 
