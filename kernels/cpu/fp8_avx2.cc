@@ -12,8 +12,9 @@
 // several-row kernels the scales times 2^120. A block flagged in fp8_layout.h (a subnormal code,
 // which would be a subnormal fp32 that Intel cores multiply through a slow microcode assist, or a
 // scale too large for 2^120) takes the fp16 route (vcvtph2ps), which widens every code, as does
-// the GEMV on a row with a value that is not finite. docs/quantization.md, "FP8 against Q8_0",
-// has the speeds.
+// the GEMV on a row with a value that is not finite. One or two activation rows widen each quad
+// as they go; from four rows each block is widened once and every row runs against it.
+// docs/quantization.md, "FP8 against Q8_0", has the speeds.
 #include "kernels/cpu/fp8_kernels.h"
 
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
@@ -91,12 +92,17 @@ inline __m256 row_scales(const uint8_t* gb, float factor) {
                        _mm256_set1_ps(factor));
 }
 
+// Lane r of sums into out[r], for the group's valid rows.
+inline void store_lanes(__m256 sums, int valid, float* out) {
+  alignas(32) float lanes[kRows];
+  _mm256_store_ps(lanes, sums);
+  for (int r = 0; r < valid; ++r) out[r] = lanes[r];
+}
+
 // The four vectors' lanes summed per row into out[r].
 inline void store_row_sums(const __m256 acc[4], int valid, float* out) {
-  alignas(32) float sums[kRows];
-  _mm256_store_ps(sums,
-                  _mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3])));
-  for (int r = 0; r < valid; ++r) out[r] = sums[r];
+  store_lanes(_mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3])), valid,
+              out);
 }
 
 // The GEMV's activation row for the shifts: times 2^e, its largest magnitude under 2^62 (e at
@@ -221,8 +227,91 @@ void dot_group(const float* x, int64_t k, const uint8_t* group, int valid, float
   for (int i = 0; i < MR; ++i) store_row_sums(acc[i], valid, c + i * ldc);
 }
 
+// Many activation rows: each block of a group is widened once, times its scales, into 4 KiB
+// (wb[4t + p] holding the rows' code 4t + p), and tiles of rows run against it, two sums per
+// row so that each sum's FMAs need not wait on the last.
+constexpr int kTileRows = 6;
+constexpr int64_t kWideRows = 64;
+
+template <typename Widener>
+inline void widen_block(const uint8_t* gb, __m256* wb) {
+  const __m256 scale = row_scales(gb, Widener::kScaleFactor);
+  for (int t = 0; t < kQuads; ++t) {
+    __m256 w[4];
+    Widener::widen(gb + kFp8GroupScaleBytes + 32 * t, w);
+#pragma GCC unroll 8
+    for (int p = 0; p < 4; ++p) wb[4 * t + p] = _mm256_mul_ps(w[p], scale);
+  }
+}
+
+// Activation rows [0, MR) of a tile (xb: row 0 at the block's first k) against a widened block,
+// into totals.
+template <int MR>
+void tile_against_block(const __m256* wb, const float* xb, int64_t k, __m256* totals) {
+  __m256 acc[MR][2];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    acc[i][0] = totals[i];
+    acc[i][1] = _mm256_setzero_ps();
+  }
+  for (int j = 0; j < kFp8Block; j += 2) {
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; ++h) {
+      const __m256 w = wb[j + h];
+#pragma GCC unroll 8
+      for (int i = 0; i < MR; ++i) {
+        acc[i][h] = _mm256_fmadd_ps(w, _mm256_broadcast_ss(xb + i * k + j + h), acc[i][h]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) totals[i] = _mm256_add_ps(acc[i][0], acc[i][1]);
+}
+
+template <int MR>
+void tile_rows(const __m256* wb, const float* xb, int64_t k, __m256* totals, int64_t rows) {
+  if constexpr (MR > 1) {
+    if (rows < MR) return tile_rows<MR - 1>(wb, xb, k, totals, rows);
+  }
+  tile_against_block<MR>(wb, xb, k, totals);
+}
+
+void dot_group_widened(const float* x, int64_t m, int64_t k, const uint8_t* group, int valid,
+                       float* c, int64_t ldc) {
+  alignas(32) __m256 wb[kFp8Block];
+  alignas(32) __m256 totals[kWideRows];
+  for (int64_t i0 = 0; i0 < m; i0 += kWideRows) {
+    const int64_t rows = std::min(kWideRows, m - i0);
+    for (int64_t i = 0; i < rows; ++i) totals[i] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < k / kFp8Block; ++b) {
+      const uint8_t* gb = group + b * kFp8GroupBlockBytes;
+      if (needs_f16(gb)) {
+        widen_block<F16Widener>(gb, wb);
+      } else {
+        widen_block<ShiftWidener>(gb, wb);
+      }
+      for (int64_t i = 0; i < rows; i += kTileRows) {
+        tile_rows<kTileRows>(wb, x + (i0 + i) * k + b * kFp8Block, k, totals + i,
+                             std::min<int64_t>(kTileRows, rows - i));
+      }
+    }
+    for (int64_t i = 0; i < rows; ++i) store_lanes(totals[i], valid, c + (i0 + i) * ldc);
+  }
+}
+
+// From this many activation rows the blocks are widened once (dot_group_widened).
+constexpr int64_t kWidenedFromRows = 4;
+
 void dot_groups(const float* x, int64_t m, int64_t k, const uint8_t* w, int64_t groups,
                 int64_t rows, float* c, int64_t ldc) {
+  if (m >= kWidenedFromRows) {
+    const int64_t group_bytes = fp8_group_bytes(k);
+    for (int64_t g = 0; g < groups; ++g) {
+      const int valid = static_cast<int>(std::min<int64_t>(kRows, rows - g * kRows));
+      dot_group_widened(x, m, k, w + g * group_bytes, valid, c + g * kRows, ldc);
+    }
+    return;
+  }
   const ShiftedRow last = m % 2 == 1 ? shift_activations(x + (m - 1) * k, k) : ShiftedRow{};
   for_row_groups_in_pairs(
       x, m, k, w, groups, rows, c, ldc,

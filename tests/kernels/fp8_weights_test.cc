@@ -275,10 +275,10 @@ TEST_CASE("a packed fp8 scale's sign flags a block with a subnormal code or a la
   const Tensor back = packed.unpack();
   CHECK(std::memcmp(back.raw(), w.raw(), w.nbytes()) == 0);
   // Flagged and unflagged blocks of one row group (both routes into the same sums), for the
-  // GEMV and the several-row kernels.
+  // GEMV, the pairs and the widened blocks of many rows.
   IsaLevels isa;
   ThreadPool pool(1);
-  for (int64_t m : {1, 2, 3}) {
+  for (int64_t m : {1, 2, 3, 7}) {
     const std::vector<float> x = random_values(m * 256, uint32_t(78 + m));
     std::vector<float> got(size_t(m * n), 12345.0f);
     for (IsaLevel level : isa.levels()) {
