@@ -32,11 +32,17 @@ int export_command(int argc, char** argv) {
   check_export_path(format, out);  // before loading and converting, not after
   const ModelSource source = parse_model_argument(model, seed);
   ModelWeights weights = load_model(source);
-  // A Hugging Face directory's tokenizer.json goes into the GGUF (checked before converting).
+  // A Hugging Face directory's tokenizer.json goes into the GGUF, a GGUF's vocabulary beside the
+  // safetensors (both gathered before converting).
   if (format == "gguf") weights.vocab = vocabulary_for_gguf(weights, source);
+  const TokenizerFilesToWrite tokenizer =
+      format == "safetensors" ? tokenizer_files_for(source) : TokenizerFilesToWrite{};
   weights.apply_weight_dtype(dtype);
   export_model(weights, format, out);
-  const int tokenizer_files = format == "safetensors" ? copy_hf_tokenizer_files(source, out) : 0;
+  const int tokenizer_files = write_tokenizer_files(tokenizer, out);
+  if (!tokenizer.not_written.empty()) {
+    std::cerr << "no tokenizer files written: " << tokenizer.not_written << "\n";
+  }
   std::cout << "wrote " << out << " (" << format << ", " << weights.nbytes()
             << " bytes of weights" +
                    (tokenizer_files ? ", " + std::to_string(tokenizer_files) + " tokenizer files"

