@@ -87,6 +87,18 @@ std::string write_dir(testing::TempDir& dir, const std::string& name, const json
   return path;
 }
 
+// A micro model whose GGUF vocabulary is `hf`'s tokenizer.json, written to dir/m.gguf.
+ModelWeights write_gguf_of(testing::TempDir& dir, const std::string& hf) {
+  ModelWeights w = make_synthetic_model(testing::micro_config(), 3);
+  w.vocab = vocabulary_for_gguf(w, {"safetensors", "", 0, hf});
+  export_model(w, "gguf", dir.file("m.gguf"));
+  return w;
+}
+
+// Plain text, added tokens inside words, whitespace runs and a multi-byte character.
+const std::vector<std::string> kTexts = {"hello hello", "<tag>he<|bos|> x\n\n  hel",
+                                         "h\xC3\xA9llo 123"};
+
 }  // namespace
 
 TEST_CASE("a byte-level tokenizer.json becomes GGUF's gpt2 tables, by hand", "[model][gguf]") {
@@ -119,15 +131,12 @@ TEST_CASE(
   testing::TempDir dir;
   const std::string hf = write_dir(dir, "hf", small_tokenizer(gpt2_byte_level()),
                                    {{"chat_template", "{{ bos_token }}{{ messages[0].content }}"}});
-  ModelWeights w = make_synthetic_model(testing::micro_config(), 3);
-  ModelSource source{"safetensors", "", 0, hf};
-  w.vocab = vocabulary_for_gguf(w, source);
-  export_model(w, "gguf", dir.file("m.gguf"));
+  write_gguf_of(dir, hf);
   const ModelSource gguf{"gguf", "", 0, dir.file("m.gguf")};
   const ModelTokenizer from_gguf = load_model_tokenizer(gguf, Vocabulary{});
-  const ModelTokenizer from_hf = load_model_tokenizer(source, Vocabulary{});
+  const ModelTokenizer from_hf = load_model_tokenizer({"safetensors", "", 0, hf}, Vocabulary{});
   REQUIRE(from_gguf.tokenizer);
-  for (const std::string text : {"hello hello", "<tag>he<|bos|> x\n\n  hel", "h\xC3\xA9llo 123"}) {
+  for (const std::string& text : kTexts) {
     INFO(text);
     CHECK(from_gguf.tokenizer->encode(text, true) == from_hf.tokenizer->encode(text, true));
   }
@@ -192,9 +201,7 @@ TEST_CASE("a GGUF's byte-level vocabulary is written as a tokenizer.json that to
   testing::TempDir dir;
   const std::string hf = write_dir(dir, "hf", small_tokenizer(gpt2_byte_level()),
                                    {{"chat_template", "{{ bos_token }}{{ messages[0].content }}"}});
-  ModelWeights w = make_synthetic_model(testing::micro_config(), 3);
-  w.vocab = vocabulary_for_gguf(w, {"safetensors", "", 0, hf});
-  export_model(w, "gguf", dir.file("m.gguf"));
+  const ModelWeights w = write_gguf_of(dir, hf);
   const ModelSource gguf{"gguf", "", 0, dir.file("m.gguf")};
   const TokenizerFilesToWrite files = tokenizer_files_for(gguf);
   REQUIRE(files.not_written.empty());
@@ -203,7 +210,7 @@ TEST_CASE("a GGUF's byte-level vocabulary is written as a tokenizer.json that to
   const ModelTokenizer from_out = load_model_tokenizer(out, Vocabulary{});
   const ModelTokenizer from_gguf = load_model_tokenizer(gguf, Vocabulary{});
   REQUIRE(from_out.tokenizer);
-  for (const std::string text : {"hello hello", "<tag>he<|bos|> x\n\n  hel", "h\xC3\xA9llo 123"}) {
+  for (const std::string& text : kTexts) {
     INFO(text);
     const std::vector<int32_t> ids = from_gguf.tokenizer->encode(text, true);
     CHECK(from_out.tokenizer->encode(text, true) == ids);
